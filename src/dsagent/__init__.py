@@ -1,0 +1,23 @@
+"""dsagent: an AI data scientist. ``from dsagent import analyze``.
+
+Heavy libraries are imported lazily so that ``import dsagent`` and ``dsagent --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+__all__ = ["AnalysisResult", "Session", "analyze", "load_datasets", "profile_dataset", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in {"AnalysisResult", "Session", "analyze"}:
+        from dsagent import session
+
+        return getattr(session, name)
+    if name in {"load_datasets", "profile_dataset"}:
+        from dsagent import data
+
+        return getattr(data, name)
+    raise AttributeError(name)

@@ -1,0 +1,129 @@
+"""The embedded model, run in-process by llama-cpp-python.
+
+llama.cpp keeps the tokens of the previous call and re-reads only what changed after the longest
+common prefix, so prompts that share a stable prefix (system text + data profile) are cheap to
+repeat. Structured output uses JSON-schema-constrained decoding (a llama.cpp grammar).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import ConfigDict, PrivateAttr
+
+from dsagent.errors import ProviderError, UserError
+
+_LOADED: dict[tuple[str, int, int], Any] = {}
+_LOCK = threading.Lock()
+
+
+def _role(message: BaseMessage) -> str:
+    return {"human": "user", "ai": "assistant", "system": "system"}.get(message.type, "user")
+
+
+def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> Any:
+    """Load once per process (about 4 s) and reuse; llama.cpp's own logging is silenced."""
+    key = (str(path), n_ctx, n_threads)
+    with _LOCK:
+        if key in _LOADED:
+            return _LOADED[key]
+        if not path.is_file():
+            raise UserError(f"model file not found: {path}")
+        try:
+            from llama_cpp import Llama
+        except ImportError as exc:
+            raise UserError(
+                "the local model needs llama-cpp-python: install it with `uv sync --extra local` "
+                "(or `pip install 'dsagent[local]'`)"
+            ) from exc
+        say = progress or (lambda m: print(m, file=sys.stderr, flush=True))
+        say(f"loading local model {path.name} …")
+        started = time.perf_counter()
+        try:
+            llm = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads or os.cpu_count() or 2,
+                n_batch=512,
+                verbose=False,
+            )
+        except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
+            raise UserError(f"could not load the model {path}: {exc}") from exc
+        say(f"local model loaded in {time.perf_counter() - started:.1f} s")
+        _LOADED[key] = llm
+        # From now on profiles count tokens with the model's own tokenizer, not the estimate.
+        from dsagent.data.tokens import set_token_counter
+
+        set_token_counter(lambda text: len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)))
+        return llm
+
+
+class LocalChatModel(BaseChatModel):
+    """A LangChain chat model over an in-process GGUF model."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    model_path: Path
+    n_ctx: int = 8192
+    n_threads: int = 0
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    _llama: Any = PrivateAttr(default=None)
+
+    @property
+    def _llm_type(self) -> str:
+        return "dsagent-local"
+
+    @property
+    def model_name(self) -> str:
+        return f"local:{self.model_path.name}"
+
+    @property
+    def llama(self) -> Any:
+        if self._llama is None:
+            self._llama = load_llama(self.model_path, self.n_ctx, self.n_threads)
+        return self._llama
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
+        try:
+            out = self.llama.create_chat_completion(
+                messages=chat,
+                temperature=kwargs.get("temperature", self.temperature),
+                max_tokens=kwargs.get("max_tokens", self.max_tokens),
+                stop=stop,
+                response_format=kwargs.get("response_format"),
+                seed=0,
+            )
+        except ValueError as exc:  # e.g. the prompt exceeds the context window
+            raise ProviderError(f"local model failed: {exc}; shorten the question or raise DSAGENT_LOCAL_N_CTX") from exc
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        message = AIMessage(
+            content=choice["message"].get("content") or "",
+            usage_metadata={
+                "input_tokens": usage.get("prompt_tokens", 0),
+                "output_tokens": usage.get("completion_tokens", 0),
+                "total_tokens": usage.get("total_tokens", 0),
+            },
+            response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])

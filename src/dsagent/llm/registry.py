@@ -1,0 +1,98 @@
+"""One registry: a ``provider:model`` spec becomes a LangChain ``BaseChatModel``.
+
+Nodes ask the registry for a model and never import a vendor SDK. Keys come from the usual
+environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY); they never reach the sandbox, whose
+environment is scrubbed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dsagent.errors import UserError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from dsagent.config import Settings
+
+PROVIDERS = ("local", "scripted", "openai", "anthropic", "ollama", "openai-compatible")
+
+
+def _import(module: str, extra: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise UserError(f"this provider needs {module}: install it with `pip install 'dsagent[{extra}]'`") from exc
+
+
+def _need_key(var: str, provider: str) -> str:
+    key = os.environ.get(var)
+    if not key:
+        raise UserError(f"{provider} needs an API key: set {var}, or use the offline default `--model local`")
+    return key
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    provider, _, name = spec.strip().partition(":")
+    provider = provider.lower()
+    if provider not in PROVIDERS:
+        raise UserError(f"unknown model provider {provider!r} in {spec!r}; use one of: {', '.join(PROVIDERS)}")
+    return provider, name
+
+
+def get_chat_model(spec: str | None = None, settings: "Settings | None" = None) -> "BaseChatModel":
+    """Build the chat model for ``spec`` (default: the settings' model)."""
+    from dsagent.config import load_settings
+
+    settings = settings or load_settings()
+    spec = spec or settings.model
+    provider, name = parse_spec(spec)
+    timeout = settings.llm_timeout_s
+    temperature = settings.temperature
+
+    if provider == "scripted":
+        if not name:
+            raise UserError("scripted model needs a file: `scripted:<replies.json>`")
+        from dsagent.llm.scripted import ScriptedChatModel
+
+        return ScriptedChatModel.from_file(name)
+    if provider == "local":
+        from dsagent.llm import model_files
+        from dsagent.llm.local import LocalChatModel
+
+        path = Path(name).expanduser() if name else model_files.verified_model_path(settings.models_dir)
+        if name and not path.is_file():
+            raise UserError(f"GGUF model file not found: {path}")
+        return LocalChatModel(
+            model_path=path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads, temperature=temperature
+        )
+    if not name:
+        raise UserError(f"model spec {spec!r} needs a model name, e.g. `{provider}:<model>`")
+    if provider == "openai":
+        mod = _import("langchain_openai", "openai")
+        return mod.ChatOpenAI(model=name, api_key=_need_key("OPENAI_API_KEY", "openai"), timeout=timeout, temperature=temperature, max_retries=1)
+    if provider == "openai-compatible":
+        model, sep, base_url = name.rpartition("@")
+        if not sep or not model or not base_url:
+            raise UserError(f"use `openai-compatible:<model>@<base_url>`, e.g. openai-compatible:qwen@http://localhost:8000/v1 (got {spec!r})")
+        mod = _import("langchain_openai", "openai")
+        key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+        return mod.ChatOpenAI(model=model, base_url=base_url, api_key=key, timeout=timeout, temperature=temperature, max_retries=1)
+    if provider == "anthropic":
+        mod = _import("langchain_anthropic", "anthropic")
+        return mod.ChatAnthropic(model=name, api_key=_need_key("ANTHROPIC_API_KEY", "anthropic"), timeout=timeout, temperature=temperature, max_retries=1)
+    mod = _import("langchain_ollama", "ollama")
+    return mod.ChatOllama(model=name, temperature=temperature, base_url=os.environ.get("OLLAMA_HOST") or None)
+
+
+def model_label(model: "BaseChatModel") -> str:
+    """A short name for the run log."""
+    for attr in ("model_name", "model"):
+        value = getattr(model, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__

@@ -1,0 +1,78 @@
+"""A deterministic chat model that replays a queue of replies (tests and demos; no key, no network).
+
+The script file is a JSON array of strings, each the raw text of one reply in call order (JSON text
+where a node asks for structured output). Running out of replies is a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+from dsagent.errors import ProviderError, UserError
+
+
+def _approx_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Replays ``replies`` in order and keeps every prompt it was sent in ``history``."""
+
+    replies: list[str]
+    source: str = "<inline>"
+    position: int = 0
+    history: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "ScriptedChatModel":
+        path = Path(path)
+        try:
+            replies = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise UserError(f"scripted model file not found: {path}") from exc
+        except (OSError, ValueError) as exc:
+            raise UserError(f"scripted model file {path} is not valid JSON: {exc}") from exc
+        if not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
+            raise UserError(f"scripted model file {path} must be a JSON array of strings (one per reply)")
+        return cls(replies=replies, source=str(path))
+
+    @property
+    def _llm_type(self) -> str:
+        return "dsagent-scripted"
+
+    @property
+    def model_name(self) -> str:
+        return f"scripted:{self.source}"
+
+    @property
+    def remaining(self) -> int:
+        return len(self.replies) - self.position
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.history.append(list(messages))
+        if self.position >= len(self.replies):
+            raise ProviderError(
+                f"scripted model ran out of replies: all {len(self.replies)} in {self.source} were used "
+                f"and call {self.position + 1} asked for another"
+            )
+        text = self.replies[self.position]
+        self.position += 1
+        prompt = "".join(str(m.content) for m in messages)
+        usage = {"input_tokens": _approx_tokens(prompt), "output_tokens": _approx_tokens(text)}
+        usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+        message = AIMessage(content=text, usage_metadata=usage)
+        return ChatResult(generations=[ChatGeneration(message=message)])

@@ -1,0 +1,78 @@
+"""Structured output: native where the provider has it, a JSON-schema grammar for the local
+model, and for any model parse-and-repair with one retry, then a typed error."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from pydantic import BaseModel, ValidationError
+
+from dsagent.errors import StructuredOutputError
+
+T = TypeVar("T", bound=BaseModel)
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+
+
+def extract_json(text: str) -> str:
+    """The JSON object inside a reply that may carry prose or a markdown fence around it."""
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1)
+    start = text.find("{")
+    end = text.rfind("}")
+    return text[start : end + 1] if start != -1 and end > start else text.strip()
+
+
+def parse_reply(text: str, schema: type[T]) -> T:
+    return schema.model_validate(json.loads(extract_json(text)))
+
+
+def _native(model: BaseChatModel) -> bool:
+    return type(model).__name__ in {"ChatOpenAI", "ChatAnthropic"}
+
+
+def invoke_structured(
+    model: BaseChatModel, messages: list[BaseMessage], schema: type[T]
+) -> tuple[T, list[AIMessage]]:
+    """Return the parsed object and every raw reply (for token accounting)."""
+    from dsagent.llm.local import LocalChatModel
+
+    if _native(model):
+        out = model.with_structured_output(schema, include_raw=True).invoke(messages)
+        raw = out.get("raw")
+        replies = [raw] if isinstance(raw, AIMessage) else []
+        if out.get("parsed") is not None:
+            return out["parsed"], replies
+        text = str(raw.content) if raw is not None else ""
+    else:
+        kwargs = {}
+        if isinstance(model, LocalChatModel):
+            kwargs["response_format"] = {"type": "json_object", "schema": schema.model_json_schema()}
+        reply = model.invoke(messages, **kwargs)
+        replies = [reply]
+        text = str(reply.content)
+        try:
+            return parse_reply(text, schema), replies
+        except (ValueError, ValidationError) as exc:
+            problem = str(exc).splitlines()[0]
+            repair = messages + [
+                AIMessage(content=text),
+                HumanMessage(
+                    content=f"That reply was not valid JSON for the schema ({problem}). "
+                    f"Reply with only a JSON object with keys: {', '.join(schema.model_fields)}."
+                ),
+            ]
+            reply = model.invoke(repair, **kwargs)
+            replies.append(reply)
+            text = str(reply.content)
+    try:
+        return parse_reply(text, schema), replies
+    except (ValueError, ValidationError) as exc:
+        raise StructuredOutputError(
+            f"the model's reply is not valid {schema.__name__} JSON after one repair: {str(exc).splitlines()[0]}",
+            raw=text,
+        ) from exc

@@ -1,0 +1,120 @@
+"""What every node of every workflow is handed: the model, the sandbox, the run log, progress.
+
+Nodes call :meth:`RunContext.llm` (which records every call in the run log) and run code through
+:attr:`RunContext.sandbox`; :meth:`RunContext.step` wraps a node so its start, end and outcome are
+written as the run goes and shown as progress.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from langchain_core.messages import AIMessage, BaseMessage
+from pydantic import BaseModel
+
+from dsagent.errors import DsagentError, ProviderError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from dsagent.config import Settings
+    from dsagent.sandbox import Sandbox
+    from dsagent.store import RunLog
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass
+class ProgressEvent:
+    kind: str  # "node_start", "node_end", "info"
+    node: str = ""
+    seconds: float = 0.0
+    outcome: str = ""
+    message: str = ""
+
+
+@dataclass
+class RunContext:
+    settings: "Settings"
+    model: "BaseChatModel"
+    model_label: str
+    sandbox: "Sandbox"
+    run_log: "RunLog"
+    run_id: str
+    workspace: Path
+    progress: Callable[[ProgressEvent], None] = lambda _e: None
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    _node: str = field(default="", repr=False)
+
+    @contextmanager
+    def step(self, node: str) -> Iterator[dict[str, str]]:
+        """Record one node; the body may set ``outcome['outcome']`` and ``outcome['detail']``."""
+        self._node = node
+        step_id = self.run_log.start_step(self.run_id, node)
+        self.progress(ProgressEvent("node_start", node))
+        started = time.perf_counter()
+        outcome = {"outcome": "ok", "detail": ""}
+        try:
+            yield outcome
+        except BaseException as exc:
+            outcome = {"outcome": "exception", "detail": f"{type(exc).__name__}: {exc}"}
+            raise
+        finally:
+            seconds = time.perf_counter() - started
+            self.run_log.finish_step(step_id, outcome["outcome"], seconds, outcome["detail"] or None)
+            self.progress(ProgressEvent("node_end", node, seconds, outcome["outcome"], outcome["detail"]))
+
+    def _record(self, replies: list[AIMessage], started: float, error: str | None = None) -> None:
+        latency = (time.perf_counter() - started) / max(1, len(replies))
+        for reply in replies or [None]:  # type: ignore[list-item]
+            usage = (getattr(reply, "usage_metadata", None) or {}) if reply is not None else {}
+            p, c = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
+            self.llm_calls += 1
+            self.prompt_tokens += p
+            self.completion_tokens += c
+            self.run_log.record_llm_call(
+                self.run_id, node=self._node, model=self.model_label, prompt_tokens=p,
+                completion_tokens=c, latency_s=latency, ok=error is None, error=error,
+            )
+
+    def llm(self, messages: list[BaseMessage], *, max_tokens: int | None = None) -> str:
+        """One plain-text model call, recorded in the run log."""
+        started = time.perf_counter()
+        kwargs: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
+        try:
+            reply = self.model.invoke(messages, **kwargs)
+        except DsagentError as exc:
+            self._record([], started, str(exc))
+            raise
+        except Exception as exc:  # a provider's own exception family: timeouts, HTTP errors
+            self._record([], started, str(exc))
+            raise ProviderError(f"model call failed ({self.model_label}): {type(exc).__name__}: {exc}") from exc
+        self._record([reply], started)
+        return str(reply.content)
+
+    def llm_structured(self, messages: list[BaseMessage], schema: type[T]) -> T:
+        """One structured call (with at most one repair), every reply recorded."""
+        from dsagent.errors import StructuredOutputError
+        from dsagent.llm.structured import invoke_structured
+
+        started = time.perf_counter()
+        try:
+            parsed, replies = invoke_structured(self.model, messages, schema)
+        except StructuredOutputError as exc:
+            self._record([], started, str(exc))
+            raise
+        except DsagentError as exc:
+            self._record([], started, str(exc))
+            raise
+        except Exception as exc:
+            self._record([], started, str(exc))
+            raise ProviderError(f"model call failed ({self.model_label}): {type(exc).__name__}: {exc}") from exc
+        self._record(replies, started)
+        return parsed

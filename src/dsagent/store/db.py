@@ -1,0 +1,123 @@
+"""The run log: SQLAlchemy over SQLite in the dsagent home (any SQLAlchemy URL by setting).
+
+Every row is written and committed as the run goes, so a crash keeps what was already done.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine
+
+from dsagent.errors import UserError
+from dsagent.store import migrations
+
+
+def utcnow() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dumps(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, default=str)
+
+
+class RunLog:
+    """Append-as-you-go writer and reader of runs, steps, LLM calls and artifacts."""
+
+    def __init__(self, url: str) -> None:
+        if url.startswith("sqlite:///"):
+            Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.engine: Engine = create_engine(url, future=True)
+        except Exception as exc:
+            raise UserError(f"cannot open the run log at {url!r}: {exc}; check DSAGENT_DATABASE_URL") from exc
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", lambda c, _r: c.execute("PRAGMA journal_mode=WAL"))
+        with self.engine.begin() as conn:
+            migrations.apply(conn, utcnow)
+
+    def _write(self, sql: str, **params: Any) -> Any:
+        with self.engine.begin() as conn:
+            return conn.execute(text(sql), params)
+
+    def _read(self, sql: str, **params: Any) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(text(sql), params)]
+
+    # --- writing -------------------------------------------------------------------------
+    def start_run(self, *, workflow: str, model: str, question: str, datasets: list[str], workspace: str, isolation: str | None = None) -> str:
+        run_id = uuid.uuid4().hex[:12]
+        self._write(
+            "INSERT INTO runs (id, created_at, workflow, model, question, datasets, workspace, isolation, status)"
+            " VALUES (:id, :t, :w, :m, :q, :d, :ws, :iso, 'running')",
+            id=run_id, t=utcnow(), w=workflow, m=model, q=question, d=_dumps(datasets), ws=workspace, iso=isolation,
+        )
+        return run_id
+
+    def set_isolation(self, run_id: str, isolation: str) -> None:
+        self._write("UPDATE runs SET isolation = :iso WHERE id = :id", iso=isolation, id=run_id)
+
+    def finish_run(self, run_id: str, status: str, final_output: dict | None = None, error: str | None = None) -> None:
+        self._write(
+            "UPDATE runs SET status = :s, finished_at = :t, final_output = :f, error = :e WHERE id = :id",
+            s=status, t=utcnow(), f=_dumps(final_output), e=error, id=run_id,
+        )
+
+    def start_step(self, run_id: str, node: str) -> int:
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                text("INSERT INTO steps (run_id, node, started_at) VALUES (:r, :n, :t)"), {"r": run_id, "n": node, "t": utcnow()}
+            )
+            return int(result.lastrowid) if result.lastrowid is not None else self._last_step_id(conn, run_id)
+
+    @staticmethod
+    def _last_step_id(conn: Any, run_id: str) -> int:
+        return int(conn.execute(text("SELECT MAX(id) FROM steps WHERE run_id = :r"), {"r": run_id}).scalar())
+
+    def finish_step(self, step_id: int, outcome: str, duration_s: float, detail: str | None = None) -> None:
+        self._write(
+            "UPDATE steps SET ended_at = :t, outcome = :o, duration_s = :d, detail = :x WHERE id = :id",
+            t=utcnow(), o=outcome, d=duration_s, x=detail, id=step_id,
+        )
+
+    def record_llm_call(self, run_id: str, *, node: str | None, model: str, prompt_tokens: int, completion_tokens: int, latency_s: float, ok: bool = True, error: str | None = None) -> None:
+        self._write(
+            "INSERT INTO llm_calls (run_id, node, model, prompt_tokens, completion_tokens, latency_s, ok, error, created_at)"
+            " VALUES (:r, :n, :m, :p, :c, :l, :ok, :e, :t)",
+            r=run_id, n=node, m=model, p=prompt_tokens, c=completion_tokens, l=latency_s, ok=ok, e=error, t=utcnow(),
+        )
+
+    def add_artifact(self, run_id: str, kind: str, path: str) -> None:
+        self._write("INSERT INTO artifacts (run_id, kind, path, created_at) VALUES (:r, :k, :p, :t)", r=run_id, k=kind, p=path, t=utcnow())
+
+    # --- reading -------------------------------------------------------------------------
+    def recent_runs(self, limit: int = 20) -> list[dict[str, Any]]:
+        return self._read("SELECT * FROM runs ORDER BY created_at DESC LIMIT :n", n=limit)
+
+    def get_run(self, run_id: str) -> dict[str, Any]:
+        rows = self._read("SELECT * FROM runs WHERE id = :id", id=run_id)
+        if not rows:
+            raise UserError(f"no run {run_id!r} in the run log; `dsagent runs` lists recent runs")
+        return rows[0]
+
+    def steps(self, run_id: str) -> list[dict[str, Any]]:
+        return self._read("SELECT * FROM steps WHERE run_id = :r ORDER BY id", r=run_id)
+
+    def llm_calls(self, run_id: str) -> list[dict[str, Any]]:
+        return self._read("SELECT * FROM llm_calls WHERE run_id = :r ORDER BY id", r=run_id)
+
+    def artifacts(self, run_id: str) -> list[dict[str, Any]]:
+        return self._read("SELECT * FROM artifacts WHERE run_id = :r ORDER BY id", r=run_id)
+
+    def llm_totals(self, run_id: str) -> dict[str, int]:
+        rows = self._read(
+            "SELECT COUNT(*) AS calls, COALESCE(SUM(prompt_tokens),0) AS prompt_tokens,"
+            " COALESCE(SUM(completion_tokens),0) AS completion_tokens FROM llm_calls WHERE run_id = :r",
+            r=run_id,
+        )
+        return {k: int(v) for k, v in rows[0].items()}
