@@ -1,0 +1,280 @@
+"""Read one user file into data frames. Files are opened read-only and never written.
+
+Every failure a user can fix (wrong path, odd encoding, ragged rows, corrupt workbook) becomes a
+:class:`UserError` naming the file and the fix, never a pandas traceback.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from dsagent.errors import UserError
+
+TEXT_EXTENSIONS = (".csv", ".tsv", ".tab", ".txt")
+EXCEL_EXTENSIONS = (".xlsx", ".xlsm")
+PARQUET_EXTENSIONS = (".parquet", ".pq")
+JSON_EXTENSIONS = (".json",)
+JSONL_EXTENSIONS = (".jsonl", ".ndjson")
+SUPPORTED = TEXT_EXTENSIONS + EXCEL_EXTENSIONS + PARQUET_EXTENSIONS + JSON_EXTENSIONS + JSONL_EXTENSIONS
+
+_SNIFF_BYTES = 1 << 20
+_DELIMITERS = ",;\t|"
+# Characters a Western (cp1252) text plausibly contains; anything else suggests another code page.
+_WESTERN_EXTRA = set("€‘’‚“”„–—…•°£¥§©®±²³µ¶·¹º»«½¼¾×÷¢¤¦¨¯´¸¿¡ªŒœŠšŽžŸƒ†‡‰‹›˜™ˆ\xa0")
+_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+
+
+@dataclass
+class LoadedFrame:
+    """One table read from a file; an Excel workbook yields one per non-empty sheet."""
+
+    frame: pd.DataFrame
+    sheet: str | None = None
+    read_options: dict = field(default_factory=dict)
+
+
+def read_file(path: Path) -> list[LoadedFrame]:
+    """Read ``path`` into one or more frames, or raise :class:`UserError` saying what to fix."""
+    path = Path(path).expanduser()
+    if not path.exists():
+        raise UserError(f"{path}: file not found. Check the path and the spelling of the name.")
+    if path.is_dir():
+        raise UserError(f"{path}: is a directory. Pass the data files inside it, not the folder.")
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED:
+        hint = " Re-save it as .xlsx." if suffix == ".xls" else ""
+        raise UserError(
+            f"{path.name}: unsupported file type '{suffix or '(none)'}'.{hint} "
+            f"Supported: {', '.join(SUPPORTED)}."
+        )
+    if path.stat().st_size == 0:
+        raise UserError(f"{path.name}: the file is empty (0 bytes); it has no rows to analyse.")
+    if suffix in EXCEL_EXTENSIONS:
+        return _read_excel(path)
+    if suffix in PARQUET_EXTENSIONS:
+        return [_checked(path, _read_parquet(path))]
+    if suffix in JSON_EXTENSIONS or suffix in JSONL_EXTENSIONS:
+        return [_checked(path, _read_json(path, lines=suffix in JSONL_EXTENSIONS))]
+    return [_read_text_table(path)]
+
+
+def _checked(path: Path, loaded: LoadedFrame) -> LoadedFrame:
+    if len(loaded.frame) == 0:
+        raise UserError(f"{path.name}: the file has no rows (only a header or an empty table).")
+    return loaded
+
+
+# --- CSV / TSV ------------------------------------------------------------------------------
+
+
+def _read_text_table(path: Path) -> LoadedFrame:
+    with path.open("rb") as fh:
+        head = fh.read(_SNIFF_BYTES)
+    encoding = detect_encoding(path.name, head)
+    text = head.decode(encoding, errors="ignore")
+    if path.suffix.lower() in (".tsv", ".tab"):
+        sep = "\t"
+    else:
+        sep = sniff_delimiter(text)
+    try:
+        frame = _read_csv(path, sep, encoding)
+    except UnicodeDecodeError:
+        # The sniffed head was clean UTF-8 but a later byte is not: typically one cp1252 "é".
+        if encoding not in ("utf-8", "utf-8-sig"):
+            raise UserError(_reencode_msg(path.name)) from None
+        encoding = "cp1252"
+        try:
+            frame = _read_csv(path, sep, encoding)
+        except UnicodeDecodeError:
+            raise UserError(_reencode_msg(path.name)) from None
+    if frame.shape[1] == 0 or len(frame) == 0:
+        raise UserError(f"{path.name}: the file has a header but no data rows; it has no rows to analyse.")
+    return LoadedFrame(frame, read_options={"encoding": encoding, "delimiter": sep})
+
+
+def _read_csv(path: Path, sep: str, encoding: str) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, sep=sep, encoding=encoding, encoding_errors="strict", low_memory=False)
+    except pd.errors.EmptyDataError:
+        raise UserError(f"{path.name}: the file has no columns or rows; it has no rows to analyse.") from None
+    except pd.errors.ParserError as exc:
+        shown = {"\t": "tab"}.get(sep, repr(sep))
+        match = _RAGGED.search(str(exc))
+        if match:
+            want, line, got = match.groups()
+            raise UserError(
+                f"{path.name}: line {line} has {got} fields but the header has {want} "
+                f"(delimiter {shown}). Check the delimiter, and quote values that contain it."
+            ) from None
+        raise UserError(
+            f"{path.name}: could not be parsed as a delimited table (delimiter {shown}): "
+            f"{str(exc).strip()}. Check the delimiter and quoting."
+        ) from None
+
+
+def detect_encoding(name: str, head: bytes) -> str:
+    """UTF-8 (with or without BOM) first, then Western cp1252/latin-1, then charset-normalizer."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if b"\x00" in head:
+        raise UserError(
+            f"{name}: looks like a binary file, not text (it contains NUL bytes). "
+            "If it is a spreadsheet or Parquet file, give it the right extension; otherwise export it as CSV."
+        )
+    try:
+        # A final=False decoder tolerates a multibyte character cut at the end of the sample.
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    for western in ("cp1252", "latin-1"):
+        try:
+            text = head.decode(western)
+        except UnicodeDecodeError:
+            continue
+        # Stray C1 control bytes (latin-1 0x80-0x9F) neither prove nor disprove a Western file.
+        odd = [c for c in text if not c.isascii() and unicodedata.category(c) != "Cc"]
+        plausible = sum(1 for c in odd if c in _WESTERN_EXTRA or _is_latin_letter(c))
+        # Accented letters are a minority in real Western text; random bytes are half high bytes.
+        if plausible >= 0.9 * len(odd) and len(odd) <= 0.3 * len(text) and not _controls(text):
+            return western
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head).best()
+    if best is None:
+        raise UserError(_reencode_msg(name, binary=True))
+    return best.encoding
+
+
+def _controls(text: str) -> bool:
+    return sum(1 for c in text if c < " " and c not in "\t\r\n") > 0.01 * len(text)
+
+
+def _is_latin_letter(char: str) -> bool:
+    return char.isalpha() and unicodedata.name(char, "").startswith("LATIN")
+
+
+def _reencode_msg(name: str, binary: bool = False) -> str:
+    maybe = " (it may be binary)" if binary else ""
+    return f"{name}: could not work out its text encoding{maybe}. Re-save it as UTF-8 (CSV UTF-8) and try again."
+
+
+def sniff_delimiter(text: str) -> str:
+    """csv.Sniffer on whole lines among , ; tab |, checked against per-line counts."""
+    lines = [ln for ln in text.splitlines()[:50] if ln.strip()]
+    if len(lines) > 1 and not text.endswith(("\n", "\r")):
+        lines = lines[:-1]  # the last sniffed line may be cut mid-way
+    if not lines:
+        return ","
+    sample = "\n".join(lines)
+    try:
+        sep = csv.Sniffer().sniff(sample, delimiters=_DELIMITERS).delimiter
+        if sep in lines[0]:
+            return sep
+    except csv.Error:
+        pass
+    # Sniffer gives up on quoted or irregular samples: take the delimiter the header uses most
+    # whose count is steady across lines.
+    best, best_score = ",", 0
+    for sep in _DELIMITERS:
+        counts = [ln.count(sep) for ln in lines]
+        if counts[0] == 0:
+            continue
+        steady = sum(c == counts[0] for c in counts) / len(counts)
+        score = steady * counts[0]
+        if score > best_score:
+            best, best_score = sep, score
+    return best
+
+
+# --- Excel, Parquet, JSON -------------------------------------------------------------------
+
+
+def _read_excel(path: Path) -> list[LoadedFrame]:
+    try:
+        sheets = pd.read_excel(path, sheet_name=None, engine="openpyxl")
+    except Exception as exc:  # openpyxl raises zipfile, KeyError, XML errors... all mean "corrupt"
+        raise UserError(
+            f"{path.name}: could not be parsed as an Excel workbook ({type(exc).__name__}). "
+            "Open it in Excel and re-save it as .xlsx, or export the sheet as CSV."
+        ) from None
+    loaded = [
+        LoadedFrame(frame, sheet=str(name), read_options={"sheet": str(name)})
+        for name, frame in sheets.items()
+        if len(frame) > 0 and frame.shape[1] > 0
+    ]
+    if not loaded:
+        raise UserError(f"{path.name}: every sheet in the workbook is empty; there are no rows to analyse.")
+    return loaded
+
+
+def _read_parquet(path: Path) -> LoadedFrame:
+    try:
+        return LoadedFrame(pd.read_parquet(path))
+    except Exception as exc:  # pyarrow's ArrowInvalid / OSError for truncated or non-Parquet files
+        raise UserError(
+            f"{path.name}: could not be parsed as a Parquet file ({exc}). Re-export it, or use CSV."
+        ) from None
+
+
+def _read_json(path: Path, lines: bool) -> LoadedFrame:
+    raw = path.read_bytes()
+    if b"\x00" in raw[:_SNIFF_BYTES] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise UserError(f"{path.name}: looks like a binary file, not JSON text (it contains NUL bytes).")
+    try:
+        text = raw.decode(detect_encoding(path.name, raw[:_SNIFF_BYTES]))
+    except UnicodeDecodeError:
+        raise UserError(_reencode_msg(path.name)) from None
+    if not text.strip():
+        raise UserError(f"{path.name}: the file is empty; it has no rows to analyse.")
+    if not lines:
+        try:
+            return LoadedFrame(_frame_from_json(path.name, json.loads(text)), read_options={"format": "json"})
+        except json.JSONDecodeError as exc:
+            if exc.msg != "Extra data":
+                raise UserError(
+                    f"{path.name}: could not be parsed as JSON (line {exc.lineno}, column {exc.colno}: "
+                    f"{exc.msg}). Fix the JSON, or save one record per line as .jsonl."
+                ) from None
+            # "Extra data" right after a first object: it is JSON Lines with a .json name.
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise UserError(
+                f"{path.name}: line {number} could not be parsed as JSON ({exc.msg}). "
+                "Each line of a JSON Lines file must be one complete JSON object."
+            ) from None
+    return LoadedFrame(_frame_from_json(path.name, records), read_options={"format": "jsonl"})
+
+
+def _frame_from_json(name: str, data: object) -> pd.DataFrame:
+    # A lone wrapper key ({"data": [...]}) is common in API dumps: unwrap it.
+    if isinstance(data, dict) and len(data) == 1 and isinstance(next(iter(data.values())), list):
+        inner = next(iter(data.values()))
+        if inner and all(isinstance(r, dict) for r in inner):
+            data = inner
+    if isinstance(data, list) and all(isinstance(r, dict) for r in data):
+        return pd.DataFrame.from_records(data)
+    if isinstance(data, dict) and all(isinstance(v, (list, dict)) for v in data.values()):
+        try:
+            return pd.DataFrame(data)
+        except ValueError as exc:
+            raise UserError(f"{name}: the JSON columns do not line up ({exc}).") from None
+    raise UserError(
+        f"{name}: JSON must be an array of records ([{{...}}, ...]) or an object of columns "
+        '({"col": [...]}); this file is neither.'
+    )

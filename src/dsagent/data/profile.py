@@ -1,0 +1,264 @@
+"""Describe datasets to the model in as few prompt tokens as will do.
+
+Two tiers, after the design notes (seed 002, Node 2): up to 30 columns every column gets a
+detailed line (Summary B); wider tables get one compact line per column (Summary A) and detailed
+lines only for the columns most likely to matter, as many as fit the token budget. The small
+local model reads ~50 tokens/s, so every figure here has to earn its place.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from dsagent.data.catalog import Dataset
+from dsagent.data.stats import SAMPLE_ROWS, ColumnStats, add_details, basic_stats, sample_positions
+from dsagent.data.tokens import count_tokens
+
+WIDE_COLUMNS = 30
+TOKEN_BUDGET = 2000
+_SHORT_DTYPES = {"int": "int", "uint": "int", "float": "float", "bool": "bool", "datetime": "date"}
+_KEY_NAME = re.compile(r"(^|[_\s])(id|key|code|uuid|no|number)$|id$", re.IGNORECASE)
+_MAX_FORCED = 10
+_STOPWORDS = {"the", "and", "for", "with", "what", "which", "how", "many", "per", "are", "from", "of", "in", "by"}
+
+
+@dataclass
+class DatasetProfile:
+    dataset_id: str
+    text: str
+    """What goes into the prompt: header, then Summary A (wide tables only), then Summary B."""
+    tokens: int
+    tier: str
+    """"B" (every column detailed) or "A+B" (compact line for all, detailed for a selection)."""
+    summary_a: str | None
+    summary_b: str
+    detailed_columns: list[str]
+
+
+def profile_dataset(
+    ds: Dataset,
+    question: str | None = None,
+    relevant_columns: Sequence[str] | None = None,
+    max_detailed: int = 40,
+    token_budget: int = TOKEN_BUDGET,
+) -> DatasetProfile:
+    """Profile ``ds`` for a prompt; wide tables keep to ``token_budget`` where the columns allow."""
+    frame = ds.frame
+    rows, cols = frame.shape
+    positions = sample_positions(rows)
+    sampled = frame if positions is None else frame.iloc[positions]
+    names = [str(c) for c in frame.columns]
+    stats = {
+        name: basic_stats(name, frame.iloc[:, i], sampled.iloc[:, i]) for i, name in enumerate(names)
+    }
+    header = f"datasets[{ds.id!r}] = {ds.name}: {rows} rows x {cols} cols"
+    if positions is not None:
+        header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
+
+    def detail(name: str) -> str:
+        i = names.index(name)
+        return _detailed_line(add_details(stats[name], frame.iloc[:, i], sampled.iloc[:, i]))
+
+    if cols <= WIDE_COLUMNS:
+        summary_b = "\n".join(detail(name) for name in names)
+        text = f"{header}\n{summary_b}"
+        return DatasetProfile(ds.id, text, count_tokens(text), "B", None, summary_b, names)
+
+    summary_a = "All columns (name: dtype u=unique miss=missing% mean):\n" + "\n".join(
+        _compact_line(stats[name]) for name in names
+    )
+    used = count_tokens(f"{header}\n{summary_a}\n") + 12
+    chosen: dict[str, str] = {}
+    forced = must_detail(stats, question, relevant_columns)
+    for name in rank_columns(stats, question, relevant_columns)[:max_detailed]:
+        line = detail(name)
+        cost = count_tokens(line) + 1
+        if used + cost > token_budget and name not in forced:
+            continue  # a shorter line further down the ranking may still fit
+        chosen[name] = line
+        used += cost
+    detailed = [name for name in names if name in chosen]
+    summary_b = f"Detailed, {len(detailed)} of {cols} columns:\n" + "\n".join(chosen[n] for n in detailed)
+    text = f"{header}\n{summary_a}\n{summary_b}"
+    return DatasetProfile(ds.id, text, count_tokens(text), "A+B", summary_a, summary_b, detailed)
+
+
+def summarize_datasets(datasets: Mapping[str, Dataset], question: str | None = None) -> str:
+    """Every dataset's profile, in input order, for the prompt."""
+    return "\n\n".join(profile_dataset(ds, question).text for ds in datasets.values())
+
+
+# --- choosing the detailed columns ----------------------------------------------------------
+
+
+def _words(text: str) -> list[str]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)  # camelCase -> camel Case
+    return re.findall(r"[a-z0-9]+", spaced.lower())
+
+
+def rank_columns(
+    stats: Mapping[str, ColumnStats], question: str | None, relevant: Sequence[str] | None
+) -> list[str]:
+    """Named columns, then those the question mentions, then keys, incomplete, numeric, the rest."""
+    names = list(stats)
+    by_norm = {" ".join(_words(n)): n for n in names}
+    ordered: list[str] = []
+    for wanted in relevant or ():
+        name = wanted if wanted in stats else by_norm.get(" ".join(_words(wanted)))
+        if name and name not in ordered:
+            ordered.append(name)
+
+    q_words = _words(question or "")
+    q_text = f" {' '.join(q_words)} "
+    q_set = {w for w in q_words if w not in _STOPWORDS and (len(w) > 2 or w.isdigit())}
+    name_words = {name: _words(name) for name in names}
+    # A word shared by many column names ("col", "total") says little about which one is meant.
+    spread: dict[str, int] = {}
+    for words in name_words.values():
+        for w in set(words):
+            spread[w] = spread.get(w, 0) + 1
+    scores = {}
+    for name, words in name_words.items():
+        if words and f" {' '.join(words)} " in q_text:
+            scores[name] = 100 + len(words)  # the whole name appears as a phrase
+        elif overlap := [w for w in set(words) if w in q_set]:
+            scores[name] = sum(1 / spread[w] for w in overlap) + len(overlap) / (10 * len(words))
+    question_hits = [n for n in sorted(scores, key=lambda n: -scores[n]) if n not in ordered]
+    ordered += question_hits
+
+    def is_key(s: ColumnStats) -> bool:
+        named = bool(_KEY_NAME.search(s.name))
+        distinct = s.kind in ("num", "text") and s.unique == s.rows - s.missing and not s.unique_approx
+        return named or (distinct and s.kind == "text")
+
+    groups = (
+        [n for n in names if is_key(stats[n])],
+        sorted((n for n in names if stats[n].missing), key=lambda n: -stats[n].missing),
+        [n for n in names if stats[n].kind == "num"],
+        names,
+    )
+    for group in groups:
+        ordered += [n for n in group if n not in ordered]
+    return ordered
+
+
+def must_detail(stats: Mapping[str, ColumnStats], question: str | None, relevant: Sequence[str] | None) -> list[str]:
+    """Columns named by the caller or spelled out in the question: detailed even over budget."""
+    wanted = list(relevant or ())
+    q_text = f" {' '.join(_words(question or ''))} "
+    wanted += [n for n in stats if _words(n) and f" {' '.join(_words(n))} " in q_text]
+    by_norm = {" ".join(_words(n)): n for n in stats}
+    found = [w if w in stats else by_norm.get(" ".join(_words(w))) for w in wanted]
+    return list(dict.fromkeys(n for n in found if n))[:_MAX_FORCED]
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+def _compact_line(s: ColumnStats) -> str:
+    # ~10 tokens: bare names when unambiguous, rounded figures (Qwen pays a token per digit).
+    name = s.name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s.name) else _name(s.name)
+    parts = [f"{name}: {_short_dtype(s.dtype)}"]
+    if s.unique is not None and s.kind != "bool":
+        parts.append("u=all" if _unique(s) == "all" else f"u={approx(s.unique)}")
+    if s.missing:
+        parts.append(f"miss={_pct(s.missing, s.rows)}")
+    if s.mean is not None and s.kind == "num" and s.unique and s.unique > 2:
+        parts.append(f"mean={approx(s.mean)}")
+    return " ".join(parts)
+
+
+def _detailed_line(s: ColumnStats) -> str:
+    parts = [f"- {_name(s.name)} {s.dtype}"]
+    if s.missing:
+        parts.append(f"miss={_pct(s.missing, s.rows)}")
+    if s.unique is not None:
+        parts.append(f"u={_unique(s)}")
+    if s.kind == "num" and s.low is not None:
+        parts.append(f"min={num(s.low)} max={num(s.high)}")
+        if s.unique and s.unique > 2:
+            parts.append(f"mean={num(s.mean)} std={num(s.std)}")
+    elif s.kind == "datetime" and s.low is not None:
+        parts.append(f"min={_when(s.low)} max={_when(s.high)}")
+    if s.top:
+        unit = "%" if s.top_is_share else ""
+        shown = ", ".join(f"{_value(v)} {n}{unit}" for v, n in s.top)
+        more = (s.unique or 0) - len(s.top)
+        parts.append(f"top: {shown}" + (f" +{more} more" if more > 0 else ""))
+    if s.samples:
+        parts.append("eg " + ", ".join(_value(v) for v in s.samples))
+    text = " ".join(parts)
+    if s.issue:
+        text += f" ! {s.issue}"
+    return text
+
+
+def _name(name: str) -> str:
+    return '"' + name.replace('"', '\\"') + '"'
+
+
+def _value(value: object, limit: int = 24) -> str:
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: limit - 1] + "…"
+        return '"' + text.replace('"', "'").replace("\n", " ") + '"'
+    if isinstance(value, float):
+        return num(value)
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _short_dtype(dtype: str) -> str:
+    base = re.sub(r"\d+$|\[.*\]$", "", dtype.lower())
+    return _SHORT_DTYPES.get(base.replace("datetime64", "datetime"), "str" if base in ("object", "string") else base)
+
+
+def _unique(s: ColumnStats) -> str:
+    if s.unique == s.rows - s.missing and s.unique > 1 and not s.unique_approx:
+        return "all"
+    return ("~" if s.unique_approx else "") + num(s.unique)
+
+
+def _pct(part: int, whole: int) -> str:
+    share = 100 * part / whole
+    return f"{share:.0f}%" if share >= 1 else f"{share:.1g}%"
+
+
+def _when(value: object) -> str:
+    stamp = pd.Timestamp(value)
+    return stamp.strftime("%Y-%m-%d") if stamp == stamp.normalize() else stamp.strftime("%Y-%m-%d %H:%M")
+
+
+def num(value: float | int) -> str:
+    """Three significant figures, no exponent under a million: Qwen pays one token per digit."""
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    if value == int(value) and abs(value) < 1e6:
+        return str(int(value))
+    if 100 <= abs(value) < 1e6:
+        return str(round(value))
+    if abs(value) >= 1e6:
+        mantissa, exp = f"{value:.3g}".split("e") if "e" in f"{value:.3g}" else (f"{value:.3g}", "0")
+        return f"{mantissa}e{int(exp)}"
+    text = f"{value:.3g}"
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        return f"{mantissa}e{int(exp)}"
+    return text
+
+
+def approx(value: float | int) -> str:
+    """Two significant figures with k/M/B: the compact overview only needs magnitudes."""
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    value = float(f"{value:.2g}")
+    for limit, scale, suffix in ((1e9, 1e9, "B"), (1e6, 1e6, "M"), (1e4, 1e3, "k")):
+        if abs(value) >= limit:
+            return f"{value / scale:g}{suffix}"
+    return num(value)
