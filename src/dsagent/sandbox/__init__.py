@@ -1,0 +1,12 @@
+"""Run generated code in a warm, confined worker process: ``Sandbox(...).run(code)``.
+
+Importing this package is cheap: pandas and the plotting libraries load only in the worker.
+"""
+
+from __future__ import annotations
+
+from dsagent.sandbox.base import ExecutionResult, Isolation, Limits
+from dsagent.sandbox.manager import Sandbox, SandboxStartError
+from dsagent.sandbox.process import SandboxWarning
+
+__all__ = ["ExecutionResult", "Isolation", "Limits", "Sandbox", "SandboxStartError", "SandboxWarning"]

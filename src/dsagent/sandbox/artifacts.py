@@ -1,0 +1,138 @@
+"""Inside the worker: turn a cell's ``result``, ``fig`` and exception into what the agent reads.
+
+Runs after the code, so it may use pandas freely; it never imports matplotlib or plotly itself,
+because a cell that did not use them should not pay for loading them.
+"""
+
+from __future__ import annotations
+
+import linecache
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+RESULT_CHARS = 20_000
+_DISPLAY_ROWS = 60
+_DISPLAY_COLS = 30
+_LIBRARY_FRAMES_KEPT = 3
+CELL_PREFIX = "<cell "
+
+
+def cell_filename(n: int) -> str:
+    return f"{CELL_PREFIX}{n}>"
+
+
+def register_source(n: int, code: str) -> None:
+    """Let tracebacks quote the cell's lines, also for functions a later cell calls."""
+    lines = code.splitlines(keepends=True)
+    linecache.cache[cell_filename(n)] = (len(code), None, lines, cell_filename(n))
+
+
+def describe_result(value: Any) -> tuple[str, str]:
+    """``str(result)`` capped, with pandas objects shown as a bounded table."""
+    type_name = type(value).__name__
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(value, pd.DataFrame):
+        text = value.to_string(max_rows=_DISPLAY_ROWS, max_cols=_DISPLAY_COLS)
+    elif pd is not None and isinstance(value, pd.Series):
+        text = value.to_string(max_rows=_DISPLAY_ROWS)
+        if value.name is not None:
+            text += f"\nName: {value.name}, dtype: {value.dtype}"
+    else:
+        text = str(value)
+    if len(text) > RESULT_CHARS:
+        text = text[:RESULT_CHARS] + f"\n… [truncated: {len(text):,} characters in total]"
+    return text, type_name
+
+
+def save_table(value: Any, workspace: Path, n: int) -> list[str]:
+    pd = sys.modules.get("pandas")
+    if pd is None or not isinstance(value, (pd.DataFrame, pd.Series)):
+        return []
+    path = workspace / "tables" / f"cell_{n}_result.csv"
+    path.parent.mkdir(exist_ok=True)
+    value.to_csv(path)
+    return [str(path)]
+
+
+def loaded(name: str) -> Any:
+    """The module if it is fully imported; the warm-up thread may be halfway through it."""
+    module = sys.modules.get(name)
+    if module is None or getattr(getattr(module, "__spec__", None), "_initializing", False):
+        return None
+    return module
+
+
+def save_figures(fig: Any, has_fig: bool, workspace: Path, n: int) -> list[str]:
+    """Plotly → JSON; matplotlib (``fig`` or any open pyplot figure) → PNG; pyplot is then closed."""
+    out_dir = workspace / "figures"
+    saved: list[str] = []
+    mpl_figures: list[Any] = []
+    if has_fig and fig is not None:
+        if type(fig).__module__.startswith("plotly") and hasattr(fig, "to_json"):
+            out_dir.mkdir(exist_ok=True)
+            path = out_dir / f"cell_{n}.json"
+            path.write_text(fig.to_json())
+            saved.append(str(path))
+        else:
+            # seaborn hands back Axes or a FacetGrid; both know their matplotlib figure.
+            candidate = fig if hasattr(fig, "savefig") and hasattr(fig, "axes") else getattr(fig, "figure", None)
+            if candidate is not None and hasattr(candidate, "savefig"):
+                mpl_figures.append(candidate)
+    plt = loaded("matplotlib.pyplot")
+    if plt is not None:
+        for num in plt.get_fignums():
+            figure = plt.figure(num)
+            if figure not in mpl_figures and figure.axes:
+                mpl_figures.append(figure)
+    for k, figure in enumerate(mpl_figures, start=1):
+        out_dir.mkdir(exist_ok=True)
+        path = out_dir / f"cell_{n}_{k}.png"
+        figure.savefig(path, dpi=100, bbox_inches="tight")
+        saved.append(str(path))
+    if plt is not None:
+        plt.close("all")
+    return saved
+
+
+def format_error(exc: BaseException, namespace: dict[str, Any]) -> str:
+    """The traceback from the first cell frame on (no worker frames), plus a hint when useful."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    start = next((i for i, f in enumerate(frames) if f.filename.startswith(CELL_PREFIX)), len(frames))
+    frames = frames[start:]
+    last_cell = max((i for i, f in enumerate(frames) if f.filename.startswith(CELL_PREFIX)), default=-1)
+    library = frames[last_cell + 1 :]
+    lines = []
+    if frames:
+        lines.append("Traceback (most recent call last):\n")
+        lines.extend(traceback.format_list(frames[: last_cell + 1]))
+        if len(library) > _LIBRARY_FRAMES_KEPT:
+            lines.append(f"  … {len(library) - _LIBRARY_FRAMES_KEPT} library frames omitted …\n")
+            library = library[-_LIBRARY_FRAMES_KEPT:]
+        lines.extend(traceback.format_list(library))
+    lines.extend(traceback.format_exception_only(type(exc), exc))
+    text = "".join(lines).rstrip()
+    hint = _hint(exc, namespace)
+    return f"{text}\n{hint}" if hint else text
+
+
+def _hint(exc: BaseException, namespace: dict[str, Any]) -> str:
+    datasets = namespace.get("datasets") or {}
+    if isinstance(exc, FileNotFoundError):
+        ids = ", ".join(map(repr, datasets)) or "none"
+        return (
+            "Hint: the data is already loaded: use df or datasets['<id>'] "
+            f"(ids: {ids}) instead of reading files."
+        )
+    if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str):
+        frames = [("df", namespace["df"])] if "df" in namespace else []
+        frames += [(f"datasets[{k!r}]", v) for k, v in datasets.items() if "df" not in namespace]
+        listed = []
+        for name, frame in frames[:5]:
+            columns = [str(c) for c in getattr(frame, "columns", [])]
+            if columns and exc.args[0] not in columns:
+                shown = ", ".join(map(repr, columns[:60])) + (" …" if len(columns) > 60 else "")
+                listed.append(f"Columns of {name} are: {shown}")
+        return "Hint: " + "\n".join(listed) if listed else ""
+    return ""

@@ -1,0 +1,73 @@
+"""The sandbox contract: ``Sandbox.run(code, limits) -> ExecutionResult``.
+
+Generated code never runs in the agent's process. Code sees ``datasets[id]`` (and ``df`` when
+there is exactly one dataset) with pd, np, plt, px, go, make_subplots, sns, sm, smf, scipy,
+stats and sklearn pre-imported. It sets ``result`` and/or ``fig`` (seed 000's contract).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Hard limits of one execution; a breach kills and restarts the worker."""
+
+    wall_s: float = 180.0
+    memory_mb: int = 1024
+    output_kb: int = 256
+    file_mb: int = 256
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> "Limits":
+        return cls(
+            wall_s=settings.sandbox_wall_s,
+            memory_mb=settings.sandbox_memory_mb,
+            output_kb=settings.sandbox_output_kb,
+            file_mb=settings.sandbox_file_mb,
+        )
+
+
+class ExecutionResult(BaseModel):
+    """What one execution produced. Figures and tables are paths inside the workspace."""
+
+    success: bool
+    code: str = ""
+    stdout: str = ""
+    error: str | None = None
+    result: str | None = Field(None, description="str() of the code's `result` variable, capped")
+    result_type: str | None = Field(None, description="type name of `result`, e.g. 'float', 'DataFrame'")
+    figures: list[str] = Field(default_factory=list)
+    tables: list[str] = Field(default_factory=list)
+    duration_s: float = 0.0
+    peak_mb: float = 0.0
+    limit_breached: str | None = Field(None, description="'wall_time', 'memory', 'output' or None")
+
+    @property
+    def output_type(self) -> str | None:
+        if self.figures:
+            return "visualization"
+        if self.result is not None or self.stdout:
+            return "analysis"
+        return None
+
+
+@dataclass
+class Isolation:
+    """What confinement the OS allowed for this worker; recorded in the run log."""
+
+    level: str = "none"  # "full", "partial" or "none"
+    features: dict[str, bool] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        on = [k for k, v in self.features.items() if v]
+        off = [k for k, v in self.features.items() if not v]
+        text = f"isolation={self.level}; on: {', '.join(on) or '-'}"
+        if off:
+            text += f"; unavailable: {', '.join(off)}"
+        return text

@@ -1,0 +1,174 @@
+"""The worker confines itself: private network namespace, Landlock, no capabilities, seccomp.
+
+Each step is detected at runtime and reported instead of failing, so the worker still runs (less
+confined) on a laptop, as non-root or on macOS. The parent turns the report into ``Isolation``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import platform
+import resource
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dsagent.sandbox import landlock
+
+try:  # imported before confinement: finding libseccomp runs ldconfig, which seccomp then forbids
+    import pyseccomp
+except (ImportError, RuntimeError, OSError) as _exc:
+    pyseccomp = None
+    _SECCOMP_IMPORT_ERROR = str(_exc)
+
+_CLONE_NEWNET = 0x40000000
+_CLONE_NEWUSER = 0x10000000
+_CLONE_THREAD = 0x00010000
+_PR_CAPBSET_DROP = 24
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+_CAP_VERSION_3 = 0x20080522
+_LAST_CAP = 63
+
+# Families a Python data stack may touch; namespaces and Landlock stop real traffic for these.
+# Everything else (vsock, packet, …) is denied: a network namespace does not isolate vsock.
+_ALLOWED_SOCKET_FAMILIES = {1, 2, 10, 16}  # AF_UNIX, AF_INET, AF_INET6, AF_NETLINK
+_DENIED_SYSCALLS = (
+    "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",
+    "mount", "umount2", "pivot_root", "chroot", "setns", "unshare", "bpf", "perf_event_open",
+    "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot",
+    "swapon", "swapoff", "keyctl", "add_key", "request_key", "userfaultfd",
+    "open_by_handle_at", "name_to_handle_at", "iopl", "ioperm",
+)
+
+
+@dataclass
+class ConfinementReport:
+    features: dict[str, bool] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def enter_network_namespace(report: ConfinementReport) -> None:
+    """Run before anything else: unshare needs the capabilities that are dropped later."""
+    if platform.system() != "Linux":
+        report.features["netns"] = False
+        report.notes.append("network namespace: not Linux")
+        return
+    libc = _libc()
+    if libc.unshare(_CLONE_NEWNET) == 0:
+        report.features["netns"] = True
+        return
+    first = ctypes.get_errno()
+    # Non-root: a user namespace grants CLONE_NEWNET; map our own ids so files keep their owner.
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) == 0:
+        try:
+            Path("/proc/self/setgroups").write_text("deny")
+            Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1")
+            Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+        except OSError as exc:
+            report.notes.append(f"user namespace id map failed: {exc}")
+        report.features["netns"] = True
+        return
+    report.features["netns"] = False
+    report.notes.append(f"network namespace unavailable: {os.strerror(first)}")
+
+
+def drop_capabilities(report: ConfinementReport) -> None:
+    """A root worker keeps no capability: it cannot raise rlimits, load modules or mount."""
+    if platform.system() != "Linux":
+        report.features["caps_dropped"] = False
+        return
+    libc = _libc()
+    for cap in range(_LAST_CAP + 1):
+        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    ok = libc.capset(ctypes.byref(Header(_CAP_VERSION_3, 0)), (Data * 2)()) == 0
+    report.features["caps_dropped"] = ok
+    if not ok:
+        report.notes.append(f"capset failed: {os.strerror(ctypes.get_errno())}")
+
+
+def apply_seccomp(report: ConfinementReport) -> None:
+    """Default allow; deny new programs and processes (threads stay allowed) and odd sockets."""
+    sc = pyseccomp
+    if sc is None:
+        report.features["seccomp"] = False
+        report.notes.append(f"seccomp unavailable: {_SECCOMP_IMPORT_ERROR}")
+        return
+    eperm = sc.ERRNO(errno.EPERM)
+    try:
+        filt = sc.SyscallFilter(sc.ALLOW)
+        try:
+            filt.set_attr(sc.Attr.CTL_TSYNC, 1)  # also filter BLAS threads started during imports
+        except OSError:
+            pass
+        for name in _DENIED_SYSCALLS:
+            try:
+                filt.add_rule(eperm, name)
+            except OSError:
+                pass  # not a syscall on this architecture (fork on aarch64, iopl on arm)
+        filt.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, 0))
+        # The parent sets soft rlimits per run; the code may read them but not raise them.
+        filt.add_rule(eperm, "setrlimit")
+        filt.add_rule(eperm, "prlimit64", sc.Arg(2, sc.NE, 0))
+        # glibc tries clone3 first; ENOSYS makes it fall back to clone, whose flags we can see.
+        filt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+        for family in range(64):
+            if family not in _ALLOWED_SOCKET_FAMILIES:
+                filt.add_rule(eperm, "socket", sc.Arg(0, sc.EQ, family))
+        filt.add_rule(eperm, "socket", sc.Arg(0, sc.GE, 64))
+        filt.load()
+    except OSError as exc:
+        report.features["seccomp"] = False
+        report.notes.append(f"seccomp filter failed: {exc}")
+        return
+    report.features["seccomp"] = True
+
+
+def python_paths() -> list[str]:
+    """Everything the interpreter may import from, including an editable dsagent checkout."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    paths.update(p for p in sys.path if p and os.path.exists(p))
+    return sorted(paths)
+
+
+def confine(
+    workspace: str, data_dir: str, mpl_dir: str, read_files: Sequence[str], report: ConfinementReport
+) -> None:
+    """Landlock, capabilities and seccomp, in that order (seccomp last: it denies ``unshare``)."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if platform.system() != "Linux":
+        report.features.update(landlock_fs=False, landlock_net=False, seccomp=False)
+        report.notes.append("not Linux: no Landlock or seccomp")
+        return
+    system = ["/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/share",
+              "/sys/devices/system/cpu", f"/proc/{os.getpid()}"]
+    etc = ["/etc/localtime", "/etc/ld.so.cache", "/etc/timezone", "/etc/mime.types"]
+    outcome = landlock.restrict_self(
+        read=python_paths() + system + [data_dir, mpl_dir],
+        write=[workspace],
+        read_files=list(read_files) + etc + ["/dev/urandom", "/dev/random"],
+        devices=["/dev/null", "/dev/zero"],
+    )
+    report.features["landlock_fs"] = outcome.fs
+    report.features["landlock_net"] = outcome.net
+    report.features["landlock_scope"] = outcome.scoped
+    report.notes.extend(outcome.notes)
+    if outcome.fs:
+        report.notes.append(f"Landlock ABI {outcome.abi}")
+    drop_capabilities(report)
+    apply_seccomp(report)

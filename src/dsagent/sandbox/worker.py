@@ -1,0 +1,258 @@
+"""The worker's main loop: ``python -m dsagent.sandbox.worker <config.json>``.
+
+Order matters: network namespace first (it needs root's capabilities), then pandas and the
+datasets, then confinement, then the first cell. The heavy plotting and modelling libraries are
+lazy names that a background thread imports after the worker is ready, so a cold start costs
+pandas only while ``plt``/``sm``/``sklearn`` still behave like the modules they stand for.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import io
+import json
+import os
+import pickle
+import sys
+import threading
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+from dsagent.sandbox import artifacts, confine, protocol
+
+_LAZY_MODULES = {
+    "plt": "matplotlib.pyplot",
+    "px": "plotly.express",
+    "go": "plotly.graph_objects",
+    "sns": "seaborn",
+    "scipy": "scipy",
+    "stats": "scipy.stats",
+    "sm": "statsmodels.api",
+    "smf": "statsmodels.formula.api",
+    "sklearn": "sklearn",
+}
+# Most used first: a cell that needs plt soon after a restart waits the least.
+_WARMUP_ORDER = ("matplotlib.pyplot", "plotly.express", "plotly.graph_objects", "plotly.subplots",
+                 "seaborn", "scipy.stats", "statsmodels.api", "statsmodels.formula.api", "sklearn")
+
+
+class OutputLimitExceeded(BaseException):
+    """A BaseException so that a cell's ``except Exception`` cannot swallow the limit."""
+
+
+class _Capture(io.TextIOBase):
+    """sys.stdout and sys.stderr of a cell, refusing to grow past the output limit."""
+
+    encoding = "utf-8"
+    errors = "replace"
+
+    def __init__(self, limit_bytes: int) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit_bytes
+        self.exceeded = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self.exceeded:
+            raise OutputLimitExceeded
+        size = len(text.encode("utf-8", "replace"))
+        if self.size + size > self.limit:
+            self.parts.append(text[: max(self.limit - self.size, 0)])
+            self.size, self.exceeded = self.limit, True
+            raise OutputLimitExceeded
+        self.parts.append(text)
+        self.size += size
+        return len(text)
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+class _LazyModule(types.ModuleType):
+    """Stands for a module until first use, then puts the real one into the namespace."""
+
+    def __init__(self, alias: str, target: str, namespace: dict[str, Any]) -> None:
+        super().__init__(target)
+        self.__dict__["_lazy"] = (alias, target, namespace)
+
+    def _load(self) -> types.ModuleType:
+        alias, target, namespace = self.__dict__["_lazy"]
+        module = importlib.import_module(target)
+        if namespace.get(alias) is self:
+            namespace[alias] = module
+        return module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._load(), name)
+
+    def __dir__(self) -> list[str]:
+        return dir(self._load())
+
+
+def _make_subplots(*args: Any, **kwargs: Any) -> Any:
+    from plotly.subplots import make_subplots
+
+    return make_subplots(*args, **kwargs)
+
+
+def _rss_mb() -> float:
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+
+
+class _Warmup(threading.Thread):
+    """Imports the lazy libraries in the idle time after ready; counts the memory they take."""
+
+    def __init__(self, namespace: dict[str, Any]) -> None:
+        super().__init__(name="dsagent-warmup", daemon=True)
+        self.namespace = namespace
+        self.library_mb = 0.0
+        self.done = threading.Event()
+        self.importing = False
+        # Cleared while a cell runs: the memory a cell may use is measured above the libraries
+        # loaded so far, so no new import may start under it.
+        self.may_import = threading.Event()
+        self.may_import.set()
+
+    def run(self) -> None:
+        try:
+            for target in _WARMUP_ORDER:
+                self.may_import.wait()
+                if target in sys.modules:
+                    continue
+                self.importing = True
+                before = _rss_mb()
+                try:
+                    importlib.import_module(target)
+                except Exception:  # noqa: BLE001 - a missing optional library fails in the cell instead
+                    continue
+                finally:
+                    self.importing = False
+                self.library_mb += max(_rss_mb() - before, 0.0)
+            for alias, target in _LAZY_MODULES.items():
+                if isinstance(self.namespace.get(alias), _LazyModule) and target in sys.modules:
+                    self.namespace[alias] = sys.modules[target]
+            if self.namespace.get("make_subplots") is _make_subplots and "plotly.subplots" in sys.modules:
+                self.namespace["make_subplots"] = sys.modules["plotly.subplots"].make_subplots
+        finally:
+            self.done.set()
+
+
+def _load_datasets(data_dir: Path) -> dict[str, Any]:
+    manifest = json.loads((data_dir / "datasets.json").read_text())
+    datasets = {}
+    for entry in manifest:
+        with open(data_dir / entry["file"], "rb") as fh:
+            datasets[entry["id"]] = pickle.load(fh)
+    return datasets
+
+
+def _build_namespace(datasets: dict[str, Any]) -> dict[str, Any]:
+    import numpy as np
+    import pandas as pd
+
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    namespace.update(pd=pd, np=np, datasets=datasets, make_subplots=_make_subplots)
+    for alias, target in _LAZY_MODULES.items():
+        namespace[alias] = _LazyModule(alias, target, namespace)
+    if len(datasets) == 1:
+        namespace["df"] = next(iter(datasets.values()))
+    return namespace
+
+
+def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Path) -> dict[str, Any]:
+    n, code = message["cell"], message["code"]
+    namespace.pop("result", None)
+    namespace.pop("fig", None)
+    capture = _Capture(message["output_bytes"])
+    reply: dict[str, Any] = {"type": "done", "error": None, "breached": None, "result": None,
+                             "result_type": None, "figures": [], "tables": []}
+    saved_streams = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = capture
+    try:
+        artifacts.register_source(n, code)
+        exec(compile(code, artifacts.cell_filename(n), "exec"), namespace)  # noqa: S102 - the point
+    except OutputLimitExceeded:
+        pass
+    except MemoryError as exc:
+        reply["breached"] = "memory"
+        reply["error"] = f"MemoryError: {exc}"
+    except BaseException as exc:  # noqa: BLE001 - SystemExit or KeyboardInterrupt are the cell's too
+        reply["error"] = artifacts.format_error(exc, namespace)
+    finally:
+        sys.stdout, sys.stderr = saved_streams
+    if capture.exceeded:
+        reply["breached"] = "output"
+    reply["stdout"] = capture.getvalue()
+    try:
+        if reply["error"] is None and reply["breached"] is None:
+            _collect(namespace, workspace, n, reply)
+        elif (plt := artifacts.loaded("matplotlib.pyplot")) is not None:
+            plt.close("all")
+    except MemoryError:
+        reply["breached"] = "memory"
+    except Exception as exc:  # noqa: BLE001 - a figure that cannot be saved is the cell's error
+        reply["error"] = f"Could not save the result or figure: {type(exc).__name__}: {exc}"
+    return reply
+
+
+def _collect(namespace: dict[str, Any], workspace: Path, n: int, reply: dict[str, Any]) -> None:
+    if "result" in namespace:
+        value = namespace["result"]
+        reply["result"], reply["result_type"] = artifacts.describe_result(value)
+        reply["tables"] = artifacts.save_table(value, workspace, n)
+    reply["figures"] = artifacts.save_figures(namespace.get("fig"), "fig" in namespace, workspace, n)
+
+
+def main(config_path: str) -> int:
+    config = json.loads(Path(config_path).read_text())
+    reply_fd, command_fd = config["reply_fd"], config["command_fd"]
+    report = confine.ConfinementReport()
+    try:
+        if config["confine"]:
+            confine.enter_network_namespace(report)
+        import numpy  # noqa: F401 - loaded before confinement, with the datasets
+        import pandas  # noqa: F401
+
+        datasets = _load_datasets(Path(config["data_dir"]))
+        mpl_dir = Path(config["mpl_dir"])
+        if not any(mpl_dir.glob("fontlist-*.json")):
+            import matplotlib.font_manager  # noqa: F401 - builds the font cache while we may write
+
+        if config["confine"]:
+            confine.confine(config["workspace"], config["data_dir"], str(mpl_dir), config["read_files"], report)
+        namespace = _build_namespace(datasets)
+    except BaseException as exc:  # noqa: BLE001 - the parent must learn why the worker died
+        protocol.send(reply_fd, {"type": "fatal", "error": f"{type(exc).__name__}: {exc}"})
+        return 1
+    warmup = _Warmup(namespace)
+    if config["preload"]:
+        warmup.start()
+    protocol.send(reply_fd, {"type": "ready", "features": report.features, "notes": report.notes})
+    workspace = Path(config["workspace"])
+    while (message := protocol.recv(command_fd)) is not None:
+        if message["op"] == "status":  # always followed by "run"
+            warmup.may_import.clear()
+            warm = warmup.done.is_set() or not config["preload"]
+            protocol.send(reply_fd, {"type": "status", "library_mb": warmup.library_mb, "warm": warm,
+                                     "importing": warmup.importing})
+        elif message["op"] == "run":
+            started = time.perf_counter()
+            reply = _run_cell(message, namespace, workspace)
+            reply["duration_s"] = time.perf_counter() - started
+            protocol.send(reply_fd, reply)
+            warmup.may_import.set()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
