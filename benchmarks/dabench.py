@@ -1,0 +1,145 @@
+"""Run a dsagent workflow over InfiAgent-DABench questions and score it with the official rule.
+
+    .venv/bin/python benchmarks/dabench.py --workflow quick --model local [--limit N] [--level easy]
+        [--ids 5,6] [--data ../shared/bench/dabench] [--out benchmarks/results/quick-local.jsonl]
+
+Each question is asked as its text + constraints + required format. The response is the workflow's
+explanation; when it lacks an ``@name[value]`` the format asks for, one extra model call turns the
+computed result into that form (counted in the figures). Results go to a JSONL file (one line per
+question; reruns skip ids already there unless --fresh) and a summary is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from dabench_scoring import expected_names, extract_answers, score_question, summarize  # noqa: E402
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "dabench"
+
+FORMAT_PROMPT = """Question: {question}
+
+The analysis code computed:
+{output}
+
+Analyst's answer: {explanation}
+
+Write the final answer using exactly this format (names as given, values only inside the brackets, rounded as asked):
+{format}
+Reply with only the @name[value] items, one per line."""
+
+
+def load_questions(data: Path) -> list[dict]:
+    labels = {r["id"]: r["common_answers"] for r in map(json.loads, (data / "labels.jsonl").read_text().splitlines())}
+    questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
+    for q in questions:
+        q["labels"] = labels.get(q["id"], [])
+    return questions
+
+
+def question_text(q: dict) -> str:
+    return f"{q['question']}\nConstraints: {q['constraints']}\nAnswer format: {q['format']}"
+
+
+def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ignore[no-untyped-def]
+    """The response in @name[value] form; returns (response, extra calls, extra tokens)."""
+    from langchain_core.messages import HumanMessage
+
+    response = result.explanation or ""
+    names = expected_names(q["format"])
+    found = extract_answers(response)
+    if names and all(n in found for n in names):
+        return response, 0, 0
+    if not result.result_str and not result.explanation:
+        return response, 0, 0
+    prompt = FORMAT_PROMPT.format(question=q["question"], output=(result.result_str or "")[:1500],
+                                  explanation=(result.explanation or "")[:800], format=q["format"])
+    reply = session.model.invoke([HumanMessage(content=prompt)], max_tokens=200)
+    usage = reply.usage_metadata or {}
+    return f"{response}\n{reply.content}", 1, int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
+
+
+def run_one(q: dict, data: Path, args: argparse.Namespace) -> dict:
+    from dsagent.session import Session
+
+    started = time.perf_counter()
+    row = {"id": q["id"], "level": q["level"], "file": q["file_name"], "labels": q["labels"]}
+    try:
+        with Session([data / "tables" / q["file_name"]], model=args.model, workspace_root=args.workspace) as session:
+            result = session.ask(question_text(q), workflow=args.workflow)
+            response, calls, tokens = format_answer(session, q, result)
+        row.update(response=response, run_id=result.run_id, attempts=result.attempts, output_type=result.output_type,
+                   llm_calls=result.llm_calls + calls, prompt_tokens=result.prompt_tokens,
+                   tokens=result.prompt_tokens + result.completion_tokens + tokens, result_str=(result.result_str or "")[:500])
+    except Exception as exc:  # one bad question must not stop the benchmark
+        row.update(response="", error=f"{type(exc).__name__}: {exc}", llm_calls=0, prompt_tokens=0, tokens=0)
+    row["seconds"] = round(time.perf_counter() - started, 2)
+    row["correct"] = score_question(row["response"], q["labels"])
+    return row
+
+
+def report(rows: list[dict], total: int) -> str:
+    answered = [r for r in rows if r.get("response")]
+    s = summarize(r["correct"] for r in answered)
+    med = lambda key: statistics.median(r[key] for r in rows) if rows else 0  # noqa: E731
+    return (
+        f"questions: {len(rows)}/{total} run, {len(answered)} answered\n"
+        f"ABQ {s['ABQ']:.1%}  PASQ {s['PASQ']:.1%}  UASQ {s['UASQ']:.1%}  (over answered questions)\n"
+        f"ABQ over all run questions: {sum(all(r['correct']) and bool(r['correct']) for r in answered) / max(1, len(rows)):.1%}\n"
+        f"median s/question {med('seconds'):.1f}  median LLM calls/question {med('llm_calls'):.0f}  "
+        f"mean LLM calls {statistics.mean(r['llm_calls'] for r in rows) if rows else 0:.2f}  "
+        f"median prompt tokens/question {med('prompt_tokens'):.0f}  median tokens/question {med('tokens'):.0f}\n"
+        f"total time {sum(r['seconds'] for r in rows) / 60:.1f} min"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with questions.jsonl, labels.jsonl, tables/")
+    parser.add_argument("--workflow", default="quick")
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--limit", type=int, help="run at most N questions")
+    parser.add_argument("--level", choices=["easy", "medium", "hard"], help="only this level")
+    parser.add_argument("--ids", help="comma-separated question ids")
+    parser.add_argument("--out", type=Path, help="JSONL results (default benchmarks/results/<workflow>-<model>.jsonl)")
+    parser.add_argument("--workspace", type=Path, default=Path("benchmarks/results/workspace"))
+    parser.add_argument("--fresh", action="store_true", help="ignore existing results in --out")
+    args = parser.parse_args(argv)
+
+    questions = load_questions(args.data)
+    if args.level:
+        questions = [q for q in questions if q["level"] == args.level]
+    if args.ids:
+        wanted = {int(i) for i in args.ids.split(",")}
+        questions = [q for q in questions if q["id"] in wanted]
+    if args.limit:
+        questions = questions[: args.limit]
+    safe_model = args.model.replace(":", "_").replace("/", "_")[:40]
+    out = args.out or Path("benchmarks/results") / f"{args.workflow}-{safe_model}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {} if args.fresh or not out.exists() else {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    if args.fresh and out.exists():
+        out.unlink()
+    rows = [done[q["id"]] for q in questions if q["id"] in done]
+    todo = [q for q in questions if q["id"] not in done]
+    print(f"{len(questions)} questions ({len(rows)} already in {out}); workflow={args.workflow} model={args.model}", file=sys.stderr)
+    for i, q in enumerate(todo, 1):
+        row = run_one(q, args.data, args)
+        rows.append(row)
+        with out.open("a") as fh:
+            fh.write(json.dumps(row) + "\n")
+        mark = "✓" if row["correct"] and all(row["correct"]) else "✗"
+        print(f"[{i}/{len(todo)}] id={q['id']} {q['level']:<6} {mark} {row['seconds']:.0f}s calls={row['llm_calls']}"
+              + (f" error={row['error'][:80]}" if row.get("error") else ""), file=sys.stderr, flush=True)
+    print(report(rows, len(questions)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""InfiAgent-DABench's official closed-form scoring (eval_closed_form.py), restated.
+
+A response is scanned with ``@(\\w+)\\[(.*?)\\]``; a sub-answer is right when it equals the label as
+a string or when |float(pred) - float(label)| < 1e-6. ABQ = share of questions with every
+sub-answer right; PASQ = mean per-question share; UASQ = share of all sub-answers right.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+ANSWER = re.compile(r"@(\w+)\[(.*?)\]")
+
+
+def extract_answers(response: str) -> dict[str, str]:
+    """Name → value; a repeated name keeps its last value (as the official script does)."""
+    return {name: value for name, value in ANSWER.findall(response or "")}
+
+
+def expected_names(format_text: str) -> list[str]:
+    """The answer names a question's `format` asks for, in order."""
+    seen: list[str] = []
+    for name in re.findall(r"@(\w+)\[", format_text):
+        if name not in seen:
+            seen.append(name)
+    return seen
+
+
+def sub_correct(pred: str | None, label: str) -> bool:
+    if pred is None:
+        return False
+    if pred.strip() == str(label).strip():
+        return True
+    try:
+        return abs(float(pred) - float(label)) < 1e-6
+    except (TypeError, ValueError):
+        return False
+
+
+def score_question(response: str, labels: list[list[str]]) -> list[bool]:
+    answers = extract_answers(response)
+    return [sub_correct(answers.get(name), value) for name, value in dict(labels).items()]
+
+
+def summarize(per_question: Iterable[list[bool]]) -> dict[str, float]:
+    rows = [r for r in per_question if r]
+    if not rows:
+        return {"ABQ": 0.0, "PASQ": 0.0, "UASQ": 0.0, "n": 0}
+    subs = [x for r in rows for x in r]
+    return {
+        "ABQ": sum(all(r) for r in rows) / len(rows),
+        "PASQ": sum(sum(r) / len(r) for r in rows) / len(rows),
+        "UASQ": sum(subs) / len(subs),
+        "n": len(rows),
+    }

@@ -1,0 +1,1 @@
+"""Command line: thin shells over the core (see dsagent.session)."""

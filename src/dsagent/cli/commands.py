@@ -1,0 +1,93 @@
+"""The commands; each parses nothing itself, calls the core and renders its typed result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from dsagent.errors import UserError
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _progress(event) -> None:  # type: ignore[no-untyped-def]
+    if event.kind == "node_start":
+        _err(f"▸ {event.node} …")
+    elif event.kind == "node_end":
+        mark = "✓" if event.outcome == "ok" else "✗" if event.outcome in {"failed", "error", "exception"} else "•"
+        detail = f" — {event.detail}" if getattr(event, "detail", "") else ""
+        _err(f"  {mark} {event.node} {event.seconds:.1f}s{detail}")
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from dsagent.session import Session
+
+    if len(args.items) < 2:
+        raise UserError('give at least one data file and a question: dsagent ask data.csv "What is the average price?"')
+    *files, question = args.items
+    overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow}
+    with Session(files, model=args.model, progress=_progress, **overrides) as session:
+        _err(f"datasets: {', '.join(f'{d.id} ({len(d.frame)}×{d.frame.shape[1]})' for d in session.datasets.values())}")
+        _err(f"model: {session.settings.model} · workspace: {session.workspace}")
+        result = session.ask(question)
+    if args.json:
+        print(json.dumps(result.model_dump(include=set(JSON_KEYS)), default=str))
+        return 0 if result.output_type != "error" else 4
+    print()
+    print(result.explanation.strip())
+    if result.result_str:
+        print("\nResult:\n" + result.result_str.rstrip())
+    if result.code:
+        print("\nCode:\n" + result.code.rstrip())
+    for fig in result.figures:
+        print(f"Figure: {fig}")
+    print(f"\nReport: {result.report_path}\nRun: {result.run_id} · {result.duration_s:.1f}s · {result.llm_calls} LLM calls · {result.prompt_tokens}+{result.completion_tokens} tokens")
+    return 0 if result.output_type != "error" else 4
+
+
+JSON_KEYS = ("explanation", "evaluation", "code", "plan", "output_type", "figures", "result_str", "failed_attempts",
+             "error", "run_id", "attempts", "report_path", "workspace", "model", "workflow", "llm_calls",
+             "prompt_tokens", "completion_tokens", "duration_s")
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from dsagent.config import load_settings
+    from dsagent.store import RunLog
+
+    runs = RunLog(load_settings().db_url).recent_runs(args.limit)
+    if args.json:
+        print(json.dumps(runs, default=str))
+        return 0
+    if not runs:
+        print("no runs yet: try `dsagent ask FILE \"question\"`")
+    for run in runs:
+        question = " ".join(run["question"].split())[:70]
+        print(f"{run['id']}  {run['created_at'][:19]}  {run['status']:<7} {run['workflow']:<6} {run['model'][:28]:<28}  {question}")
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from dsagent.config import load_settings
+    from dsagent.llm import model_files
+
+    settings = load_settings()
+    if args.action == "install":
+        model_files.install(settings.models_dir, progress=_err, force=args.force)
+        return 0
+    st = model_files.status(settings.models_dir)
+    print(f"configured model: {settings.model}")
+    print(f"local model: {'installed' if st.installed else 'not installed'} — {st.detail}")
+    print(f"  path: {st.path}")
+    try:
+        import importlib.util
+
+        llama = importlib.util.find_spec("llama_cpp") is not None
+    except ValueError:
+        llama = False
+    print(f"  llama-cpp-python: {'installed' if llama else 'missing (uv sync --extra local)'}")
+    print("providers: local, local:<path.gguf>, openai:<model>, anthropic:<model>, ollama:<model>, "
+          "openai-compatible:<model>@<base_url>, scripted:<file.json>")
+    return 0

@@ -1,0 +1,75 @@
+"""``dsagent`` entry point: argument parsing and the one place errors are rendered.
+
+Only the standard library is imported at module level so ``dsagent --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+
+from dsagent import __version__
+
+EXIT_USER, EXIT_PROVIDER, EXIT_INTERNAL = 2, 3, 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dsagent",
+        description="An AI data scientist: ask a question about data files in plain language; dsagent plans, "
+        "writes and runs pandas/plotly code in a sandbox, checks it and explains the answer. "
+        "Works offline with the embedded model (no API key).",
+    )
+    parser.add_argument("--version", action="version", version=f"dsagent {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ask = sub.add_parser("ask", help="answer a question about data files", description="Answer a question about one or more data files (CSV/TSV, Excel, Parquet, JSON/JSONL).")
+    ask.add_argument("items", nargs="+", metavar="FILE... QUESTION", help="data files, then the question (quote it)")
+    ask.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
+    ask.add_argument("--workflow", default=None, choices=["quick"], help="workflow to run (default: quick)")
+    ask.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
+    ask.add_argument("--json", action="store_true", help="print the final output package as one JSON object on stdout")
+    ask.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+
+    runs = sub.add_parser("runs", help="list recent runs from the run log")
+    runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
+    runs.add_argument("--json", action="store_true", help="print JSON")
+
+    models = sub.add_parser("models", help="show the configured model and whether the local model is installed; `models install` assembles it")
+    models.add_argument("action", nargs="?", choices=["status", "install"], default="status")
+    models.add_argument("--force", action="store_true", help="re-assemble and re-verify even if installed")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    debug = args.debug or os.environ.get("DSAGENT_DEBUG") == "1"
+    if not args.command:
+        parser.print_help()
+        return 0
+    try:
+        from dsagent.cli import commands
+
+        return getattr(commands, f"cmd_{args.command}")(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the one place errors become one clean line
+        from dsagent.errors import ProviderError, UserError
+
+        if debug:
+            traceback.print_exc()
+        code = EXIT_USER if isinstance(exc, UserError) else EXIT_PROVIDER if isinstance(exc, ProviderError) else EXIT_INTERNAL
+        kind = "" if isinstance(exc, (UserError, ProviderError)) else f"internal error ({type(exc).__name__}): "
+        hint = "" if debug else " (run with --debug for the traceback)" if code == EXIT_INTERNAL else ""
+        print(f"dsagent: error: {kind}{exc}{hint}", file=sys.stderr)
+        return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Reports saved beside each run's code and figures."""

@@ -1,0 +1,199 @@
+"""The core every front end calls: a :class:`Session` over some datasets, and :func:`analyze`.
+
+A session owns one workspace ``<workspace_root>/<yyyymmddhhmmss>/``, one warm sandbox and the run
+log; each :meth:`Session.ask` is one run of a workflow graph.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from dsagent.errors import DsagentError, UserError
+from dsagent.runtime import ProgressEvent, RunContext
+
+
+class AnalysisResult(BaseModel):
+    """Seed 000's ``final_output`` package plus where to find everything."""
+
+    explanation: str = ""
+    evaluation: str | None = None
+    code: str | None = None
+    plan: dict[str, Any] | None = None
+    output_type: str | None = None
+    figures: list[str] = Field(default_factory=list)
+    result_str: str | None = None
+    failed_attempts: list[dict[str, Any]] = Field(default_factory=list)
+    error: str | None = None
+    run_id: str = ""
+    attempts: int = 0
+    report_path: str | None = None
+    workspace: str = ""
+    workflow: str = "quick"
+    model: str = ""
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    duration_s: float = 0.0
+
+
+def new_workspace(root: Path) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d%H%M%S")
+    path, n = root / stamp, 1
+    while path.exists():
+        n += 1
+        path = root / f"{stamp}-{n}"
+    path.mkdir(parents=True)
+    return path.resolve()
+
+
+class Session:
+    def __init__(
+        self,
+        files_or_frames: Any,
+        *,
+        model: str | None = None,
+        settings: Any = None,
+        progress: Callable[[ProgressEvent], None] | None = None,
+        **overrides: Any,
+    ) -> None:
+        from dsagent.config import load_settings
+        from dsagent.data import load_datasets
+        from dsagent.sandbox import Limits, Sandbox
+        from dsagent.store import RunLog
+
+        self.settings = settings or load_settings(model=model, **overrides)
+        if model and settings is not None:
+            self.settings = self.settings.model_copy(update={"model": model})
+        inputs = files_or_frames if isinstance(files_or_frames, (Mapping, Sequence)) and not isinstance(files_or_frames, str) else [files_or_frames]
+        self.datasets = load_datasets(inputs) if inputs else {}
+        self.progress = progress or (lambda _e: None)
+        self.run_log = RunLog(self.settings.db_url)
+        self.workspace = new_workspace(Path(self.settings.workspace_root))
+        self.sandbox = Sandbox(
+            self.workspace,
+            {ds_id: ds.frame for ds_id, ds in self.datasets.items()},
+            Limits.from_settings(self.settings),
+            source_files=[ds.source_path for ds in self.datasets.values() if ds.source_path],
+        )
+        self._model: Any = None
+        self.history: list[Any] = []
+        # Warm the worker while the first model call runs; joined before the first execution.
+        self._warm = threading.Thread(target=self._start_sandbox, daemon=True)
+        self._warm_error: BaseException | None = None
+        self._warm.start()
+
+    def _start_sandbox(self) -> None:
+        try:
+            self.sandbox.start()
+        except BaseException as exc:  # surfaced on first use
+            self._warm_error = exc
+
+    def _ready_sandbox(self) -> Any:
+        self._warm.join()
+        if self._warm_error is not None:
+            raise self._warm_error
+        return self.sandbox
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            from dsagent.llm import get_chat_model
+
+            self._model = get_chat_model(self.settings.model, self.settings)
+        return self._model
+
+    def ask(self, question: str, workflow: str | None = None) -> AnalysisResult:
+        from dsagent.data import summarize_datasets
+        from dsagent.llm.registry import model_label
+        from dsagent.reports.markdown import write_report
+        from dsagent.workflows import WORKFLOWS
+
+        workflow = workflow or self.settings.workflow
+        if workflow not in WORKFLOWS:
+            raise UserError(f"unknown workflow {workflow!r}; available: {', '.join(WORKFLOWS)}")
+        if not question.strip():
+            raise UserError("the question is empty: say what you want to know about the data")
+        model = self.model
+        label = model_label(model)
+        run_id = self.run_log.start_run(
+            workflow=workflow, model=label, question=question,
+            datasets=[ds.name for ds in self.datasets.values()], workspace=str(self.workspace),
+        )
+        started = time.perf_counter()
+        ctx = RunContext(self.settings, model, label, _LazySandbox(self), self.run_log, run_id, self.workspace, self.progress)
+        try:
+            summary = summarize_datasets(self.datasets, question) if self.datasets else ""
+            state = self._run_graph(ctx, workflow, question, summary)
+        except BaseException as exc:
+            self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
+            raise
+        final = dict(state.get("final_output") or {})
+        isolation = self.sandbox.isolation.describe() if self._warm_error is None and not self._warm.is_alive() else None
+        if isolation:
+            self.run_log.set_isolation(run_id, isolation)
+        report = self.workspace / ("report.md" if not self.history else f"report_{run_id}.md")
+        meta = {"run_id": run_id, "workflow": workflow, "model": label, "created": datetime.now().isoformat(timespec="seconds"), "isolation": isolation}
+        write_report(report, question, final, meta)
+        self.run_log.add_artifact(run_id, "report", str(report))
+        result = AnalysisResult(
+            **{k: v for k, v in final.items() if k in AnalysisResult.model_fields},
+            run_id=run_id, attempts=state.get("attempts", 0), report_path=str(report), workspace=str(self.workspace),
+            workflow=workflow, model=label, llm_calls=ctx.llm_calls, prompt_tokens=ctx.prompt_tokens,
+            completion_tokens=ctx.completion_tokens, duration_s=round(time.perf_counter() - started, 2),
+        )
+        status = "error" if final.get("output_type") == "error" else "ok"
+        self.run_log.finish_run(run_id, status, final_output=result.model_dump(), error=final.get("error"))
+        self._remember(question, result)
+        return result
+
+    def _run_graph(self, ctx: RunContext, workflow: str, question: str, summary: str) -> dict[str, Any]:
+        from dsagent.workflows.quick import build_graph
+        from dsagent.workflows.quick.state import initial_state
+
+        meta = {ds_id: {"name": ds.name, "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in self.datasets.items()}
+        graph = build_graph(ctx)
+        return graph.invoke(initial_state(question, meta, summary, self.history), {"recursion_limit": 50})
+
+    def _remember(self, question: str, result: AnalysisResult) -> None:
+        from langchain_core.messages import AIMessage, HumanMessage
+
+        answer = result.explanation
+        if result.code:
+            answer += f"\n\nCode used:\n```python\n{result.code.strip()}\n```"
+        self.history += [HumanMessage(content=question), AIMessage(content=answer)]
+
+    def close(self) -> None:
+        self._warm.join()
+        self.sandbox.close()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class _LazySandbox:
+    """Waits for the warm-up thread on first use, so the first model call overlaps the cold start."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session._ready_sandbox(), name)
+
+
+def analyze(question: str, files_or_frames: Any, model: str | None = None, workflow: str | None = None, **settings: Any) -> AnalysisResult:
+    """Answer ``question`` about ``files_or_frames`` (paths, DataFrames or a mapping of them)."""
+    with Session(files_or_frames, model=model, **settings) as session:
+        return session.ask(question, workflow=workflow)
+
+
+__all__ = ["AnalysisResult", "DsagentError", "Session", "analyze"]

@@ -1,0 +1,49 @@
+"""Turn a model's reply into runnable code, and a run's output into prompt-sized text."""
+
+from __future__ import annotations
+
+import re
+
+_FENCE = re.compile(r"```[ \t]*(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
+
+
+def extract_code(reply: str) -> str:
+    """The code inside a reply: the fenced blocks if any (joined), else the reply itself.
+
+    Small models often wrap code in markdown or add a sentence before it (MODEL-NOTES: 7 of 45
+    failures were prose around the code), so prose lines before the first code-looking line go.
+    """
+    blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
+    if blocks:
+        return "\n\n".join(b for b in blocks if b.strip()).strip() + "\n"
+    lines = reply.strip().splitlines()
+    start = 0
+    for i, line in enumerate(lines):
+        if re.match(r"^(import |from |#|[A-Za-z_][\w\.\[\]'\" ,]*\s*=|print\(|for |if |def |with |result|fig)", line.strip()):
+            start = i
+            break
+    return "\n".join(lines[start:]).strip() + "\n"
+
+
+def clip(text: str | None, limit: int = 1500) -> str:
+    """Keep prompts lean: the head and tail of a long output."""
+    if not text:
+        return ""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n… [{len(text) - limit} characters omitted] …\n{text[-half:]}"
+
+
+def describe_output(execution_result: dict | None) -> str:
+    """What the model is shown of a successful run: result, printed output, figures."""
+    if not execution_result:
+        return "(no output)"
+    parts = []
+    if execution_result.get("result_str") is not None:
+        parts.append(f"result = {clip(execution_result['result_str'])}")
+    if execution_result.get("stdout"):
+        parts.append(f"printed:\n{clip(execution_result['stdout'], 800)}")
+    if execution_result.get("figures"):
+        parts.append(f"figures created: {len(execution_result['figures'])}")
+    return "\n".join(parts) or "(the code ran but set no `result` and printed nothing)"

@@ -1,0 +1,5 @@
+"""Seed 000: plan → code (≤3 attempts) → evaluate? → explain, or → error."""
+
+from dsagent.workflows.quick.graph import build_graph
+
+__all__ = ["build_graph"]

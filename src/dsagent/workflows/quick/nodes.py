@@ -1,0 +1,131 @@
+"""Seed 000's five nodes: plan, code, evaluate, explain, error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from dsagent.errors import StructuredOutputError
+from dsagent.runtime import RunContext
+from dsagent.workflows.common.code import clip, describe_output, extract_code
+from dsagent.workflows.quick import prompts
+from dsagent.workflows.quick.state import AgentState
+
+Node = Callable[[AgentState], dict[str, Any]]
+
+
+class Plan(BaseModel):
+    """plan_node's structured output (seed 000)."""
+
+    needs_code: bool = Field(description="Write and run code?")
+    needs_evaluation: bool = Field(description="Critically evaluate the code's results?")
+    needs_explanation: bool = Field(True, description="Explain the answer to the user?")
+    reasoning: str = Field("", description="Why this approach")
+
+
+def _messages(state: AgentState, instruction: str) -> list[BaseMessage]:
+    """The stable prefix (context + data profile), the earlier turns, then this node's task."""
+    history = [m for m in state.get("messages", []) if isinstance(m, BaseMessage)]
+    context = prompts.CONTEXT.format(data_summary=state["data_summary"] or "(no datasets loaded)")
+    return [SystemMessage(content=context), *history, HumanMessage(content=instruction)]
+
+
+def _code_rules(state: AgentState) -> str:
+    ids = list(state["datasets"])
+    df_note = f"; `df` is datasets['{ids[0]}']" if len(ids) == 1 else ""
+    return prompts.CODE_RULES.format(ids=", ".join(repr(i) for i in ids) or "none", df_note=df_note)
+
+
+def make_nodes(ctx: RunContext) -> dict[str, Node]:
+    max_attempts = ctx.settings.max_code_attempts
+
+    def plan_node(state: AgentState) -> dict[str, Any]:
+        with ctx.step("plan") as step:
+            instruction = prompts.PLAN.format(question=state["question"])
+            try:
+                plan = ctx.llm_structured(_messages(state, instruction), Plan).model_dump()
+            except StructuredOutputError as exc:
+                # Model output that is not valid JSON is data, not a crash: fall back to the
+                # safe default for a data tool (compute, don't guess) and say so.
+                plan = {"needs_code": bool(state["datasets"]), "needs_evaluation": False, "needs_explanation": True,
+                        "reasoning": f"planner reply was not valid JSON ({exc}); defaulted to running code"}
+                step["outcome"] = "fallback"
+            if not state["datasets"]:
+                plan["needs_code"] = plan["needs_evaluation"] = False
+            step["detail"] = f"needs_code={plan['needs_code']} needs_evaluation={plan['needs_evaluation']}"
+            return {"plan": plan}
+
+    def code_node(state: AgentState) -> dict[str, Any]:
+        attempt = state["attempts"] + 1
+        with ctx.step("code") as step:
+            rules = _code_rules(state)
+            if state["attempts"] == 0 or not state.get("code"):
+                instruction = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=state["plan"].get("reasoning", ""))
+            else:
+                instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=clip(state["error"], 1200))
+            code = extract_code(ctx.llm(_messages(state, instruction), max_tokens=768))
+            run = ctx.sandbox.run(code)
+            for path in run.figures:
+                ctx.run_log.add_artifact(ctx.run_id, "figure", path)
+            update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}
+            if run.success:
+                update["error"] = None
+                update["execution_result"] = {
+                    "type": run.output_type, "figures": run.figures, "tables": run.tables,
+                    "result_str": run.result, "stdout": run.stdout, "duration_s": run.duration_s,
+                }
+                step["detail"] = f"attempt {attempt}: success"
+            else:
+                update["error"] = run.error or "unknown error"
+                update["failed_attempts"] = [*state["failed_attempts"], {"attempt": attempt, "code": code, "error": run.error}]
+                step["outcome"] = "failed"
+                step["detail"] = f"attempt {attempt}/{max_attempts}: {(run.error or '').strip().splitlines()[-1:]}"
+            return update
+
+    def evaluate_node(state: AgentState) -> dict[str, Any]:
+        with ctx.step("evaluate"):
+            instruction = prompts.EVALUATE.format(question=state["question"], code=state["code"], output=describe_output(state["execution_result"]))
+            return {"evaluation": ctx.llm(_messages(state, instruction), max_tokens=300).strip()}
+
+    def explain_node(state: AgentState) -> dict[str, Any]:
+        with ctx.step("explain"):
+            result = state.get("execution_result")
+            if result is not None:
+                evaluation = f"Evaluation: {state['evaluation']}" if state.get("evaluation") else ""
+                grounding = prompts.EXPLAIN_GROUNDING_RESULT.format(output=describe_output(result), evaluation=evaluation)
+            else:
+                grounding = prompts.EXPLAIN_GROUNDING_NONE
+            explanation = ctx.llm(_messages(state, prompts.EXPLAIN.format(grounding=grounding, question=state["question"])), max_tokens=400).strip()
+            final_output = {
+                "explanation": explanation,
+                "evaluation": state.get("evaluation"),
+                "code": state.get("code"),
+                "plan": state.get("plan"),
+                "output_type": (result or {}).get("type"),
+                "figures": (result or {}).get("figures", []),
+                "result_str": (result or {}).get("result_str"),
+                "failed_attempts": state["failed_attempts"],
+            }
+            return {"explanation": explanation, "final_output": final_output}
+
+    def error_node(state: AgentState) -> dict[str, Any]:
+        with ctx.step("error") as step:
+            message = prompts.ERROR_MESSAGE.format(attempts=state["attempts"], error=(state["error"] or "").strip())
+            step["outcome"] = "error"
+            final_output = {
+                "explanation": message,
+                "evaluation": None,
+                "code": state.get("code"),
+                "plan": state.get("plan"),
+                "output_type": "error",
+                "error": state["error"],
+                "figures": [],
+                "result_str": None,
+                "failed_attempts": state["failed_attempts"],
+            }
+            return {"explanation": message, "final_output": final_output}
+
+    return {"plan": plan_node, "code": code_node, "evaluate": evaluate_node, "explain": explain_node, "error": error_node}

@@ -1,0 +1,56 @@
+"""Every test is hermetic: its own DSAGENT_HOME and workspace root, no API keys, no network."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+_real_connect = socket.socket.connect
+# Captured before any test moves DSAGENT_HOME: where `dsagent models install` put the real model.
+REAL_HOME = Path(os.environ.get("DSAGENT_HOME") or Path.home() / ".dsagent").expanduser()
+
+
+def _guarded_connect(self: socket.socket, address):  # type: ignore[no-untyped-def]
+    host = address[0] if isinstance(address, tuple) else address
+    if isinstance(host, str) and self.family in (socket.AF_INET, socket.AF_INET6) and host not in ("127.0.0.1", "::1", "localhost"):
+        raise RuntimeError(f"tests must not reach the network (tried {address!r})")
+    return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True)
+def hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("DSAGENT_HOME", str(home))
+    monkeypatch.setenv("DSAGENT_WORKSPACE_ROOT", str(tmp_path / "workspace"))
+    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DSAGENT_MODEL", "DSAGENT_DATABASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    monkeypatch.chdir(tmp_path)
+    return home
+
+
+@pytest.fixture
+def script_file(tmp_path: Path):
+    """Write a scripted model's replies; returns the `scripted:<file>` spec."""
+
+    def write(replies: list[str | dict]) -> str:
+        path = tmp_path / f"script_{len(list(tmp_path.glob('script_*.json')))}.json"
+        path.write_text(json.dumps([r if isinstance(r, str) else json.dumps(r) for r in replies]))
+        return f"scripted:{path}"
+
+    return write
+
+
+@pytest.fixture
+def sales_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "sales.csv"
+    rows = ["region,month,units,price"]
+    regions = ["North", "South", "East", "West"]
+    for i in range(40):
+        rows.append(f"{regions[i % 4]},2024-{i % 12 + 1:02d},{10 + (i * 7) % 23},{2.5 + (i % 5)}")
+    path.write_text("\n".join(rows) + "\n")
+    return path

@@ -1,0 +1,184 @@
+"""Profile tiers, budget, relevance, format flags and token counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dsagent.data import Dataset, load_datasets, profile_dataset, summarize_datasets
+from dsagent.data.profile import approx, num
+from dsagent.data.tokens import count_tokens, estimate_tokens, set_token_counter
+
+ROWS = 400
+
+
+def frame_with(columns: dict[str, object]) -> Dataset:
+    return load_datasets({"t": pd.DataFrame(columns)})["t"]
+
+
+def small_frame(rows: int = ROWS) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    days = pd.date_range("2023-01-01", periods=rows, freq="D")
+    return pd.DataFrame(
+        {
+            "Order ID": np.arange(rows),
+            "Order Date": np.where(np.arange(rows) % 4 == 0, days.strftime("%d/%m/%Y"), days.strftime("%Y-%m-%d")),
+            "region": rng.choice(["North", "South", "East"], rows),
+            "amount": rng.gamma(2.0, 50.0, rows).round(2),
+            "customer": [f"cust_{i % 97}" for i in range(rows)],
+            "price_text": [f"${x:,.0f}" for x in rng.integers(500, 50_000, rows)],
+            "Qty": np.where(np.arange(rows) % 10 == 0, np.nan, rng.integers(1, 5, rows)),
+            "active": rng.random(rows) < 0.5,
+            "signup": pd.date_range("2020-01-01", periods=rows, freq="D"),
+            "notes": [f"free text {i}" for i in range(rows)],
+        }
+    )
+
+
+def test_small_table_is_tier_b_with_every_column() -> None:
+    ds = load_datasets({"sales": small_frame()})["sales"]
+    prof = profile_dataset(ds)
+    assert prof.tier == "B" and prof.summary_a is None
+    assert prof.detailed_columns == list(ds.frame.columns)
+    header, *lines = prof.text.splitlines()
+    assert header == "datasets['sales'] = sales: 400 rows x 10 cols"
+    assert len(lines) == 10
+    by_name = {line.split('"')[1]: line for line in lines}
+    assert set(by_name) == set(ds.frame.columns)  # exact names, spaces and case kept, quoted
+    assert "int64" in by_name["Order ID"] and "u=all" in by_name["Order ID"]
+    assert "min=0 max=399" in by_name["Order ID"]
+    assert "miss=10%" in by_name["Qty"]
+    assert 'top: "' in by_name["region"] and '"North"' in by_name["region"]
+    assert "min=2020-01-01 max=2021-02-03" in by_name["signup"]
+    assert "eg " in by_name["notes"]
+    assert "numbers stored as text" in by_name["price_text"]
+    assert 10 * 25 <= prof.tokens <= 10 * 70, prof.tokens
+    assert prof.tokens == count_tokens(prof.text)
+
+
+def test_mixed_date_formats_are_flagged() -> None:
+    prof = profile_dataset(load_datasets({"s": small_frame()})["s"])
+    line = next(line for line in prof.text.splitlines() if '"Order Date"' in line)
+    assert "mixed date formats" in line
+    assert "75%" in line and "25%" in line and "(day first)" in line
+
+
+def test_one_date_format_is_not_flagged_as_mixed() -> None:
+    days = pd.date_range("2023-01-01", periods=100).strftime("%Y-%m-%d")
+    prof = profile_dataset(frame_with({"d": days}))
+    assert "mixed" not in prof.text
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        (["12", "7", "unknown", "30", "8", "41"] * 20, 'non-numeric: "unknown"'),
+        (["1,200", "35", "12,400", "7"] * 20, "thousand separators"),
+        (["12 kg", "3 kg", "40 kg", "5 kg"] * 20, "units"),
+        (["North", "north", "South", "South "] * 20, "case/space variants"),
+        (["7:13 PM", "19:13", "8:02 AM", "21:40"] * 20, "mixed formats"),
+    ],
+)
+def test_text_format_flags(values: list[str], expected: str) -> None:
+    prof = profile_dataset(frame_with({"v": values}))
+    assert expected in prof.text, prof.text
+
+
+def test_clean_text_has_no_flag() -> None:
+    prof = profile_dataset(
+        frame_with({"city": ["Paris", "Rome", "Oslo", "Lima"] * 30, "segment": ["b2b", "retail", "b2c"] * 40})
+    )
+    assert "!" not in prof.text, prof.text
+
+
+def wide_frame(rows: int = 300) -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    topics = ["revenue", "cost", "visits", "clicks", "refunds", "tax", "shipping", "discount", "rating", "age"]
+    columns: dict[str, object] = {"customer_id": np.arange(rows)}
+    for i in range(99):
+        name = f"{topics[i % 10]}_{['q1', 'q2', 'q3', 'q4', 'jan', 'feb', 'mar', 'apr', 'may', 'jun'][i // 10]}"
+        if i % 3 == 0:
+            columns[name] = rng.normal(100, 20, rows).round(2)
+        elif i % 3 == 1:
+            columns[name] = rng.integers(0, 50, rows)
+        else:
+            columns[name] = rng.choice(["low", "mid", "high"], rows)
+    columns["Customer Segment"] = rng.choice(["retail", "b2b"], rows)
+    return pd.DataFrame(columns)
+
+
+def test_wide_table_is_tier_a_plus_b_within_budget() -> None:
+    ds = load_datasets({"wide": wide_frame()})["wide"]
+    assert ds.frame.shape[1] == 101
+    prof = profile_dataset(ds, "What is the average shipping_mar per customer segment?")
+    assert prof.tier == "A+B"
+    assert prof.tokens <= 2000, prof.tokens
+    assert len(prof.summary_a.splitlines()) == 1 + 101  # a compact line for every column
+    assert "shipping_mar" in prof.detailed_columns and "Customer Segment" in prof.detailed_columns
+    assert "customer_id" in prof.detailed_columns  # key column comes next
+    assert 5 <= len(prof.detailed_columns) <= 40
+    assert prof.text == "\n".join([prof.text.splitlines()[0], prof.summary_a, prof.summary_b])
+    compact = next(line for line in prof.summary_a.splitlines() if line.startswith("revenue_q1:"))
+    assert compact.startswith("revenue_q1: float u=") and "mean=" in compact
+    assert count_tokens(compact) <= 16
+
+
+def test_relevant_columns_come_first_and_max_detailed_caps() -> None:
+    ds = load_datasets({"wide": wide_frame()})["wide"]
+    prof = profile_dataset(ds, relevant_columns=["tax_may", "rating q1"], max_detailed=3)
+    assert set(prof.detailed_columns) >= {"tax_may", "rating_q1"}
+    assert len(prof.detailed_columns) == 3
+
+
+def test_question_word_overlap_prefers_rare_words() -> None:
+    ds = load_datasets({"wide": wide_frame()})["wide"]
+    prof = profile_dataset(ds, "how did refunds change over time?", max_detailed=12)
+    refunds = [c for c in ds.frame.columns if c.startswith("refunds_")]
+    assert set(refunds) <= set(prof.detailed_columns)
+
+
+def test_large_table_uses_a_sample_and_says_so() -> None:
+    rows = 120_000
+    frame = pd.DataFrame({"x": np.arange(rows), "label": np.where(np.arange(rows) % 2, "a", "b")})
+    prof = profile_dataset(load_datasets({"big": frame})["big"])
+    assert "sample" in prof.text.splitlines()[0]
+    assert '"a" 60000' in prof.text  # low cardinality: exact counts, not sampled
+
+
+def test_summarize_datasets_joins_every_profile(tmp_path: Path) -> None:
+    path = tmp_path / "orders.csv"
+    path.write_text("id,total\n1,9.5\n2,3\n")
+    datasets = load_datasets([path, small_frame()])
+    text = summarize_datasets(datasets, "total per region")
+    assert "datasets['orders'] = orders.csv: 2 rows x 2 cols" in text
+    assert "datasets['df'] = df: 400 rows x 10 cols" in text
+
+
+def test_token_counter_hook() -> None:
+    ds = frame_with({"a": [1, 2, 3]})
+    try:
+        set_token_counter(lambda text: 7)
+        assert profile_dataset(ds).tokens == 7
+    finally:
+        set_token_counter(None)
+    assert profile_dataset(ds).tokens == estimate_tokens(profile_dataset(ds).text) > 7
+
+
+def test_token_estimate_is_sane() -> None:
+    prose = (
+        "The quick brown fox jumps over the lazy dog. Profiling a table should take a few "
+        "seconds on two cores, which is fine for an interactive tool."
+    )
+    assert 0.8 * len(prose) / 4.5 <= count_tokens(prose) <= 1.3 * len(prose) / 4
+    assert count_tokens("1234567") == 7  # Qwen: one token per digit
+    assert count_tokens("") == 0
+    assert count_tokens("datasets['sales_2023']") >= 6
+    assert count_tokens("東京") == 2
+
+
+def test_number_formatting_is_short() -> None:
+    assert [num(x) for x in (999.5, 1234567, 12.3456, 0.000012345, 3.0)] == ["1000", "1.23e6", "12.3", "1.23e-5", "3"]
+    assert [approx(x) for x in (4933, 12345, 49.94, 1.5e6)] == ["4900", "12k", "50", "1.5M"]

@@ -1,0 +1,105 @@
+"""What a cell sees and what it leaves behind: data, results, figures, tables, errors."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+
+from dsagent.sandbox import Sandbox
+
+from .conftest import assert_recovers
+
+
+def test_df_and_datasets_are_loaded(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = (list(datasets), df.shape, df is datasets['sales'])")
+    assert res.success, res.error
+    assert res.result == "(['sales'], (3, 2), True)"
+
+
+def test_namespace_persists_but_result_is_reset(sandbox: Sandbox) -> None:
+    assert sandbox.run("total = df['amount'].sum(); result = total").result == "60"
+    res = sandbox.run("x = total * 2")
+    assert res.success and res.result is None and res.result_type is None
+    assert sandbox.run("result = x").result == "120"
+
+
+def test_dataframe_result_is_shown_and_saved(sandbox: Sandbox) -> None:
+    res = sandbox.run("print('summary'); result = df.groupby('region')['amount'].sum()")
+    assert res.success, res.error
+    assert res.stdout == "summary\n"
+    assert res.result_type == "Series" and "north" in res.result
+    assert len(res.tables) == 1 and res.tables[0].endswith("_result.csv")
+    table = pd.read_csv(res.tables[0])
+    assert table["amount"].sum() == 60
+
+
+def test_plotly_figure_is_saved_as_json(sandbox: Sandbox) -> None:
+    res = sandbox.run("fig = px.bar(df, x='region', y='amount')")
+    assert res.success, res.error
+    assert len(res.figures) == 1 and res.figures[0].endswith(".json")
+    spec = json.loads(Path(res.figures[0]).read_text())
+    assert spec["data"][0]["type"] == "bar"
+    assert res.output_type == "visualization"
+
+
+def test_matplotlib_figures_are_saved_as_png(sandbox: Sandbox) -> None:
+    res = sandbox.run("import matplotlib.pyplot as plt2\nplt2.plot([1, 2, 3])\nfig, ax = plt.subplots(); ax.bar(['a'], [1])")
+    assert res.success, res.error
+    assert len(res.figures) == 2 and all(Path(p).read_bytes()[:4] == b"\x89PNG" for p in res.figures)
+    after = sandbox.run("result = len(plt.get_fignums())")
+    assert after.result == "0"  # closed after each run
+
+
+def test_heavy_libraries_import_normally(sandbox: Sandbox) -> None:
+    code = (
+        "import sklearn.linear_model, statsmodels.formula.api as smf2, scipy.stats\n"
+        "model = smf.ols('amount ~ C(region)', data=df).fit()\n"
+        "result = (type(sklearn.linear_model.LinearRegression()).__name__, float(round(stats.norm.cdf(0), 2)), sns.__name__, go.Figure().__class__.__name__, make_subplots(rows=1, cols=2).__class__.__name__, sm.__name__)"
+    )
+    # A generous per-run limit: right after a restart these imports take seconds on two cores.
+    res = sandbox.run(code, replace(sandbox.limits, wall_s=60))
+    assert res.success, res.error
+    assert res.result == "('LinearRegression', 0.5, 'seaborn', 'Figure', 'Figure', 'statsmodels.api')"
+
+
+def test_cells_are_saved(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = 'saved'  # marker-42")
+    cells = sorted((sandbox.workspace / "cells").glob("cell_*.py"), key=lambda p: int(p.stem.split("_")[1]))
+    assert res.success and cells[-1].read_text() == "result = 'saved'  # marker-42"
+
+
+def test_traceback_is_trimmed_to_user_code(sandbox: Sandbox) -> None:
+    res = sandbox.run("def f(x):\n    return x / 0\n\ny = f(1)")
+    assert not res.success and res.limit_breached is None
+    assert "dsagent" not in res.error and "worker" not in res.error
+    assert 'File "<cell' in res.error and "return x / 0" in res.error
+    assert res.error.rstrip().endswith("ZeroDivisionError: division by zero")
+
+
+def test_syntax_error_is_reported(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = (1 +")
+    assert not res.success and "SyntaxError" in res.error and "dsagent" not in res.error
+    assert_recovers(sandbox)
+
+
+def test_file_not_found_hints_at_loaded_data(sandbox: Sandbox) -> None:
+    res = sandbox.run("data = pd.read_csv('sales.csv')")
+    assert not res.success
+    assert "FileNotFoundError" in res.error
+    assert "already loaded: use df or datasets['<id>'] (ids: 'sales')" in res.error
+
+
+def test_key_error_lists_columns(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = df['revenue'].sum()")
+    assert not res.success and "KeyError" in res.error
+    assert "Columns of df are: 'region', 'amount'" in res.error
+
+
+def test_peak_memory_and_duration_are_measured(sandbox: Sandbox) -> None:
+    res = sandbox.run("import numpy as np\nbig = np.ones(10_000_000)\nresult = big.sum()\ndel big")
+    assert res.success, res.error
+    assert res.peak_mb >= 60  # 80 MB array above the baseline
+    assert res.duration_s > 0

@@ -1,0 +1,21 @@
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+
+from dabench_scoring import expected_names, extract_answers, score_question, summarize  # noqa: E402
+
+
+def test_official_rule():
+    labels = [["mean", "3.14"], ["name", "Alice"]]
+    assert score_question("@mean[3.14] and @name[Alice]", labels) == [True, True]
+    assert score_question("@mean[3.1400000001] @name[alice]", labels) == [True, False]  # case-sensitive strings
+    assert score_question("@mean[3.15]", labels) == [False, False]
+    assert score_question("@mean[1] @mean[3.14] @name[Alice]", labels) == [True, True]  # last value counts
+
+
+def test_expected_names_and_summary():
+    assert expected_names("@a[x], @b[y] where @a[...]") == ["a", "b"]
+    assert extract_answers("@x[1]") == {"x": "1"}
+    s = summarize([[True, True], [True, False], [False]])
+    assert s["ABQ"] == 1 / 3 and s["UASQ"] == 3 / 5 and abs(s["PASQ"] - 0.5) < 1e-9

@@ -1,0 +1,51 @@
+"""Prompts are snapshot-tested: a change to one is a visible diff in tests/snapshots/.
+
+Regenerate after an intended change with: UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_prompts_snapshot.py
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import BaseMessage
+
+from dsagent.workflows.quick import prompts
+from dsagent.workflows.quick.nodes import _code_rules, _messages
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+STATE = {
+    "question": "What is the average price per region?",
+    "datasets": {"sales": {"name": "sales.csv", "rows": 3, "columns": ["region", "price"]}},
+    "data_summary": "datasets['sales'] (sales.csv): 3 rows x 2 columns\n- 'region' (object) …\n- 'price' (float64) …",
+    "messages": [],
+}
+
+
+def render(messages: list[BaseMessage]) -> str:
+    return "\n\n".join(f"=== {m.type} ===\n{m.content}" for m in messages)
+
+
+CASES = {
+    "quick_plan": lambda: render(_messages(STATE, prompts.PLAN.format(question=STATE["question"]))),
+    "quick_code": lambda: render(_messages(STATE, prompts.GENERATE_CODE.format(rules=_code_rules(STATE), question=STATE["question"], plan="group and average"))),
+    "quick_fix": lambda: render(_messages(STATE, prompts.FIX_CODE.format(rules=_code_rules(STATE), question=STATE["question"], code="result = df['Price'].mean()", error="KeyError: 'Price'"))),
+    "quick_evaluate": lambda: render(_messages(STATE, prompts.EVALUATE.format(question=STATE["question"], code="result = 1", output="result = 1"))),
+    "quick_explain": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question=STATE["question"]))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_prompt_snapshot(name):
+    text = CASES[name]()
+    path = SNAPSHOTS / f"{name}.txt"
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1" or not path.exists():
+        path.write_text(text)
+        if os.environ.get("UPDATE_SNAPSHOTS") != "1":
+            pytest.fail(f"snapshot {path.name} was missing and has been written; review and commit it")
+    assert text == path.read_text(), f"prompt {name} changed; if intended, regenerate with UPDATE_SNAPSHOTS=1"
+
+
+def test_every_call_shares_the_context_prefix():
+    first = {name: fn().split("=== human ===")[0] for name, fn in CASES.items()}
+    assert len(set(first.values())) == 1

@@ -1,0 +1,107 @@
+"""Seed 000's five example flows, with the scripted model, a real sandbox and a real run log.
+
+The route is asserted node by node from the run log's steps.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from dsagent.session import Session
+from dsagent.store import RunLog
+from dsagent.config import load_settings
+
+PLAN_EVAL = {"needs_code": True, "needs_evaluation": True, "needs_explanation": True, "reasoning": "compute it"}
+PLAN_NO_EVAL = {"needs_code": True, "needs_evaluation": False, "needs_explanation": True, "reasoning": "chart"}
+PLAN_CONCEPT = {"needs_code": False, "needs_evaluation": False, "needs_explanation": True, "reasoning": "conceptual"}
+
+
+def route(run_id: str) -> list[tuple[str, str]]:
+    log = RunLog(load_settings().db_url)
+    return [(s["node"], s["outcome"]) for s in log.steps(run_id)]
+
+
+def ask(spec: str, files, question: str):
+    with Session(files, model=spec) as session:
+        return session.ask(question), session
+
+
+def test_simple_analysis_success_first_try(script_file, sales_csv):
+    spec = script_file([PLAN_EVAL, "result = df['units'].mean()", "The mean is plausible.", "The average is about 21 units."])
+    result, session = ask(spec, [sales_csv], "What's the average number of units?")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "ok"), ("evaluate", "ok"), ("explain", "ok")]
+    import pandas as pd
+
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    assert result.attempts == 1 and result.failed_attempts == []
+    assert result.evaluation == "The mean is plausible."
+    assert result.explanation.startswith("The average")
+    assert result.output_type == "analysis"
+    report = Path(result.report_path).read_text()
+    assert "What's the average number of units?" in report and "df['units'].mean()" in report
+    assert (Path(result.workspace) / "cells" / "cell_1.py").exists()
+
+
+def test_visualization_skips_evaluation(script_file, sales_csv):
+    code = "fig = px.histogram(df, x='units', title='Units')"
+    spec = script_file([PLAN_NO_EVAL, f"```python\n{code}\n```", "The histogram shows units."])
+    result, _ = ask(spec, [sales_csv], "Show me a histogram of units")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "ok"), ("explain", "ok")]
+    assert result.output_type == "visualization"
+    assert len(result.figures) == 1 and Path(result.figures[0]).exists()
+    assert result.evaluation is None
+
+
+def test_fail_fail_succeed_keeps_failed_attempts(script_file, sales_csv):
+    spec = script_file([
+        PLAN_EVAL,
+        "result = df['units'].mean(",            # syntax error
+        "result = df['Units'].mean()",           # wrong column name
+        "result = df['units'].mean()",
+        "Looks right.",
+        "The mean is computed.",
+    ])
+    result, session = ask(spec, [sales_csv], "Calculate the mean of units")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "failed"), ("code", "failed"), ("code", "ok"), ("evaluate", "ok"), ("explain", "ok")]
+    assert result.attempts == 3
+    assert [a["attempt"] for a in result.failed_attempts] == [1, 2]
+    assert "SyntaxError" in result.failed_attempts[0]["error"]
+    assert "KeyError" in result.failed_attempts[1]["error"]
+    # The fix prompt carries the failed code and its error back to the model.
+    fix_prompt = session.model.history[2][-1].content
+    assert "df['units'].mean(" in fix_prompt and "SyntaxError" in fix_prompt
+
+
+def test_three_failures_reach_the_error_node(script_file, sales_csv):
+    spec = script_file([PLAN_EVAL, "raise ValueError('one')", "raise ValueError('two')", "raise ValueError('three')"])
+    result, session = ask(spec, [sales_csv], "Do something impossible")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "failed"), ("code", "failed"), ("code", "failed"), ("error", "error")]
+    assert result.output_type == "error"
+    assert result.explanation.startswith("Code execution failed after 3 attempts. Final error:")
+    assert "three" in result.explanation
+    assert len(result.failed_attempts) == 3
+    assert session.model.remaining == 0  # no explain call after the error node
+
+
+def test_conceptual_question_explains_only(script_file, sales_csv):
+    spec = script_file([PLAN_CONCEPT, "A p-value is the probability ..."])
+    result, _ = ask(spec, [sales_csv], "What is a p-value?")
+    assert route(result.run_id) == [("plan", "ok"), ("explain", "ok")]
+    assert result.code is None and result.output_type is None
+    assert result.explanation.startswith("A p-value")
+
+
+def test_invalid_plan_json_falls_back_to_code(script_file, sales_csv):
+    spec = script_file(["I think we need code", "still not json", "result = len(df)", "There are 40 rows."])
+    result, _ = ask(spec, [sales_csv], "How many rows?")
+    assert route(result.run_id) == [("plan", "fallback"), ("code", "ok"), ("explain", "ok")]
+    assert result.result_str == "40"
+
+
+def test_llm_calls_are_logged(script_file, sales_csv):
+    spec = script_file([PLAN_NO_EVAL, "result = 1", "One."])
+    result, _ = ask(spec, [sales_csv], "one?")
+    calls = RunLog(load_settings().db_url).llm_calls(result.run_id)
+    assert [c["node"] for c in calls] == ["plan", "code", "explain"]
+    assert all(c["prompt_tokens"] > 0 and c["latency_s"] >= 0 for c in calls)
+    assert result.llm_calls == 3
