@@ -83,6 +83,21 @@ def test_three_failures_reach_the_error_node(script_file, sales_csv):
     assert session.model.remaining == 0  # no explain call after the error node
 
 
+def test_a_repeated_failed_code_is_resampled(script_file, sales_csv):
+    spec = script_file([
+        PLAN_EVAL,
+        "result = df['Units'].sum()",
+        "result = df['Units'].sum()",   # the fix repeats the failed code ...
+        "result = df['units'].sum()",   # ... so the node asks again, warmer
+        "Fine.",
+        "The total is computed.",
+    ])
+    result, session = ask(spec, [sales_csv], "Total units?")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "failed"), ("code", "ok"), ("evaluate", "ok"), ("explain", "ok")]
+    assert result.attempts == 2 and session.model.remaining == 0
+    assert session.model.history[2] == session.model.history[3]  # same prompt, sampled again
+
+
 def test_conceptual_question_explains_only(script_file, sales_csv):
     spec = script_file([PLAN_CONCEPT, "A p-value is the probability ..."])
     result, _ = ask(spec, [sales_csv], "What is a p-value?")

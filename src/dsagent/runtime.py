@@ -8,7 +8,7 @@ written as the run goes and shown as progress.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from dsagent.config import Settings
+    from dsagent.data import Dataset
     from dsagent.sandbox import Sandbox
     from dsagent.store import RunLog
 
@@ -48,6 +49,8 @@ class RunContext:
     run_id: str
     workspace: Path
     progress: Callable[[ProgressEvent], None] = lambda _e: None
+    datasets: "Mapping[str, Dataset]" = field(default_factory=dict)
+    """The session's datasets (frames included), for nodes that profile data themselves."""
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -84,10 +87,12 @@ class RunContext:
                 completion_tokens=c, latency_s=latency, ok=error is None, error=error,
             )
 
-    def llm(self, messages: list[BaseMessage], *, max_tokens: int | None = None) -> str:
+    def llm(self, messages: list[BaseMessage], *, max_tokens: int | None = None, temperature: float | None = None) -> str:
         """One plain-text model call, recorded in the run log."""
         started = time.perf_counter()
         kwargs: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
+        if temperature is not None:
+            kwargs["temperature"] = temperature
         try:
             reply = self.model.invoke(messages, **kwargs)
         except DsagentError as exc:

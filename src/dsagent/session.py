@@ -23,9 +23,11 @@ class AnalysisResult(BaseModel):
     """Seed 000's ``final_output`` package plus where to find everything."""
 
     explanation: str = ""
-    evaluation: str | None = None
+    evaluation: str | dict[str, Any] | None = None
     code: str | None = None
     plan: dict[str, Any] | None = None
+    requirements: dict[str, Any] | None = None
+    alignment_caveats: list[str] = Field(default_factory=list)
     output_type: str | None = None
     figures: list[str] = Field(default_factory=list)
     result_str: str | None = None
@@ -113,11 +115,10 @@ class Session:
         from dsagent.data import summarize_datasets
         from dsagent.llm.registry import model_label
         from dsagent.reports.markdown import write_report
-        from dsagent.workflows import WORKFLOWS
+        from dsagent.workflows import load_workflow
 
         workflow = workflow or self.settings.workflow
-        if workflow not in WORKFLOWS:
-            raise UserError(f"unknown workflow {workflow!r}; available: {', '.join(WORKFLOWS)}")
+        package = load_workflow(workflow)
         if not question.strip():
             raise UserError("the question is empty: say what you want to know about the data")
         model = self.model
@@ -127,10 +128,10 @@ class Session:
             datasets=[ds.name for ds in self.datasets.values()], workspace=str(self.workspace),
         )
         started = time.perf_counter()
-        ctx = RunContext(self.settings, model, label, _LazySandbox(self), self.run_log, run_id, self.workspace, self.progress)
+        ctx = RunContext(self.settings, model, label, _LazySandbox(self), self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets)
         try:
             summary = summarize_datasets(self.datasets, question) if self.datasets else ""
-            state = self._run_graph(ctx, workflow, question, summary)
+            state = self._run_graph(ctx, package, question, summary)
         except BaseException as exc:
             self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
             raise
@@ -144,7 +145,7 @@ class Session:
         self.run_log.add_artifact(run_id, "report", str(report))
         result = AnalysisResult(
             **{k: v for k, v in final.items() if k in AnalysisResult.model_fields},
-            run_id=run_id, attempts=state.get("attempts", 0), report_path=str(report), workspace=str(self.workspace),
+            run_id=run_id, attempts=state.get("attempts", state.get("code_attempts", 0)), report_path=str(report), workspace=str(self.workspace),
             workflow=workflow, model=label, llm_calls=ctx.llm_calls, prompt_tokens=ctx.prompt_tokens,
             completion_tokens=ctx.completion_tokens, duration_s=round(time.perf_counter() - started, 2),
         )
@@ -153,13 +154,10 @@ class Session:
         self._remember(question, result)
         return result
 
-    def _run_graph(self, ctx: RunContext, workflow: str, question: str, summary: str) -> dict[str, Any]:
-        from dsagent.workflows.quick import build_graph
-        from dsagent.workflows.quick.state import initial_state
-
+    def _run_graph(self, ctx: RunContext, package: Any, question: str, summary: str) -> dict[str, Any]:
         meta = {ds_id: {"name": ds.name, "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in self.datasets.items()}
-        graph = build_graph(ctx)
-        return graph.invoke(initial_state(question, meta, summary, self.history), {"recursion_limit": 50})
+        graph = package.build_graph(ctx)
+        return graph.invoke(package.initial_state(question, meta, summary, self.history), {"recursion_limit": 100})
 
     def _remember(self, question: str, result: AnalysisResult) -> None:
         from langchain_core.messages import AIMessage, HumanMessage

@@ -182,3 +182,10 @@ def test_token_estimate_is_sane() -> None:
 def test_number_formatting_is_short() -> None:
     assert [num(x) for x in (999.5, 1234567, 12.3456, 0.000012345, 3.0)] == ["1000", "1.23e6", "12.3", "1.23e-5", "3"]
     assert [approx(x) for x in (4933, 12345, 49.94, 1.5e6)] == ["4900", "12k", "50", "1.5M"]
+
+
+def test_a_lone_dataset_is_announced_as_df(tmp_path: Path) -> None:
+    path = tmp_path / "orders.csv"
+    path.write_text("id,total\n1,9.5\n2,3\n")
+    text = summarize_datasets(load_datasets([path]))
+    assert text.startswith("df = datasets['orders'] = orders.csv: 2 rows x 2 cols")

@@ -98,6 +98,12 @@ def test_key_error_lists_columns(sandbox: Sandbox) -> None:
     assert "Columns of df are: 'region', 'amount'" in res.error
 
 
+def test_key_error_on_the_datasets_dict_explains_it(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = datasets['sales'][datasets['region'] == 'x']")
+    assert not res.success and "KeyError" in res.error
+    assert "'region' is a column of df, not a dataset" in res.error
+
+
 def test_peak_memory_and_duration_are_measured(sandbox: Sandbox) -> None:
     res = sandbox.run("import numpy as np\nbig = np.ones(10_000_000)\nresult = big.sum()\ndel big")
     assert res.success, res.error

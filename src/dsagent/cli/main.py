@@ -12,6 +12,7 @@ import traceback
 from collections.abc import Sequence
 
 from dsagent import __version__
+from dsagent.workflows import WORKFLOWS
 
 EXIT_USER, EXIT_PROVIDER, EXIT_INTERNAL = 2, 3, 1
 
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer a question about data files", description="Answer a question about one or more data files (CSV/TSV, Excel, Parquet, JSON/JSONL).")
     ask.add_argument("items", nargs="+", metavar="FILE... QUESTION", help="data files, then the question (quote it)")
     ask.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
-    ask.add_argument("--workflow", default=None, choices=["quick"], help="workflow to run (default: quick)")
+    ask.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="workflow to run (default: quick)")
     ask.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
     ask.add_argument("--json", action="store_true", help="print the final output package as one JSON object on stdout")
     ask.add_argument("--debug", action="store_true", help="show full tracebacks on errors")

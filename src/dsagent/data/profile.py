@@ -89,8 +89,11 @@ def profile_dataset(
 
 
 def summarize_datasets(datasets: Mapping[str, Dataset], question: str | None = None) -> str:
-    """Every dataset's profile, in input order, for the prompt."""
-    return "\n\n".join(profile_dataset(ds, question).text for ds in datasets.values())
+    """Every dataset's profile, in input order, for the prompt; a lone dataset is also ``df``."""
+    texts = [profile_dataset(ds, question).text for ds in datasets.values()]
+    if len(texts) == 1:
+        texts[0] = "df = " + texts[0]  # the sandbox binds df when there is exactly one dataset
+    return "\n\n".join(texts)
 
 
 # --- choosing the detailed columns ----------------------------------------------------------

@@ -23,8 +23,18 @@ def render_report(question: str, final_output: dict[str, Any], meta: dict[str, A
     for fig in final_output.get("figures") or []:
         rel = _rel(fig, base)
         out += [f"![figure]({rel})" if rel.endswith(".png") else f"Figure (Plotly JSON): [{rel}]({rel})", ""]
-    if final_output.get("evaluation"):
-        out += ["## Evaluation", "", final_output["evaluation"].strip(), ""]
+    caveats = final_output.get("alignment_caveats") or []
+    if caveats:
+        out += ["## Caveats", "", *[f"- {c}" for c in caveats], ""]
+    evaluation = final_output.get("evaluation")
+    if isinstance(evaluation, dict):
+        issues = evaluation.get("issues_found") or []
+        evaluation = "\n".join([
+            f"Valid: {evaluation.get('is_valid')} · confidence {evaluation.get('confidence')} · {evaluation.get('recommendation')}",
+            *[f"- {i}" for i in issues], "", str(evaluation.get("reasoning") or ""),
+        ])
+    if evaluation:
+        out += ["## Evaluation", "", str(evaluation).strip(), ""]
     if final_output.get("code"):
         out += ["## Code", "", "```python", final_output["code"].rstrip(), "```", ""]
     failed = final_output.get("failed_attempts") or []

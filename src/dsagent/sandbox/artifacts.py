@@ -126,6 +126,14 @@ def _hint(exc: BaseException, namespace: dict[str, Any]) -> str:
             f"(ids: {ids}) instead of reading files."
         )
     if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str):
+        owner = next((k for k, v in datasets.items() if exc.args[0] in getattr(v, "columns", ())), None)
+        if owner is not None:
+            # The key is a column: the code indexed the datasets dict instead of a DataFrame.
+            frame = "df" if "df" in namespace else f"datasets[{owner!r}]"
+            return (
+                f"Hint: {exc.args[0]!r} is a column of {frame}, not a dataset: `datasets` is a dict of "
+                f"DataFrames. Write {frame}[{exc.args[0]!r}], e.g. {frame}[{frame}[{exc.args[0]!r}] == value]."
+            )
         frames = [("df", namespace["df"])] if "df" in namespace else []
         frames += [(f"datasets[{k!r}]", v) for k, v in datasets.items() if "df" not in namespace]
         listed = []

@@ -15,15 +15,18 @@ from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import AgentState
 
 Node = Callable[[AgentState], dict[str, Any]]
+RESAMPLE_TEMPERATURE = 0.7
 
 
 class Plan(BaseModel):
     """plan_node's structured output (seed 000)."""
 
+    # reasoning comes first: a small model decides better after it has said why (the JSON keys
+    # are the seed's; only their order differs).
+    reasoning: str = Field("", description="Why this approach, one short sentence")
     needs_code: bool = Field(description="Write and run code?")
     needs_evaluation: bool = Field(description="Critically evaluate the code's results?")
     needs_explanation: bool = Field(True, description="Explain the answer to the user?")
-    reasoning: str = Field("", description="Why this approach")
 
 
 def _messages(state: AgentState, instruction: str) -> list[BaseMessage]:
@@ -35,8 +38,11 @@ def _messages(state: AgentState, instruction: str) -> list[BaseMessage]:
 
 def _code_rules(state: AgentState) -> str:
     ids = list(state["datasets"])
-    df_note = f"; `df` is datasets['{ids[0]}']" if len(ids) == 1 else ""
-    return prompts.CODE_RULES.format(ids=", ".join(repr(i) for i in ids) or "none", df_note=df_note)
+    if len(ids) == 1:
+        where = f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"
+    else:
+        where = "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
+    return prompts.CODE_RULES.format(where=where)
 
 
 def make_nodes(ctx: RunContext) -> dict[str, Node]:
@@ -66,7 +72,12 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 instruction = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=state["plan"].get("reasoning", ""))
             else:
                 instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=clip(state["error"], 1200))
-            code = extract_code(ctx.llm(_messages(state, instruction), max_tokens=768))
+            messages = _messages(state, instruction)
+            code = extract_code(ctx.llm(messages, max_tokens=768))
+            if code in {f["code"] for f in state["failed_attempts"]}:
+                # Greedy decoding repeats itself; a code that already failed would fail again.
+                code = extract_code(ctx.llm(messages, max_tokens=768, temperature=RESAMPLE_TEMPERATURE))
+                step["detail"] = "resampled a repeated code"
             run = ctx.sandbox.run(code)
             for path in run.figures:
                 ctx.run_log.add_artifact(ctx.run_id, "figure", path)

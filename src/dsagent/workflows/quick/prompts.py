@@ -34,10 +34,10 @@ EXAMPLES:
 
 Question: {question}
 
-Return JSON: {{"needs_code": true/false, "needs_evaluation": true/false, "needs_explanation": true/false, "reasoning": "brief explanation"}}"""
+Return JSON: {{"reasoning": "brief explanation", "needs_code": true/false, "needs_evaluation": true/false, "needs_explanation": true/false}}"""
 
 CODE_RULES = """CODE REQUIREMENTS:
-- The data is ALREADY LOADED: use datasets['<id>'] ({ids}){df_note}. Never read files.
+- The data is ALREADY LOADED {where}. Never read files.
 - Use the exact column names shown in DATA (case and spaces matter).
 - No imports needed: pd, np, plt, px, go, make_subplots, sns, sm, smf, stats, sklearn are ready.
 - For analysis: store the final answer in a variable called `result` (a number, a dict of named values, or a DataFrame). Calculate it; never hardcode results.
