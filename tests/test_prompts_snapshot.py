@@ -3,16 +3,12 @@
 Regenerate after an intended change with: UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_prompts_snapshot.py
 """
 
-import os
-from pathlib import Path
-
 import pytest
-from langchain_core.messages import BaseMessage
+from snapshot_check import check_snapshot, render
 
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.nodes import _code_rules, _messages
 
-SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 STATE = {
     "question": "What is the average price per region?",
@@ -20,10 +16,6 @@ STATE = {
     "data_summary": "datasets['sales'] (sales.csv): 3 rows x 2 columns\n- 'region' (object) …\n- 'price' (float64) …",
     "messages": [],
 }
-
-
-def render(messages: list[BaseMessage]) -> str:
-    return "\n\n".join(f"=== {m.type} ===\n{m.content}" for m in messages)
 
 
 CASES = {
@@ -38,12 +30,7 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_prompt_snapshot(name):
     text = CASES[name]()
-    path = SNAPSHOTS / f"{name}.txt"
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1" or not path.exists():
-        path.write_text(text)
-        if os.environ.get("UPDATE_SNAPSHOTS") != "1":
-            pytest.fail(f"snapshot {path.name} was missing and has been written; review and commit it")
-    assert text == path.read_text(), f"prompt {name} changed; if intended, regenerate with UPDATE_SNAPSHOTS=1"
+    check_snapshot(name, text)
 
 
 def test_every_call_shares_the_context_prefix():

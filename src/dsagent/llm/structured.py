@@ -27,6 +27,9 @@ def extract_json(text: str) -> str:
     return text[start : end + 1] if start != -1 and end > start else text.strip()
 
 
+STRUCTURED_MAX_TOKENS = 400
+
+
 def parse_reply(text: str, schema: type[T]) -> T:
     return schema.model_validate(json.loads(extract_json(text)))
 
@@ -52,6 +55,9 @@ def invoke_structured(
         kwargs = {}
         if isinstance(model, LocalChatModel):
             kwargs["response_format"] = {"type": "json_object", "schema": schema.model_json_schema()}
+            # Constrained decoding runs at ~7 tokens/s here; a reply that rambles past this is
+            # cut, fails to parse and gets the one repair instead of running for minutes.
+            kwargs["max_tokens"] = STRUCTURED_MAX_TOKENS
         reply = model.invoke(messages, **kwargs)
         replies = [reply]
         text = str(reply.content)

@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
+
+    from dsagent.runtime import RunContext
+    from dsagent.sandbox import ExecutionResult
+
+RESAMPLE_TEMPERATURE = 0.7
+CODE_MAX_TOKENS = 768
 
 _FENCE = re.compile(r"```[ \t]*(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
 
@@ -47,3 +57,27 @@ def describe_output(execution_result: dict | None) -> str:
     if execution_result.get("figures"):
         parts.append(f"figures created: {len(execution_result['figures'])}")
     return "\n".join(parts) or "(the code ran but set no `result` and printed nothing)"
+
+
+def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[str]) -> tuple[str, bool]:
+    """Ask for code; if it repeats a rejected one, ask once more, warmer. Returns (code, resampled).
+
+    Greedy decoding repeats itself, and a code that already failed would fail again.
+    """
+    code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS))
+    if code not in rejected:
+        return code, False
+    return extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE)), True
+
+
+def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str, Any] | None]:
+    """Run in the sandbox, record its figures, and return the run and the state's execution_result."""
+    run = ctx.sandbox.run(code)
+    for path in run.figures:
+        ctx.run_log.add_artifact(ctx.run_id, "figure", path)
+    if not run.success:
+        return run, None
+    return run, {
+        "type": run.output_type, "figures": run.figures, "tables": run.tables,
+        "result_str": run.result, "stdout": run.stdout, "duration_s": run.duration_s,
+    }

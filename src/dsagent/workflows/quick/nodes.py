@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
-from dsagent.workflows.common.code import clip, describe_output, extract_code
+from dsagent.workflows.common.code import clip, describe_output, run_code, write_code
+from dsagent.workflows.common.prompting import code_rules, stable_messages
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import AgentState
 
 Node = Callable[[AgentState], dict[str, Any]]
-RESAMPLE_TEMPERATURE = 0.7
 
 
 class Plan(BaseModel):
@@ -31,18 +31,11 @@ class Plan(BaseModel):
 
 def _messages(state: AgentState, instruction: str) -> list[BaseMessage]:
     """The stable prefix (context + data profile), the earlier turns, then this node's task."""
-    history = [m for m in state.get("messages", []) if isinstance(m, BaseMessage)]
-    context = prompts.CONTEXT.format(data_summary=state["data_summary"] or "(no datasets loaded)")
-    return [SystemMessage(content=context), *history, HumanMessage(content=instruction)]
+    return stable_messages(state, instruction)
 
 
 def _code_rules(state: AgentState) -> str:
-    ids = list(state["datasets"])
-    if len(ids) == 1:
-        where = f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"
-    else:
-        where = "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
-    return prompts.CODE_RULES.format(where=where)
+    return code_rules(state["datasets"])
 
 
 def make_nodes(ctx: RunContext) -> dict[str, Node]:
@@ -72,28 +65,20 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 instruction = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=state["plan"].get("reasoning", ""))
             else:
                 instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=clip(state["error"], 1200))
-            messages = _messages(state, instruction)
-            code = extract_code(ctx.llm(messages, max_tokens=768))
-            if code in {f["code"] for f in state["failed_attempts"]}:
-                # Greedy decoding repeats itself; a code that already failed would fail again.
-                code = extract_code(ctx.llm(messages, max_tokens=768, temperature=RESAMPLE_TEMPERATURE))
-                step["detail"] = "resampled a repeated code"
-            run = ctx.sandbox.run(code)
-            for path in run.figures:
-                ctx.run_log.add_artifact(ctx.run_id, "figure", path)
+            code, resampled = write_code(ctx, _messages(state, instruction), {f["code"] for f in state["failed_attempts"]})
+            if resampled:
+                step["detail"] = "resampled a repeated code; "
+            run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}
             if run.success:
                 update["error"] = None
-                update["execution_result"] = {
-                    "type": run.output_type, "figures": run.figures, "tables": run.tables,
-                    "result_str": run.result, "stdout": run.stdout, "duration_s": run.duration_s,
-                }
-                step["detail"] = f"attempt {attempt}: success"
+                update["execution_result"] = execution_result
+                step["detail"] = step.get("detail", "") + f"attempt {attempt}: success"
             else:
                 update["error"] = run.error or "unknown error"
                 update["failed_attempts"] = [*state["failed_attempts"], {"attempt": attempt, "code": code, "error": run.error}]
                 step["outcome"] = "failed"
-                step["detail"] = f"attempt {attempt}/{max_attempts}: {(run.error or '').strip().splitlines()[-1:]}"
+                step["detail"] = step.get("detail", "") + f"attempt {attempt}/{max_attempts}: {(run.error or '').strip().splitlines()[-1:]}"
             return update
 
     def evaluate_node(state: AgentState) -> dict[str, Any]:

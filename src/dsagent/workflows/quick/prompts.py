@@ -7,10 +7,7 @@ The seed's per-node system prompts therefore open the user message instead. Snap
 
 from __future__ import annotations
 
-CONTEXT = """You are dsagent, an expert data analyst working in Python.
-
-DATA (already loaded; each dataset is a pandas DataFrame):
-{data_summary}"""
+from dsagent.workflows.common.prompting import CODE_RULES, CONTEXT  # noqa: F401 (the shared prefix)
 
 PLAN = """You are a data analysis planning assistant. Decide which steps are needed to answer the question.
 
@@ -35,14 +32,6 @@ EXAMPLES:
 Question: {question}
 
 Return JSON: {{"reasoning": "brief explanation", "needs_code": true/false, "needs_evaluation": true/false, "needs_explanation": true/false}}"""
-
-CODE_RULES = """CODE REQUIREMENTS:
-- The data is ALREADY LOADED {where}. Never read files.
-- Use the exact column names shown in DATA (case and spaces matter).
-- No imports needed: pd, np, plt, px, go, make_subplots, sns, sm, smf, stats, sklearn are ready.
-- For analysis: store the final answer in a variable called `result` (a number, a dict of named values, or a DataFrame). Calculate it; never hardcode results.
-- For visualizations: use Plotly (px, or go for complex charts), template plotly_white, clear titles and labels; store the figure in `fig`.
-- Add all derived columns BEFORE splitting data into subsets (subsets are copies)."""
 
 GENERATE_CODE = """You are an expert data analyst who writes Python code to answer questions with pandas, numpy and Plotly.
 

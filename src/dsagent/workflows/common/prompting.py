@@ -1,0 +1,52 @@
+"""The stable prompt prefix and the sandbox contract, shared by every workflow.
+
+Every call of a run starts with the same system message — :data:`CONTEXT` with the data profile —
+so llama.cpp re-reads only the node's own instructions (prompt tokens cost ~20 ms each locally).
+One prefix for all workflows also keeps the cache warm when a session switches workflow.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+CONTEXT = """You are dsagent, an expert data analyst working in Python.
+
+DATA (already loaded; each dataset is a pandas DataFrame):
+{data_summary}"""
+
+CODE_RULES = """CODE REQUIREMENTS:
+- The data is ALREADY LOADED {where}. Never read files.
+- Use the exact column names shown in DATA (case and spaces matter).
+- No imports needed: pd, np, plt, px, go, make_subplots, sns, sm, smf, stats, sklearn are ready.
+- For analysis: store the final answer in a variable called `result` (a number, a dict of named values, or a DataFrame). Calculate it; never hardcode results.
+- For visualizations: use Plotly (px, or go for complex charts), template plotly_white, clear titles and labels; store the figure in `fig`.
+- Add all derived columns BEFORE splitting data into subsets (subsets are copies)."""
+
+
+def stable_messages(state: Mapping[str, Any], instruction: str) -> list[BaseMessage]:
+    """The stable prefix (context + data profile), the earlier turns, then this node's task."""
+    history = [m for m in state.get("messages", []) if isinstance(m, BaseMessage)]
+    context = CONTEXT.format(data_summary=state["data_summary"] or "(no datasets loaded)")
+    return [SystemMessage(content=context), *history, HumanMessage(content=instruction)]
+
+
+def code_rules(dataset_ids: Iterable[str]) -> str:
+    """:data:`CODE_RULES` naming where the data is: ``df`` for one dataset, else ``datasets[...]``."""
+    ids = list(dataset_ids)
+    if len(ids) == 1:
+        where = f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"
+    else:
+        where = "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
+    return CODE_RULES.format(where=where)
+
+
+def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:
+    """One-line JSON without the keys in ``drop`` (and unset ones): the fewest prompt tokens."""
+    if isinstance(value, Mapping):
+        skip = set(drop)
+        value = {k: v for k, v in value.items() if k not in skip and v is not None}
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
