@@ -48,7 +48,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0 if result.output_type != "error" else 4
 
 
-JSON_KEYS = ("explanation", "evaluation", "code", "plan", "output_type", "figures", "result_str", "failed_attempts",
+JSON_KEYS = ("explanation", "evaluation", "code", "plan", "requirements", "alignment_caveats", "output_type", "figures", "result_str", "failed_attempts",
              "error", "run_id", "attempts", "report_path", "workspace", "model", "workflow", "llm_calls",
              "prompt_tokens", "completion_tokens", "duration_s")
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from dsagent.data.formats import describe_format_issue
 
 SAMPLE_ROWS = 50_000
 LOW_CARDINALITY = 10
 _FORMAT_VALUES = 20_000
+_SHAPE_VALUES = 5_000
 
 
 @dataclass
@@ -126,7 +128,8 @@ def add_details(stats: ColumnStats, series: pd.Series, sample: pd.Series) -> Col
 
 
 def _smart_samples(series: pd.Series, counts: pd.Series, limit: int = 4) -> list[object]:
-    """Values from the head, middle and tail of the file plus the rarest, so format drift shows."""
+    """Values from the head, middle and tail of the file plus the rarest, so format drift shows;
+    each common value shape ("2021-03-04" vs "04/03/2021") is shown before a repeated one."""
     rows = len(series)
     picks: list[object] = []
     for start in (0, rows // 2, max(rows - 50, 0)):
@@ -139,4 +142,36 @@ def _smart_samples(series: pd.Series, counts: pd.Series, limit: int = 4) -> list
     for value in picks:
         if value not in distinct:
             distinct.append(value)
-    return distinct[:limit]
+    by_shape = _shape_examples(counts)
+    if len(by_shape) < 2:
+        return distinct[:limit]
+    # Head/middle/tail can all miss a minority format; a small model must see it to parse right.
+    shapes = value_shapes([str(v) for v in distinct])
+    first = [v for i, v in enumerate(distinct) if shapes[i] not in shapes[:i]]
+    others = [example for shape, example in by_shape.items() if shape not in shapes]
+    repeats = [v for v in distinct if v not in first]
+    return (first + others + repeats)[:limit]
+
+
+def value_shapes(values: list[str] | np.ndarray) -> list[str]:
+    """Each value's character shape: digit runs become 9, letter runs a (``"04/03/2021"`` -> ``9/9/9``)."""
+    text = pa.array(values, pa.string())
+    return pc.replace_substring_regex(pc.replace_substring_regex(text, r"[0-9]+", "9"), r"\pL+", "a").to_pylist()
+
+
+def _shape_examples(counts: pd.Series, min_share: float = 0.01, limit: int = 4) -> dict[str, object]:
+    """The commonest value of each shape that covers at least ``min_share`` of the values, most
+    common shape first; {} when one shape covers (nearly) all of them."""
+    head = counts
+    if len(head) > _SHAPE_VALUES:  # a seeded subset keeps the shares, in frequency order, at 1/4 the cost
+        head = counts.iloc[np.sort(np.random.default_rng(0).choice(len(counts), _SHAPE_VALUES, replace=False))]
+    if len(head) < 2:
+        return {}
+    frame = pd.DataFrame({"shape": value_shapes(head.index.astype("str").to_numpy(dtype=object)), "n": head.to_numpy()})
+    totals = frame.groupby("shape", sort=False)["n"].sum()
+    common = totals[totals >= min_share * totals.sum()].sort_values(ascending=False, kind="stable")
+    if len(common) < 2:
+        return {}
+    # counts is sorted by frequency, so the first value of each shape is its commonest
+    first_row = frame.reset_index().groupby("shape", sort=False)["index"].first()
+    return {shape: head.index[first_row[shape]] for shape in common.index[:limit]}

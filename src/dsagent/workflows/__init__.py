@@ -11,6 +11,7 @@ from types import ModuleType
 
 WORKFLOWS: dict[str, str] = {
     "quick": "Seed 000: plan → code (≤3 attempts) → evaluate? → explain.",
+    "robust": "Seed 002: requirements, profiling, alignment and remediation loops.",
 }
 
 

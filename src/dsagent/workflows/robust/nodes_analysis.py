@@ -1,0 +1,122 @@
+"""Seed 002's nodes 4–6: generate and run code, evaluate, plan remediation, explain results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dsagent.runtime import RunContext
+from dsagent.workflows.common.code import run_code, write_code
+from dsagent.workflows.common.prompting import stable_messages
+from dsagent.workflows.robust import prompts
+from dsagent.workflows.robust.routing import route_from_node_4
+from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured
+from dsagent.workflows.robust.state import RobustState
+
+Node = Callable[[RobustState], dict[str, Any]]
+# Node 5a's fallback follows node 5's own verdict.
+_ACTION_FOR = {"code_error": "rewrite_code", "wrong_approach": "revise_requirements", "data_issue": "reexamine_data"}
+
+
+def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
+    max_attempts = ctx.settings.robust_max_code_attempts
+    max_remediations = ctx.settings.robust_max_remediations
+
+    def code_node(state: RobustState) -> dict[str, Any]:
+        # code_attempts counts the attempts of one round ("Code attempts < 2", per remediation
+        # round): we are on the retry edge exactly when route_from_node_4 would send us back here;
+        # coming from node 3 or node 5a starts a new round at attempt 1.
+        retry = state["code_attempts"] > 0 and route_from_node_4(state, max_attempts) == "node_4_code"
+        attempt = (state["code_attempts"] if retry else 0) + 1
+        plan = state.get("remediation_plan") or {}
+        # Only node 5a's "rewrite_code" brings us here with a plan about code (any other action
+        # passes node 3 first and replaces the plan); its guidance holds for the whole round.
+        rewrite = plan.get("action") == "rewrite_code" and bool(state.get("code"))
+        guidance = (plan.get("guidance") or None) if rewrite else None
+        with ctx.step("node_4_code") as step:
+            if retry or rewrite:
+                instruction = prompts.fix_code(state, guidance)
+            else:
+                instruction = prompts.generate_code(state)
+            rejected = {f["code"] for f in state.get("failed_attempts") or []}
+            if rewrite and not retry:
+                rejected.add(state["code"])  # node 5 judged its results wrong
+            code, resampled = write_code(ctx, stable_messages(state, instruction), rejected)
+            if resampled:
+                step["detail"] = "resampled a repeated code; "
+            run, execution_result = run_code(ctx, code)
+            update: dict[str, Any] = {"code": code, "code_attempts": attempt, "execution_success": run.success}
+            if run.success:
+                update["error"] = None
+                update["execution_result"] = execution_result
+                step["detail"] += f"attempt {attempt}/{max_attempts}: success"
+            else:
+                update["error"] = run.error or "unknown error"
+                update["execution_result"] = None
+                update["failed_attempts"] = [*(state.get("failed_attempts") or []), {
+                    "attempt": attempt, "remediation": state["total_remediations"], "code": code, "error": run.error}]
+                step["outcome"] = "failed"
+                step["detail"] += f"attempt {attempt}/{max_attempts}: {(run.error or '').strip().splitlines()[-1:]}"
+            return update
+
+    def evaluate_node(state: RobustState) -> dict[str, Any]:
+        with ctx.step("node_5_evaluate") as step:
+            success = bool(state["execution_success"])
+            # Fallback: accept what ran (unchecked, confidence 0), reject what failed.
+            fallback = {"is_valid": success, "confidence": 0.0, "recommendation": "accept" if success else "code_error",
+                        "issues_found": [] if success else ["the code failed to run"]}
+            evaluation = ask_structured(ctx, state, prompts.evaluate(state), Evaluation, fallback, step)
+            if not success and evaluation["is_valid"]:
+                # A run that failed has no results to accept, whatever the model says.
+                evaluation.update(is_valid=False, recommendation="code_error" if evaluation["recommendation"] == "accept" else evaluation["recommendation"])
+                evaluation["issues_found"] = [*evaluation["issues_found"], "the code failed to run"]
+            if not evaluation["is_valid"] and step["outcome"] == "ok":
+                step["outcome"] = "rejected"
+            step["detail"] = f"valid={evaluation['is_valid']} {evaluation['recommendation']} confidence={evaluation['confidence']:.2f}"
+            return {"evaluation": evaluation}
+
+    def remediation_node(state: RobustState) -> dict[str, Any]:
+        total = state["total_remediations"] + 1
+        with ctx.step("node_5a_remediation") as step:
+            verdict = (state.get("evaluation") or {}).get("recommendation", "code_error")
+            fallback = {"action": _ACTION_FOR.get(verdict, "rewrite_code"),
+                        "root_cause": "; ".join((state.get("evaluation") or {}).get("issues_found") or [])}
+            plan = ask_structured(ctx, state, prompts.remediate(state), RemediationPlan, fallback, step)
+            history = [*(state.get("remediation_history") or []), {"action": plan["action"], "root_cause": plan["root_cause"]}]
+            step["detail"] = f"remediation {total}/{max_remediations}: {plan['action']}"
+            if total >= max_remediations:
+                step["detail"] += " — limit reached, explaining what went wrong"
+            return {"remediation_plan": plan, "total_remediations": total, "remediation_history": history}
+
+    def explain_node(state: RobustState) -> dict[str, Any]:
+        with ctx.step("node_6_explain") as step:
+            # Node 6 follows node 5 (valid) or node 5a at its limit (gave up).
+            gave_up = not (state.get("evaluation") or {}).get("is_valid", False)
+            if gave_up:
+                step["outcome"] = "gave_up"
+                step["detail"] = f"after {state['total_remediations']} remediations"
+            instruction = prompts.explain_results(state, gave_up)
+            explanation = ctx.llm(stable_messages(state, instruction), max_tokens=500).strip()
+            result = state.get("execution_result") or {}
+            failed = not state.get("execution_success")
+            final_output = {
+                "explanation": explanation,
+                "evaluation": state.get("evaluation"),
+                "code": state.get("code"),
+                "requirements": state.get("requirements"),
+                "alignment_caveats": state.get("alignment_caveats") or [],
+                "output_type": "error" if failed else result.get("type"),
+                "figures": result.get("figures", []),
+                "result_str": result.get("result_str"),
+                "failed_attempts": state.get("failed_attempts") or [],
+            }
+            if failed:
+                final_output["error"] = state.get("error")
+            return {"explanation": explanation, "final_output": final_output}
+
+    return {
+        "node_4_code": code_node,
+        "node_5_evaluate": evaluate_node,
+        "node_5a_remediation": remediation_node,
+        "node_6_explain": explain_node,
+    }

@@ -1,0 +1,123 @@
+"""The JSON replies of seed 002's nodes as pydantic models, and the one way nodes ask for them.
+
+Each model keeps the seed's key names; ``reasoning`` comes first because a small model decides
+better after it has said why (with the local model's JSON-schema grammar, keys come in this order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, Field, field_validator
+
+from dsagent.errors import StructuredOutputError
+from dsagent.runtime import RunContext
+from dsagent.workflows.common.prompting import stable_messages
+
+T = TypeVar("T", bound=BaseModel)
+
+
+def _choice(value: Any) -> Any:
+    # "Proceed with caveats" and "rewrite-code" mean the seed's snake_case choices.
+    return value.strip().lower().replace(" ", "_").replace("-", "_") if isinstance(value, str) else value
+
+
+class QuestionUnderstanding(BaseModel):
+    """Node 0."""
+
+    reasoning: str = Field("", description="Why, one short sentence")
+    needs_data_work: bool = Field(description="Does answering need the data?")
+
+
+class Requirements(BaseModel):
+    """Node 1B."""
+
+    reasoning: str = Field("", description="Why this approach")
+    variables_needed: list[str] = Field(default_factory=list, description="Exact column names required")
+    constraints: list[str] = Field(default_factory=list, description="Data quality needed")
+    analysis_type: str = Field("descriptive", description="descriptive, visualization, correlation, regression, ...")
+    success_criteria: str = Field("", description="What the output should contain")
+
+
+class ColumnSelection(BaseModel):
+    """Node 2, wide tables: the columns to profile in detail."""
+
+    reasoning: str = Field("", description="Why these columns")
+    columns: list[str] = Field(default_factory=list, description="Exact column names")
+
+
+class DataProfile(BaseModel):
+    """Node 2."""
+
+    reasoning: str = Field("", description="Short summary")
+    available_columns: list[str] = Field(default_factory=list, description="Required columns that exist")
+    missing_columns: list[str] = Field(default_factory=list, description="Required columns that do not exist")
+    data_quality: dict[str, str] = Field(default_factory=dict, description="Column -> a few words on its quality")
+    limitations: list[str] = Field(default_factory=list, description="What is missing or problematic")
+    is_suitable: bool = Field(description="Can the data support the analysis?")
+
+
+class AlignmentCheck(BaseModel):
+    """Node 3."""
+
+    reasoning: str = Field("", description="Why this recommendation")
+    aligned: bool = Field(description="Does the data satisfy the requirements?")
+    gaps: list[str] = Field(default_factory=list, description="What is missing or misaligned")
+    caveats: list[str] = Field(default_factory=list, description="Issues to tell the user; not blocking")
+    recommendation: Literal["proceed", "proceed_with_caveats", "revise_requirements", "revise_data_understanding", "cannot_proceed"]
+
+    @field_validator("recommendation", mode="before")
+    @classmethod
+    def normalize_choice(cls, value: Any) -> Any:
+        return _choice(value)
+
+
+class Evaluation(BaseModel):
+    """Node 5."""
+
+    reasoning: str = Field("", description="Why")
+    is_valid: bool = Field(description="Are the results correct and sensible?")
+    issues_found: list[str] = Field(default_factory=list, description="Errors, red flags, concerns")
+    confidence: float = Field(0.5, description="0.0-1.0")
+    recommendation: Literal["accept", "code_error", "wrong_approach", "data_issue"] = "accept"
+
+    @field_validator("recommendation", mode="before")
+    @classmethod
+    def normalize_choice(cls, value: Any) -> Any:
+        return _choice(value)
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def unit_interval(cls, value: Any) -> Any:
+        # "85" means 85%: rescale rather than fail the whole evaluation over it.
+        if isinstance(value, (int, float)):
+            value = value / 100 if 1 < value <= 100 else value
+            return min(1.0, max(0.0, float(value)))
+        return value
+
+
+class RemediationPlan(BaseModel):
+    """Node 5a."""
+
+    reasoning: str = Field("", description="Why")
+    root_cause: str = Field("", description="The fundamental problem")
+    action: Literal["rewrite_code", "revise_requirements", "reexamine_data"]
+    guidance: str = Field("", description="Specific instructions for the next step")
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def normalize_choice(cls, value: Any) -> Any:
+        return _choice(value)
+
+
+def ask_structured(ctx: RunContext, state: Mapping[str, Any], instruction: str, schema: type[T],
+                   fallback: dict[str, Any], step: dict[str, str]) -> dict[str, Any]:
+    """The node's JSON reply as a dict; a reply that is not valid JSON (even after the one repair)
+    is not a crash: ``fallback`` is used instead, its reasoning says why, and the step is marked."""
+    try:
+        return ctx.llm_structured(stable_messages(state, instruction), schema).model_dump()
+    except StructuredOutputError as exc:
+        step["outcome"] = "fallback"
+        reason = f"model reply was not valid {schema.__name__} JSON ({str(exc).splitlines()[0][:160]}); used a safe default"
+        return schema.model_validate({**fallback, "reasoning": reason}).model_dump()

@@ -1,0 +1,84 @@
+"""The robust workflow's prompts, snapshot-tested: a change to one is a visible diff in tests/snapshots/.
+
+Regenerate after an intended change with:
+UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_prompts_snapshot_robust.py
+"""
+
+import pytest
+from snapshot_check import check_snapshot, render
+
+from dsagent.workflows.common import prompting
+from dsagent.workflows.robust import prompts
+
+
+REQUIREMENTS = {"reasoning": "group and average", "variables_needed": ["region", "price"], "constraints": ["price numeric"],
+                "analysis_type": "descriptive", "success_criteria": "average price per region"}
+PROFILE = {"reasoning": "clean", "available_columns": ["region", "price"], "missing_columns": [],
+           "data_quality": {"price": "float, 5% missing"}, "limitations": ["price has 5% missing"], "is_suitable": True}
+STATE = {
+    "question": "What is the average price per region?",
+    "datasets": {"sales": {"name": "sales.csv", "rows": 3, "columns": ["region", "price"]}},
+    "data_summary": "df = datasets['sales'] = sales.csv: 3 rows x 2 cols\n- \"region\" str …\n- \"price\" float64 …",
+    "messages": [],
+    "requirements": REQUIREMENTS,
+    "data_profile": PROFILE,
+    "alignment_caveats": ["price has 5% missing: using complete cases"],
+    "code": "result = df.groupby('region')['Price'].mean()",
+    "execution_success": False,
+    "error": "KeyError: 'Price'",
+    "execution_result": None,
+    "evaluation": {"reasoning": "impossible", "is_valid": False, "issues_found": ["a mean price of -3 is impossible"],
+                   "confidence": 0.9, "recommendation": "code_error"},
+    "total_remediations": 3,
+    "remediation_history": [{"action": "rewrite_code", "root_cause": "wrong column"},
+                            {"action": "revise_requirements", "root_cause": "ambiguous question"}],
+}
+SUCCESS = {**STATE, "execution_success": True, "error": None, "code": "result = df.groupby('region')['price'].mean()",
+           "execution_result": {"type": "analysis", "result_str": "region\nNorth    4.5\nSouth    3.5", "figures": []}}
+CHECK = {"reasoning": "no price history", "aligned": False, "gaps": ["no date column for a trend"], "caveats": [],
+         "recommendation": "cannot_proceed"}
+
+
+def render(instruction: str, state=STATE) -> str:
+    messages: list[BaseMessage] = prompting.stable_messages(state, instruction)
+    return "\n\n".join(f"=== {m.type} ===\n{m.content}" for m in messages)
+
+
+CASES = {
+    "robust_0_understand": lambda: render(prompts.understand(STATE)),
+    "robust_1a_concept": lambda: render(prompts.explain_concept(STATE)),
+    "robust_1a_limitation": lambda: render(prompts.explain_concept(STATE, CHECK)),
+    "robust_1b_requirements": lambda: render(prompts.requirements({**STATE, "requirements": None})),
+    "robust_1b_revision": lambda: render(prompts.requirements(STATE, "no revenue column; sales exists")),
+    "robust_2_select_columns": lambda: render(prompts.select_columns(STATE, "wide", 120, "All columns (name: dtype u=unique miss=missing% mean):\nc000: float u=all mean=100", 40)),
+    "robust_2_profile": lambda: render(prompts.profile(STATE, prompts.SUMMARY_IN_DATA.format(ids="sales"))),
+    "robust_2_profile_wide": lambda: render(prompts.profile(STATE, prompts.SUMMARY_WIDE.format(
+        dataset_id="wide", columns="c007, segment, c110", lines='- "c110" float64 u=all min=71 max=125 mean=99.8 std=9.6'),
+        "month may be a date")),
+    "robust_3_alignment": lambda: render(prompts.alignment(STATE)),
+    "robust_4_code": lambda: render(prompts.generate_code(STATE)),
+    "robust_4_fix_error": lambda: render(prompts.fix_code(STATE)),
+    "robust_4_rewrite": lambda: render(prompts.fix_code(SUCCESS, "use the price column and check the sign")),
+    "robust_5_evaluate": lambda: render(prompts.evaluate(SUCCESS)),
+    "robust_5_evaluate_failed": lambda: render(prompts.evaluate(STATE)),
+    "robust_5a_remediate": lambda: render(prompts.remediate(STATE)),
+    "robust_6_explain": lambda: render(prompts.explain_results({**SUCCESS, "evaluation": {**SUCCESS["evaluation"], "is_valid": True, "issues_found": []}}, gave_up=False)),
+    "robust_6_gave_up": lambda: render(prompts.explain_results(STATE, gave_up=True)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_prompt_snapshot(name):
+    text = CASES[name]()
+    check_snapshot(name, text)
+
+
+def test_every_call_shares_the_context_prefix():
+    first = {fn().split("=== human ===")[0] for fn in CASES.values()}
+    assert len(first) == 1
+
+
+def test_prompts_carry_compact_json_without_reasoning():
+    text = prompts.alignment(STATE)
+    assert '"variables_needed":["region","price"]' in text
+    assert "group and average" not in text and '"reasoning"' not in text.split("Return JSON")[0]
