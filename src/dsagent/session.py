@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from dsagent.errors import DsagentError, UserError
+from dsagent.reports.model import Report
 from dsagent.runtime import ProgressEvent, RunContext
 
 
@@ -43,6 +44,8 @@ class AnalysisResult(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     duration_s: float = 0.0
+    report: Report | None = None
+    """The structured report (sections, suggestions, caveats) that report.md is rendered from."""
 
 
 def new_workspace(root: Path) -> Path:
