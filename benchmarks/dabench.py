@@ -4,8 +4,9 @@
         [--ids 5,6] [--data ../shared/bench/dabench] [--out benchmarks/results/quick-local.jsonl]
 
 Each question is asked as its text + constraints + required format. The response is the workflow's
-explanation; when it lacks an ``@name[value]`` the format asks for, one extra model call turns the
-computed result into that form (counted in the figures). Results go to a JSONL file (one line per
+explanation, followed by the ``@name[value]`` items the analysis code itself computed (in its
+``result``), which win over numbers the model retyped; when a name the format asks for is still
+missing, one extra model call turns the computed result into that form (counted in the figures). Results go to a JSONL file (one line per
 question; reruns skip ids already there unless --fresh) and a summary is printed.
 """
 
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from dabench_scoring import expected_names, extract_answers, score_question, summarize  # noqa: E402
+from dabench_scoring import computed_answers, expected_names, extract_answers, score_question, summarize  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "dabench"
 
@@ -53,6 +54,9 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
 
     response = result.explanation or ""
     names = expected_names(q["format"])
+    computed = computed_answers(result.result_str or "", names)
+    if computed:  # last value wins in scoring: the code's numbers, not the model's retyping
+        response += "\nComputed: " + " ".join(f"@{n}[{v}]" for n, v in computed.items())
     found = extract_answers(response)
     if names and all(n in found for n in names):
         return response, 0, 0

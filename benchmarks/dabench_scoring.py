@@ -18,6 +18,21 @@ def extract_answers(response: str) -> dict[str, str]:
     return {name: value for name, value in ANSWER.findall(response or "")}
 
 
+_DICT_ITEM = re.compile(r"""['"]@?(\w+)['"]\s*:\s*(?:np\.\w+\()?\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|'[^']*'|"[^"]*")""")
+
+
+def computed_answers(result_str: str, names: list[str]) -> dict[str, str]:
+    """The answers the analysis code itself produced: ``@name[value]`` items in its result, or
+    ``{'name': value}`` entries whose number looks already rounded (at most 4 decimals)."""
+    found = {n: v for n, v in extract_answers(result_str).items() if n in names}
+    for name, value in _DICT_ITEM.findall(result_str or ""):
+        if name in names and name not in found:
+            value = value.strip("'\"")
+            if not re.fullmatch(r"-?\d+\.\d{5,}", value):
+                found[name] = value
+    return found
+
+
 def expected_names(format_text: str) -> list[str]:
     """The answer names a question's `format` asks for, in order."""
     seen: list[str] = []

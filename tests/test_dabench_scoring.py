@@ -3,7 +3,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
-from dabench_scoring import expected_names, extract_answers, score_question, summarize  # noqa: E402
+from dabench_scoring import computed_answers, expected_names, extract_answers, score_question, summarize  # noqa: E402
 
 
 def test_official_rule():
@@ -19,3 +19,13 @@ def test_expected_names_and_summary():
     assert extract_answers("@x[1]") == {"x": "1"}
     s = summarize([[True, True], [True, False], [False]])
     assert s["ABQ"] == 1 / 3 and s["UASQ"] == 3 / 5 and abs(s["PASQ"] - 0.5) < 1e-9
+
+
+def test_computed_answers_come_from_the_result_not_the_prose():
+    names = ["mean_neg", "std_neg", "country"]
+    assert computed_answers("@mean_neg[-0.14], @std_neg[0.94]", names) == {"mean_neg": "-0.14", "std_neg": "0.94"}
+    got = computed_answers("{'@mean_neg': np.float64(0.07), 'std_neg': np.float64(0.0412345), 'country': 'Congo', 'other': 1}", names)
+    assert got == {"mean_neg": "0.07", "country": "Congo"}  # an unrounded number is left to the formatter
+    assert computed_answers("{'variables_needed': ['a']}", names) == {}
+    # appended after the explanation, the computed value is the one scored
+    assert score_question("@mean_neg[0.06]\nComputed: @mean_neg[0.07]", [["mean_neg", "0.07"]]) == [True]

@@ -197,7 +197,7 @@ def test_alignment_limit_explains_the_limitation(script_file, sales_csv):
 def test_revise_data_understanding_profiles_again(script_file, sales_csv):
     look = {"reasoning": "month is text", "aligned": False, "gaps": ["month may be a date"], "caveats": [],
             "recommendation": "revise_data_understanding"}
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, look, PROFILE_OK, ALIGNED, "result = 1", VALID, "One."])
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, look, PROFILE_OK, ALIGNED, "result = len(df)", VALID, "Five rows."])
     result, session = ask(spec, [sales_csv], "Units per month?")
     assert route(result.run_id) == [*PREFIX, *ok("node_2_data", "node_3_alignment", "node_4_code", "node_5_evaluate", "node_6_explain")]
     assert "Look again: month may be a date" in prompt(session, 4)
@@ -240,4 +240,18 @@ def test_replies_that_are_not_json_fall_back(script_file, sales_csv):
     assert result.result_str == str(pd.read_csv(sales_csv)["units"].sum())
     assert result.evaluation["is_valid"] is True and result.evaluation["confidence"] == 0.0
     assert "not valid" in result.evaluation["reasoning"]
+    assert session.model.remaining == 0
+
+
+def test_hardcoded_result_is_rejected_by_code_without_a_model_call(script_file, sales_csv):
+    plan = {"reasoning": "literal", "root_cause": "the result was typed in", "action": "rewrite_code",
+            "guidance": "compute the mean from df"}
+    # No evaluation reply follows the literal code: node 5 rejects it by code, then node 5a plans.
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "mean = df['units'].mean()\nresult = 21.5",
+                        plan, "result = df['units'].mean()", VALID, "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, ("node_4_code", "ok"), ("node_5_evaluate", "rejected"),
+                                    *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert "hardcoded literal" in prompt(session, 6)  # node 5a's prompt carries the code-found issue
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert session.model.remaining == 0

@@ -59,6 +59,33 @@ def describe_output(execution_result: dict | None) -> str:
     return "\n".join(parts) or "(the code ran but set no `result` and printed nothing)"
 
 
+def unchecked_result(code: str, execution_result: dict | None) -> str | None:
+    """Why a successful run's ``result`` cannot be trusted without asking a model, or None.
+
+    Checked by code, not by the model: no ``result``/figure at all, or every assignment to
+    ``result`` is a literal (small models copy numbers or the prompt's JSON instead of computing).
+    """
+    import ast
+
+    er = execution_result or {}
+    if er.get("result_str") is None and not er.get("figures") and not (er.get("stdout") or "").strip():
+        return "the code set no `result`, made no figure and printed nothing"
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    values = [n.value for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+              and any(isinstance(t, ast.Name) and t.id == "result" for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    if not values or any(v is None for v in values):
+        return None
+    for value in values:
+        try:
+            ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None  # computed from something
+    return "`result` is a hardcoded literal, not computed from the data"
+
+
 def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[str]) -> tuple[str, bool]:
     """Ask for code; if it repeats a rejected one, ask once more, warmer. Returns (code, resampled).
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.runtime import RunContext
-from dsagent.workflows.common.code import run_code, write_code
+from dsagent.workflows.common.code import run_code, unchecked_result, write_code
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.routing import route_from_node_4
@@ -65,7 +65,12 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             # Fallback: accept what ran (unchecked, confidence 0), reject what failed.
             fallback = {"is_valid": success, "confidence": 0.0, "recommendation": "accept" if success else "code_error",
                         "issues_found": [] if success else ["the code failed to run"]}
-            evaluation = ask_structured(ctx, state, prompts.evaluate(state), Evaluation, fallback, step)
+            problem = unchecked_result(state.get("code") or "", state.get("execution_result")) if success else None
+            if problem:  # verified by code: no model call needed to reject it
+                evaluation = {"reasoning": problem, "is_valid": False, "issues_found": [problem], "confidence": 1.0,
+                              "recommendation": "code_error"}
+            else:
+                evaluation = ask_structured(ctx, state, prompts.evaluate(state), Evaluation, fallback, step)
             if not success and evaluation["is_valid"]:
                 # A run that failed has no results to accept, whatever the model says.
                 evaluation.update(is_valid=False, recommendation="code_error" if evaluation["recommendation"] == "accept" else evaluation["recommendation"])

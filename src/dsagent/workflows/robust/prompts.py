@@ -110,7 +110,7 @@ GENERATE_CODE = """You are an expert data analyst writing Python code with panda
 {rules}
 
 Question: {question}
-Requirements: {requirements}
+Approach: {requirements}
 {notes}
 Return ONLY the Python code, no explanations or markdown."""
 
@@ -119,7 +119,7 @@ FIX_CODE = """You are an expert data analyst who fixes Python code.
 {rules}
 {patterns}
 Question: {question}
-Requirements: {requirements}
+Approach: {requirements}
 
 Previous code:
 ```python
@@ -244,15 +244,33 @@ def alignment(state: Mapping[str, Any]) -> str:
                             profile=compact_json(state.get("data_profile") or {}))
 
 
+def requirements_text(requirements: Mapping[str, Any]) -> str:
+    """Node 1B's requirements as one line of prose: shown as JSON, small models copy the JSON into `result`."""
+    parts = []
+    if requirements.get("analysis_type"):
+        parts.append(f"{requirements['analysis_type']} analysis")
+    if requirements.get("variables_needed"):
+        parts.append("using " + ", ".join(map(str, requirements["variables_needed"])))
+    text = " ".join(parts) or "answer the question"
+    if requirements.get("constraints"):
+        text += "; constraints: " + "; ".join(map(str, requirements["constraints"]))
+    if requirements.get("success_criteria"):
+        text += f"; done when: {requirements['success_criteria']}"
+    return text
+
+
 def _code_context(state: Mapping[str, Any]) -> dict[str, str]:
     return {"rules": code_rules(state["datasets"]), "question": state["question"],
-            "requirements": compact_json(state.get("requirements") or {})}
+            "requirements": requirements_text(state.get("requirements") or {})}
 
 
 def generate_code(state: Mapping[str, Any]) -> str:
     """Node 4, first attempt of a round: the data notes of the profile and node 3's caveats."""
-    profile_notes = {k: v for k, v in (state.get("data_profile") or {}).items() if k in ("data_quality", "limitations") and v}
-    notes = f"Data notes: {compact_json(profile_notes)}\n" if profile_notes else ""
+    profile = state.get("data_profile") or {}
+    quality = profile.get("data_quality") or {}
+    notes_list = [f"{k}: {v}" for k, v in quality.items()] if isinstance(quality, dict) else [str(quality)]
+    notes_list += [str(x) for x in profile.get("limitations") or []]
+    notes = f"Data notes: {'; '.join(notes_list)}\n" if notes_list else ""
     if state.get("alignment_caveats"):
         notes += f"Handle these caveats: {'; '.join(state['alignment_caveats'])}\n"
     return GENERATE_CODE.format(notes=notes, **_code_context(state))

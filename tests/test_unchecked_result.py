@@ -1,0 +1,34 @@
+"""The code-side check that runs before a model is asked to evaluate a result."""
+
+import pytest
+
+from dsagent.workflows.common.code import unchecked_result
+
+RAN = {"result_str": "21.5", "figures": [], "stdout": ""}
+
+
+@pytest.mark.parametrize("code", [
+    "result = 21.5",
+    "x = df['a'].mean()\nresult = {'variables_needed': ['a'], 'analysis_type': 'mean'}",
+    "result = '@mean[0.21]'",
+    "result: float = -3",
+])
+def test_literal_results_are_flagged(code):
+    assert "hardcoded" in unchecked_result(code, RAN)
+
+
+@pytest.mark.parametrize("code", [
+    "result = df['a'].mean()",
+    "result = {'mean': df['a'].mean()}",
+    "result = 0\nfor v in df['a']:\n    result += v",
+    "result = f'@mean[{m:.2f}]'",
+    "fig = px.bar(df, x='a')",  # no result at all, but a figure
+    "result = (",  # not parseable: let the model judge
+])
+def test_computed_results_pass(code):
+    ran = {**RAN, "figures": ["f.json"]} if "fig" in code else RAN
+    assert unchecked_result(code, ran) is None
+
+
+def test_a_run_with_no_output_is_flagged():
+    assert "no `result`" in unchecked_result("x = 1", {"result_str": None, "figures": [], "stdout": ""})
