@@ -111,7 +111,7 @@ GENERATE_CODE = """You are an expert data analyst writing Python code with panda
 
 Question: {question}
 Approach: {requirements}
-{notes}
+{notes}Round the numbers in `result` as the question asks (e.g. round(x, 2)).
 Return ONLY the Python code, no explanations or markdown."""
 
 FIX_CODE = """You are an expert data analyst who fixes Python code.
