@@ -54,3 +54,16 @@ def sales_csv(tmp_path: Path) -> Path:
         rows.append(f"{regions[i % 4]},2024-{i % 12 + 1:02d},{10 + (i * 7) % 23},{2.5 + (i % 5)}")
     path.write_text("\n".join(rows) + "\n")
     return path
+
+
+@pytest.fixture(scope="module")
+def local_spec() -> str:
+    """The installed embedded model as a `local:<path>` spec; CI fails (not skips) without it."""
+    from dsagent.llm import model_files
+
+    status = model_files.status(REAL_HOME / "models")
+    if not status.installed:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the real model test, but the model is not installed: {status.detail}")
+        pytest.skip(f"embedded model not installed ({status.detail})")
+    return f"local:{status.path}"

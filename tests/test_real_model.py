@@ -3,26 +3,12 @@
 The numeric answer is checked against pandas; nothing is scripted.
 """
 
-import os
-
 import pandas as pd
 import pytest
 
-from conftest import REAL_HOME
-from dsagent.llm import model_files
 from dsagent.session import Session
 
 pytestmark = pytest.mark.real_model
-
-
-@pytest.fixture(scope="module")
-def local_spec() -> str:
-    status = model_files.status(REAL_HOME / "models")
-    if not status.installed:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the real model test, but the model is not installed: {status.detail}")
-        pytest.skip(f"embedded model not installed ({status.detail})")
-    return f"local:{status.path}"
 
 
 def test_quick_answers_a_numeric_question(local_spec, sales_csv):

@@ -165,7 +165,10 @@ class Sandbox:
         self._spawn()
 
     # -- running ---------------------------------------------------------------------------
-    def run(self, code: str, limits: Limits | None = None) -> ExecutionResult:
+    def run(self, code: str, limits: Limits | None = None, *, allowed_imports: Sequence[str] | None = None) -> ExecutionResult:
+        """Run one cell. ``allowed_imports`` (top-level module names), when given, is an allow-list
+        for this cell only: its other imports fail with an ImportError that names the allowed ones,
+        and the pre-imported names of other modules (px, sm, stats, …) are hidden from it."""
         limits = limits or self.limits
         self.start()
         self._cell += 1
@@ -177,7 +180,8 @@ class Sandbox:
         memory.reset_peak(worker.pid)
         oom_before = self._oom_kills()
         started = time.monotonic()
-        sent = worker.send({"op": "run", "cell": n, "code": code, "output_bytes": limits.output_kb * 1024})
+        sent = worker.send({"op": "run", "cell": n, "code": code, "output_bytes": limits.output_kb * 1024,
+                            "allowed_imports": None if allowed_imports is None else list(allowed_imports)})
         reply, killed_for, peak_kb = None, None, 0
         deadline = started + limits.wall_s
         while sent:

@@ -4,12 +4,15 @@ Order matters: network namespace first (it needs root's capabilities), then pand
 datasets, then confinement, then the first cell. The heavy plotting and modelling libraries are
 lazy names that a background thread imports after the worker is ready, so a cold start costs
 pandas only while ``plt``/``sm``/``sklearn`` still behave like the modules they stand for.
+A run may carry an import allow-list (seed 001's libraries); charts fall back to a Japanese font.
 """
 
 from __future__ import annotations
 
 import builtins
 import importlib
+import importlib.abc
+import importlib.util
 import io
 import json
 import os
@@ -37,6 +40,89 @@ _LAZY_MODULES = {
 # Most used first: a cell that needs plt soon after a restart waits the least.
 _WARMUP_ORDER = ("matplotlib.pyplot", "plotly.express", "plotly.graph_objects", "plotly.subplots",
                  "seaborn", "scipy.stats", "statsmodels.api", "statsmodels.formula.api", "sklearn")
+
+
+# Names bound to pre-imported modules; a run with an import allow-list does not see the ones whose
+# module it does not allow (they come back after the run).
+_ALIAS_MODULES = {**_LAZY_MODULES, "pd": "pandas", "np": "numpy", "make_subplots": "plotly"}
+_JAPANESE_FONT = "IPAexGothic"
+
+
+class _ImportGuard:
+    """``__import__`` for one run with an allow-list: only the cell's own import statements go
+    through it (libraries keep theirs), so pandas may still load what it needs internally."""
+
+    def __init__(self, allowed: list[str]) -> None:
+        self.allowed = set(allowed)
+        self.listed = ", ".join(allowed)
+
+    def __call__(self, name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+        if level == 0 and name.partition(".")[0] not in self.allowed:
+            raise ImportError(f"import of {name!r} is not allowed in this workflow; allowed modules: {self.listed}")
+        return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _guarded_run(namespace: dict[str, Any], allowed: list[str]) -> dict[str, Any]:
+    """Switch ``namespace`` to the allow-list; returns what :func:`_unguard` needs to switch back."""
+    hidden = {alias: namespace.pop(alias) for alias, module in _ALIAS_MODULES.items()
+              if module.partition(".")[0] not in allowed and alias in namespace}
+    namespace["__builtins__"] = {**vars(builtins), "__import__": _ImportGuard(allowed)}
+    return hidden
+
+
+def _unguard(namespace: dict[str, Any], hidden: dict[str, Any]) -> None:
+    namespace["__builtins__"] = builtins
+    for alias, value in hidden.items():
+        namespace.setdefault(alias, value)  # unless the cell bound the name itself
+
+
+def _use_japanese_font(font_manager: types.ModuleType) -> None:
+    """Register matplotlib-fontja's IPAex Gothic and make every font fall back to it, so Japanese
+    titles and labels render (Latin text keeps the default font). The fallback is also added where
+    fonts are looked up, because styles such as ``sns.set_theme()`` rewrite ``font.sans-serif``."""
+    spec = importlib.util.find_spec("matplotlib_fontja")  # not imported: it would replace the default font
+    if spec is None or not spec.submodule_search_locations:
+        return
+    path = str(Path(list(spec.submodule_search_locations)[0]) / "fonts" / "ipaexg.ttf")
+    if not Path(path).exists():
+        return
+    font_manager.fontManager.addfont(path)
+    rc = sys.modules["matplotlib"].rcParams
+    rc["font.sans-serif"] = [*[f for f in rc["font.sans-serif"] if f != _JAPANESE_FONT], _JAPANESE_FONT]
+    find = getattr(font_manager.fontManager, "_find_fonts_by_props", None)
+    if find is None:  # a matplotlib without it keeps the rcParams fallback only
+        return
+
+    def with_japanese_fallback(prop: Any, *args: Any, **kwargs: Any) -> list[str]:
+        paths = find(prop, *args, **kwargs)
+        return paths if path in paths else [*paths, path]
+
+    font_manager.fontManager._find_fonts_by_props = with_japanese_fallback
+
+
+class _FontSetup(importlib.abc.MetaPathFinder):
+    """Runs :func:`_use_japanese_font` right after ``matplotlib.font_manager`` is imported, by
+    whoever imports it first (the warm-up thread, a cell, seaborn), and not before: a cell that
+    never plots does not pay for matplotlib."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != "matplotlib.font_manager":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_then_setup(module: types.ModuleType) -> None:
+            exec_module(module)
+            try:
+                _use_japanese_font(module)
+            except Exception as exc:  # noqa: BLE001 - charts still work, Japanese shows as boxes
+                print(f"dsagent: Japanese font setup failed: {exc}", file=sys.__stderr__)
+
+        spec.loader.exec_module = exec_then_setup  # type: ignore[method-assign]
+        return spec
 
 
 class OutputLimitExceeded(BaseException):
@@ -177,6 +263,8 @@ def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Pat
     reply: dict[str, Any] = {"type": "done", "error": None, "breached": None, "result": None,
                              "result_type": None, "figures": [], "tables": []}
     saved_streams = sys.stdout, sys.stderr
+    allowed = message.get("allowed_imports")
+    hidden = _guarded_run(namespace, allowed) if allowed is not None else None
     sys.stdout = sys.stderr = capture
     try:
         artifacts.register_source(n, code)
@@ -190,6 +278,8 @@ def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Pat
         reply["error"] = artifacts.format_error(exc, namespace)
     finally:
         sys.stdout, sys.stderr = saved_streams
+        if hidden is not None:
+            _unguard(namespace, hidden)
     if capture.exceeded:
         reply["breached"] = "output"
     reply["stdout"] = capture.getvalue()
@@ -217,6 +307,7 @@ def main(config_path: str) -> int:
     config = json.loads(Path(config_path).read_text())
     reply_fd, command_fd = config["reply_fd"], config["command_fd"]
     report = confine.ConfinementReport()
+    sys.meta_path.insert(0, _FontSetup())
     try:
         if config["confine"]:
             confine.enter_network_namespace(report)

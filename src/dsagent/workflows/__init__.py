@@ -12,6 +12,7 @@ from types import ModuleType
 WORKFLOWS: dict[str, str] = {
     "quick": "Seed 000: plan → code (≤3 attempts) → evaluate? → explain.",
     "robust": "Seed 002: requirements, profiling, alignment and remediation loops.",
+    "react": "Seed 001: reason ⇄ code_exec (≤5 loops), ask the user when unsure, structured report.",
 }
 
 

@@ -1,0 +1,190 @@
+"""Seed 001's three nodes: ``reason`` (decide: ask, act or finalize), ``code_exec`` (write and run
+one step's code), ``report`` (the structured report); the report's assembly is in :mod:`.report`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from dsagent.errors import StructuredOutputError
+from dsagent.runtime import RunContext
+from dsagent.workflows.common.code import write_code
+from dsagent.workflows.common.prompting import stable_messages
+from dsagent.workflows.react import prompts
+from dsagent.workflows.react.code_policy import ALLOWED_IMPORTS, check_code, expected_outputs
+from dsagent.workflows.react.report import build_final_output, fallback_report, package_of
+from dsagent.workflows.react.routing import limit_reached
+from dsagent.workflows.react.state import (
+    AgentState,
+    CodeGenOutput,
+    DataFrameInfo,
+    ExecutionResult,
+    ExpectedOutput,
+    ReasonOutput,
+    ReportOutput,
+)
+
+Node = Callable[[AgentState], dict[str, Any]]
+_NONE = {"", "none", "null", "n/a", "-"}
+
+
+def history(state: AgentState) -> list[BaseMessage]:
+    """The earlier turns: everything before this user message (the last human message)."""
+    messages = list(state.messages)
+    last = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=len(messages))
+    return messages[:last]
+
+
+def messages_for(state: AgentState, instruction: str) -> list[BaseMessage]:
+    """The stable prefix (role + data profile), the earlier turns, then the node's instruction."""
+    return stable_messages({"messages": history(state), "data_summary": state.data_summary}, instruction)
+
+
+def dataframe_info(datasets: Mapping[str, Any]) -> dict[str, DataFrameInfo]:
+    """The seed's ``df_info`` for each session dataset (first 5 rows as JSON-safe records)."""
+    info = {}
+    for ds_id, ds in datasets.items():
+        frame = ds.frame
+        head = json.loads(frame.head().to_json(orient="records", date_format="iso", force_ascii=False))
+        info[ds_id] = DataFrameInfo(shape=frame.shape, columns=[str(c) for c in frame.columns],
+                                    dtypes={str(c): str(t) for c, t in frame.dtypes.items()}, head=head)
+    return info
+
+
+def _text(value: str | None) -> str:
+    return (value or "").strip() if (value or "").strip().lower() not in _NONE else ""
+
+
+def make_nodes(ctx: RunContext) -> dict[str, Node]:
+    max_loops = ctx.settings.react_max_loops
+
+    def reason_node(state: AgentState) -> dict[str, Any]:
+        with ctx.step("reason") as step:
+            update: dict[str, Any] = {}
+            # Back from code_exec: one loop done (the seed's increment, counted per request).
+            loops = state.loop_count + 1 if state.next_action == "act" else state.loop_count
+            update["loop_count"] = loops
+            if not state.df_info and ctx.datasets:
+                update["df_info"] = dataframe_info(ctx.datasets)
+            if state.workspace_dir is None:
+                update["workspace_dir"] = str(ctx.workspace)
+            if not ctx.datasets:
+                # The seed's first rule: no data → ask for an upload (no model needed for that).
+                question = prompts.UPLOAD[prompts.language(state.question)]
+                step["detail"] = "ask: no dataset"
+                return {**update, "next_action": "ask", "instruction": None, "messages": [AIMessage(content=question)],
+                        "final_output": package_of(state, question, "ask")}
+            successes = [r for r in state.execution_results if r.success]
+            try:
+                decision = ctx.llm_structured(messages_for(state, prompts.reason(state)), ReasonOutput)
+            except StructuredOutputError as exc:
+                # Not a crash: act on the request while nothing has run, else report what has.
+                step["outcome"] = "fallback"
+                action = "finalize" if successes else "act"
+                decision = ReasonOutput(rationale=f"reason reply was not valid JSON ({str(exc).splitlines()[0][:120]})",
+                                        next_action=action, instruction=state.question if action == "act" else None)
+            action, instruction, question = decision.next_action, _text(decision.instruction), _text(decision.question)
+            if action == "ask" and not question:
+                action = "act"  # a question without text cannot be asked: try the request instead
+            if action == "act" and not instruction:
+                instruction = state.question
+            repeated = action == "act" and _same(instruction, [r.instruction for r in successes])
+            if repeated:
+                # A step that already succeeded would give the same result again (a small model's
+                # loop): its result is what there is to report.
+                action = "finalize"
+            assumption = _text(decision.assumption)
+            if assumption and assumption not in state.assumptions:
+                update["assumptions"] = [assumption]
+            update.update(next_action=action, instruction=instruction if action == "act" else None)
+            if action == "ask":
+                # The turn ends with the question: it is this invoke's answer (the seed's ask → END).
+                update["messages"] = [AIMessage(content=question)]
+                update["final_output"] = package_of(state, question, "ask")
+            note = "repeats a step that succeeded → " if repeated else ""
+            said = {"act": instruction, "ask": question}.get(action) or decision.rationale
+            step["detail"] = f"{note}{action} ({loops}/{max_loops} loops done): {clip_line(said)}"
+            return update
+
+    def code_exec_node(state: AgentState) -> dict[str, Any]:
+        with ctx.step("code_exec") as step:
+            instruction = state.instruction or state.question
+            rejected = {r.code for r in state.execution_results if not r.success}
+            code, resampled = write_code(ctx, messages_for(state, prompts.code(state, instruction)), rejected)
+            generated = CodeGenOutput(code=code, expected_outputs=expected_outputs(code, instruction))
+            refusal = check_code(code)
+            if refusal is not None:
+                run = ExecutionResult(success=False, code=code, error=refusal, instruction=instruction)
+                step["outcome"], step["detail"] = "refused", refusal.split(".")[0]
+                return {"execution_results": [run]}
+            run = _execute(ctx, generated, instruction)
+            step["outcome"] = "ok" if run.success else "failed"
+            error = (run.error or "error").strip().splitlines() or ["error"]
+            step["detail"] = ("resampled a repeated code; " if resampled else "") + ("success" if run.success else clip_line(error[-1]))
+            return {"execution_results": [run]}
+
+    def report_node(state: AgentState) -> dict[str, Any]:
+        with ctx.step("report") as step:
+            limit = limit_reached(state, max_loops)
+            try:
+                output = ctx.llm_structured(messages_for(state, prompts.report(state, limit, max_loops)), ReportOutput)
+            except StructuredOutputError:
+                # Not a crash: the report is built from the execution results without the model.
+                step["outcome"] = "fallback"
+                output = fallback_report(state)
+            final_report, final_output = build_final_output(state, output, limit, max_loops)
+            step["detail"] = ("limit reached; " if limit else "") + f"{len(final_report.sections)} sections"
+            return {"final_report": final_report, "final_output": final_output}
+
+    return {"reason": reason_node, "code_exec": code_exec_node, "report": report_node}
+
+
+def _same(instruction: str, done: list[str]) -> bool:
+    def norm(text: str) -> str:
+        return " ".join(text.lower().split()).rstrip(".!?。")
+
+    return norm(instruction) in {norm(d) for d in done}
+
+
+def clip_line(text: str | None, limit: int = 100) -> str:
+    line = " ".join(str(text or "").split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _execute(ctx: RunContext, generated: CodeGenOutput, instruction: str) -> ExecutionResult:
+    """Run under the seed's library allow-list; keep the announced files that exist, and the
+    charts the sandbox saved from open figures unless they are the announced ones again."""
+    run = ctx.sandbox.run(generated.code, allowed_imports=ALLOWED_IMPORTS)
+    workspace = Path(ctx.workspace).resolve()
+    outputs: list[ExpectedOutput] = []
+    figures: list[str] = []
+    for expected in generated.expected_outputs:
+        path = (workspace / expected.file_name).resolve()
+        if path.is_relative_to(workspace) and path.is_file():
+            outputs.append(expected.model_copy(update={"file_name": str(path.relative_to(workspace))}))
+            if expected.output_type == "figure":
+                figures.append(str(path))
+    auto = [f for f in run.figures if f.endswith(".png")]
+    if figures and len(auto) <= len(figures):
+        for path in auto:  # the same open figures, saved a second time after the cell
+            Path(path).unlink(missing_ok=True)
+    else:
+        for path in auto:
+            outputs.append(ExpectedOutput(file_name=_relative(path, workspace), description=instruction, output_type="figure"))
+            figures.append(path)
+    for table in run.tables:
+        outputs.append(ExpectedOutput(file_name=_relative(table, workspace), description="result", output_type="table"))
+    for path in figures:
+        ctx.run_log.add_artifact(ctx.run_id, "figure", path)
+    return ExecutionResult(success=run.success, code=generated.code, stdout=run.stdout or None, error=run.error,
+                           outputs=outputs if run.success else [], instruction=instruction, result=run.result,
+                           figures=figures if run.success else [])
+
+
+def _relative(path: str, workspace: Path) -> str:
+    resolved = Path(path).resolve()
+    return str(resolved.relative_to(workspace)) if resolved.is_relative_to(workspace) else str(resolved)

@@ -1,0 +1,227 @@
+"""Seed 001's flows with the scripted model, a real sandbox and a real run log: the route is
+asserted node by node from the run log's steps, one ``graph.invoke()`` per user message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dsagent.config import load_settings
+from dsagent.reports.model import Report
+from dsagent.session import Session
+from dsagent.store import RunLog
+
+
+def reason(action: str, instruction: str | None = None, question: str | None = None, assumption: str | None = None) -> dict:
+    return {"rationale": f"{action} now", "next_action": action, "instruction": instruction, "question": question, "assumption": assumption}
+
+
+def report(text: str, title: str = "Units by region", suggestions=("Compare months",)) -> dict:
+    return {"title": title, "sections": [{"section_type": "text", "content": text}], "suggestions": list(suggestions)}
+
+
+def route(run_id: str) -> list[tuple[str, str]]:
+    return [(s["node"], s["outcome"]) for s in RunLog(load_settings().db_url).steps(run_id)]
+
+
+def prompt(session: Session, call: int) -> str:
+    """The node instruction (last message) of the model's call number ``call`` (0-based)."""
+    return str(session.model.history[call][-1].content)
+
+
+def session_for(spec: str, files, **overrides) -> Session:
+    return Session(files, model=spec, workflow="react", **overrides)
+
+
+def test_ask_then_answer_then_act_then_finalize(script_file, sales_csv):
+    spec = script_file([
+        reason("ask", question="Do you mean the total units per region (my guess), or the average?"),
+        reason("act", instruction="Sum units per region, sorted descending", assumption="units means units sold"),
+        "result = df.groupby('region')['units'].sum().sort_values(ascending=False)",
+        reason("finalize"),
+        report("**South** sold the most units.\n\nTotals per region are in the table."),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        first = session.ask("Which region is best?")
+        assert route(first.run_id) == [("reason", "ok")]
+        assert first.output_type == "ask" and first.explanation.startswith("Do you mean the total units")
+        assert first.report is not None  # the session's default report of a question turn
+        second = session.ask("The total units, please")
+    assert route(second.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    assert session.model.remaining == 0
+    # the second invoke saw the first: the question asked is in the history before the answer
+    history = session.model.history[1]
+    assert [m.type for m in history[1:-1]] == ["human", "ai"]
+    assert "Do you mean the total units" in str(history[2].content)
+    assert "The total units, please" in prompt(session, 1)
+    # code_exec got reason's instruction; reason saw the result before it finalized
+    assert "Sum units per region, sorted descending" in prompt(session, 2)
+    totals = pd.read_csv(sales_csv).groupby("region")["units"].sum()
+    assert f"{totals['South']}" in prompt(session, 3) and "Steps done" in prompt(session, 3)
+    assert second.output_type == "report" and "South" in second.explanation
+    assert second.code.startswith("result = df.groupby")
+    assert second.failed_attempts == []
+    assert str(totals["South"]) in second.result_str
+    rep = second.report
+    assert isinstance(rep, Report) and rep.title == "Units by region"
+    assert rep.caveats == ["units means units sold"] and rep.suggestions == ["Compare months"]
+    kinds = [s.section_type for s in rep.sections]
+    assert kinds == ["text", "table", "code"]
+    table = json.loads(rep.sections[1].content)
+    assert {row["region"]: row["units"] for row in table} == totals.to_dict()
+    # every call shares the stable prefix
+    assert len({str(call[0].content) for call in session.model.history}) == 1
+
+
+def test_an_error_goes_back_to_reason_which_adjusts_the_instruction(script_file, sales_csv):
+    spec = script_file([
+        reason("act", instruction="Average Price per region"),
+        "result = df.groupby('region')['Price'].mean()",                 # KeyError
+        reason("act", instruction="Average of the lowercase column price per region"),
+        "result = df.groupby('region')['price'].mean().round(2)",
+        reason("finalize"),
+        report("Prices per region are similar."),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("What is the average price per region?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "failed"), ("reason", "ok"),
+                                    ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    # reason was shown the failure; code_exec was shown the failed code and its error
+    assert "FAILED: KeyError: 'Column not found: Price' Hint: Columns of df are:" in prompt(session, 2)
+    fix = prompt(session, 3)
+    assert "The previous code for this step failed" in fix and "df.groupby('region')['Price']" in fix
+    assert "lowercase column price" in fix
+    assert len(result.failed_attempts) == 1 and "KeyError" in result.failed_attempts[0]["error"]
+    assert result.output_type == "report" and "price" in result.code
+
+
+def test_a_refused_library_is_an_error_reason_recovers_from(script_file, sales_csv):
+    spec = script_file([
+        reason("act", instruction="t-test of units between North and South"),
+        "from scipy import stats\nresult = stats.ttest_ind(df[df.region=='North'].units, df[df.region=='South'].units)",
+        reason("act", instruction="Compare mean units of North and South with pandas"),
+        "result = df[df.region.isin(['North', 'South'])].groupby('region')['units'].mean()",
+        reason("finalize"),
+        report("North and South differ a little."),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("Do North and South differ in units?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "refused"), ("reason", "ok"),
+                                    ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    assert "does not allow scipy" in prompt(session, 2)
+    assert "does not allow scipy" in result.failed_attempts[0]["error"]
+
+
+def test_the_loop_limit_reports_the_intermediate_results(script_file, sales_csv):
+    steps = []
+    for n in range(1, 6):
+        steps += [reason("act", instruction=f"step {n}"), f"result = {n} * int(df['units'].count())"]
+    spec = script_file([*steps, reason("act", instruction="step 6"), report("Counted rows five times.")])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("Keep analysing")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok")] * 5 + [("reason", "ok"), ("report", "ok")]
+    assert session.model.remaining == 0  # no sixth code_exec
+    assert result.output_type == "limit"
+    assert "limit of 5 steps" in result.explanation and "intermediate" in result.explanation
+    assert "limit of 5 steps" in prompt(session, 11)  # the report prompt says so too
+    assert result.result_str == str(5 * 40)
+    codes = [s.content for s in result.report.sections if s.section_type == "code"]
+    assert len(codes) == 5
+    assert "intermediate" in Path(result.report_path).read_text()
+
+
+def test_the_limit_is_a_setting(script_file, sales_csv):
+    spec = script_file([reason("act", instruction="count"), "result = len(df)", reason("act", instruction="again"), report("40 rows.")])
+    with session_for(spec, [sales_csv], react_max_loops=1) as session:
+        result = session.ask("How many rows?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    assert result.output_type == "limit" and "limit of 1 steps" in result.explanation
+
+
+def test_a_follow_up_acts_on_the_latest_result(script_file, sales_csv):
+    spec = script_file([
+        reason("act", instruction="Total units per month"),
+        "result = df.groupby('month')['units'].sum()",
+        reason("finalize"),
+        report("Units per month are shown."),
+        reason("act", instruction="Line chart of the monthly totals from the previous result"),
+        "monthly = df.groupby('month')['units'].sum()\nplt.plot(monthly.index, monthly.values)\nplt.title('Units per month')\n"
+        "plt.savefig('monthly_units.png')\nplt.close()\nresult = monthly",
+        reason("finalize"),
+        report("The line chart shows the monthly trend."),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        first = session.ask("Total units per month?")
+        second = session.ask("Make it a line chart")
+    assert route(second.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    # the second message's reason sees the first turn: its answer, code and result
+    seen = "\n".join(str(m.content) for m in session.model.history[4])
+    assert "df.groupby('month')['units'].sum()" in seen and "Units per month are shown." in seen
+    assert "Result:\n" + first.result_str.strip() in seen and "2024-01" in first.result_str
+    # the chart is the announced file, not a second copy of it
+    assert [Path(f).name for f in second.figures] == ["monthly_units.png"]
+    assert not list((Path(second.workspace) / "figures").glob("*.png"))
+    images = [s for s in second.report.sections if s.section_type == "image"]
+    assert len(images) == 1 and images[0].description == "Units per month" and Path(images[0].content).exists()
+
+
+def test_no_dataset_asks_for_an_upload_without_a_model_call(script_file):
+    spec = script_file([])
+    with session_for(spec, []) as session:
+        result = session.ask("What is the average price?")
+        japanese = session.ask("平均価格は？")
+    assert route(result.run_id) == [("reason", "ok")]
+    assert result.output_type == "ask" and "upload a data file" in result.explanation
+    assert "アップロード" in japanese.explanation
+    assert session.model.history == []
+
+
+def test_invalid_json_falls_back_without_crashing(script_file, sales_csv):
+    spec = script_file(["not json", "still not json", "result = int(df['units'].sum())",
+                        reason("finalize"), "no report", "no report either"])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("Total units?")
+    assert route(result.run_id) == [("reason", "fallback"), ("code_exec", "ok"), ("reason", "ok"), ("report", "fallback")]
+    total = int(pd.read_csv(sales_csv)["units"].sum())
+    assert result.result_str == str(total) and str(total) in result.explanation
+    assert result.output_type == "report" and result.report.title == "Total units?"
+
+
+def test_a_japanese_request_gets_a_japanese_report(script_file, sales_csv):
+    spec = script_file([
+        reason("act", instruction="地域別の販売数量の合計を棒グラフで表示"),
+        "totals = df.groupby('region')['units'].sum()\nax = totals.plot.bar()\nax.set_title('地域別の販売数量')\n"
+        "plt.savefig('地域別.png')\nplt.close()\nresult = totals",
+        reason("finalize"),
+        report("**South** が最も多く販売しました。", title="地域別の販売数量", suggestions=["月別の推移を確認する"]),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("地域別の販売数量を比較して")
+    assert "Write the question and the instruction in Japanese (日本語)" in prompt(session, 0)
+    assert "Write in Japanese (日本語)" in prompt(session, 3)
+    assert result.report.title == "地域別の販売数量"
+    assert [Path(f).name for f in result.figures] == ["地域別.png"]
+    assert "地域別の販売数量" in Path(result.report_path).read_text()
+
+
+@pytest.mark.parametrize("workflow", ["react"])
+def test_analyze_runs_react(script_file, sales_csv, workflow):
+    from dsagent import analyze
+
+    spec = script_file([reason("act", instruction="count rows"), "result = len(df)", reason("finalize"), report("There are 40 rows.")])
+    result = analyze("How many rows?", [sales_csv], model=spec, workflow=workflow)
+    assert result.workflow == "react" and result.result_str == "40" and result.explanation == "There are 40 rows."
+
+
+def test_repeating_a_step_that_succeeded_finalizes(script_file, sales_csv):
+    spec = script_file([reason("act", instruction="Count the rows"), "result = len(df)",
+                        reason("act", instruction="count the rows."), report("There are 40 rows.")])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("How many rows?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    steps = RunLog(load_settings().db_url).steps(result.run_id)
+    assert "repeats a step that succeeded → finalize" in steps[2]["detail"]
+    assert result.output_type == "report" and result.result_str == "40"
