@@ -19,6 +19,9 @@ from dsagent.errors import DsagentError, UserError
 from dsagent.reports.model import Report
 from dsagent.runtime import ProgressEvent, RunContext
 
+REMEMBERED_RESULT_CHARS = 400
+"""How much of an answer's result the history keeps for follow-up questions (it is in every later prompt)."""
+
 
 class AnalysisResult(BaseModel):
     """Seed 000's ``final_output`` package plus where to find everything."""
@@ -117,7 +120,9 @@ class Session:
     def ask(self, question: str, workflow: str | None = None) -> AnalysisResult:
         from dsagent.data import summarize_datasets
         from dsagent.llm.registry import model_label
-        from dsagent.reports.markdown import write_report
+        from dsagent.reports.build import build_report, dataset_meta
+        from dsagent.reports.html import write_html
+        from dsagent.reports.markdown import write_markdown
         from dsagent.workflows import load_workflow
 
         workflow = workflow or self.settings.workflow
@@ -142,15 +147,25 @@ class Session:
         isolation = self.sandbox.isolation.describe() if self._warm_error is None and not self._warm.is_alive() else None
         if isolation:
             self.run_log.set_isolation(run_id, isolation)
-        report = self.workspace / ("report.md" if not self.history else f"report_{run_id}.md")
-        meta = {"run_id": run_id, "workflow": workflow, "model": label, "created": datetime.now().isoformat(timespec="seconds"), "isolation": isolation}
-        write_report(report, question, final, meta)
-        self.run_log.add_artifact(run_id, "report", str(report))
+        report_md = self.workspace / ("report.md" if not self.history else f"report_{run_id}.md")
+        meta = {"run_id": run_id, "workflow": workflow, "model": label, "created": datetime.now().isoformat(timespec="seconds"), "isolation": isolation,
+                "workspace": str(self.workspace), "follow_up": bool(self.history), "datasets": dataset_meta(self.datasets)}
+        # report.md and report.html every run; the notebook on demand (`dsagent report RUN --format ipynb`).
+        tables = None if final.get("output_type") == "error" else (state.get("execution_result") or {}).get("tables")
+        try:
+            report = build_report(question, final, meta, tables=tables)
+            write_markdown(report, report_md)
+            report_html = write_html(report, report_md.with_suffix(".html"))
+        except BaseException as exc:
+            self.run_log.finish_run(run_id, "failed", error=f"writing the report: {type(exc).__name__}: {exc}")
+            raise
+        self.run_log.add_artifact(run_id, "report", str(report_md))
+        self.run_log.add_artifact(run_id, "report_html", str(report_html))
         result = AnalysisResult(
-            **{k: v for k, v in final.items() if k in AnalysisResult.model_fields},
-            run_id=run_id, attempts=state.get("attempts", state.get("code_attempts", 0)), report_path=str(report), workspace=str(self.workspace),
+            **{k: v for k, v in final.items() if k in AnalysisResult.model_fields and k != "report"},
+            run_id=run_id, attempts=state.get("attempts", state.get("code_attempts", 0)), report_path=str(report_md), workspace=str(self.workspace),
             workflow=workflow, model=label, llm_calls=ctx.llm_calls, prompt_tokens=ctx.prompt_tokens,
-            completion_tokens=ctx.completion_tokens, duration_s=round(time.perf_counter() - started, 2),
+            completion_tokens=ctx.completion_tokens, duration_s=round(time.perf_counter() - started, 2), report=report,
         )
         status = "error" if final.get("output_type") == "error" else "ok"
         self.run_log.finish_run(run_id, status, final_output=result.model_dump(), error=final.get("error"))
@@ -166,6 +181,11 @@ class Session:
         from langchain_core.messages import AIMessage, HumanMessage
 
         answer = result.explanation
+        if result.result_str and result.output_type != "ask":
+            # A follow-up ("now only for 2023", "as a line chart") acts on this result and its code.
+            result_text = result.result_str.strip()
+            result_text = result_text if len(result_text) <= REMEMBERED_RESULT_CHARS else result_text[:REMEMBERED_RESULT_CHARS] + " …"
+            answer += f"\n\nResult:\n{result_text}"
         if result.code:
             answer += f"\n\nCode used:\n```python\n{result.code.strip()}\n```"
         self.history += [HumanMessage(content=question), AIMessage(content=answer)]

@@ -53,6 +53,18 @@ JSON_KEYS = ("explanation", "evaluation", "code", "plan", "requirements", "align
              "prompt_tokens", "completion_tokens", "duration_s")
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from dsagent.config import load_settings
+    from dsagent.reports.export import export_run
+    from dsagent.store import RunLog
+
+    path = export_run(RunLog(load_settings().db_url), args.run_id, args.fmt, Path(args.out) if args.out else None)
+    print(path)
+    return 0
+
+
 def cmd_runs(args: argparse.Namespace) -> int:
     from dsagent.config import load_settings
     from dsagent.store import RunLog
@@ -90,4 +102,50 @@ def cmd_models(args: argparse.Namespace) -> int:
     print(f"  llama-cpp-python: {'installed' if llama else 'missing (uv sync --extra local)'}")
     print("providers: local, local:<path.gguf>, openai:<model>, anthropic:<model>, ollama:<model>, "
           "openai-compatible:<model>@<base_url>, scripted:<file.json>")
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from dsagent.web.server import serve
+
+    serve(host=args.host, port=args.port, model=args.model, workflow=args.workflow)
+    return 0  # not reached: serve() becomes the Streamlit server
+
+
+CHAT_EXIT = {"exit", "quit", ":q"}
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    """A conversation over one Session: each line is one ``session.ask``; answers on stdout,
+    the prompt and progress on stderr (so piped output holds the answers only)."""
+    from dsagent.errors import ProviderError
+    from dsagent.session import Session
+
+    overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow}
+    with Session(args.files, model=args.model, progress=_progress, **overrides) as session:
+        _err(f"datasets: {', '.join(f'{d.id} ({len(d.frame)}×{d.frame.shape[1]})' for d in session.datasets.values())}")
+        _err(f"model: {session.settings.model} · workflow: {args.workflow} · workspace: {session.workspace}")
+        _err("Ask about the data; `exit` or Ctrl-D ends the chat.")
+        while True:
+            sys.stderr.write("\nyou> ")
+            sys.stderr.flush()
+            line = sys.stdin.readline()
+            if not line:  # end of input
+                _err("")
+                break
+            question = line.strip()
+            if question.lower() in CHAT_EXIT:
+                break
+            if not question:
+                continue
+            try:
+                result = session.ask(question)
+            except (UserError, ProviderError) as exc:  # one message failed; the conversation goes on
+                _err(f"dsagent: error: {exc}")
+                continue
+            print(f"\ndsagent> {result.explanation.strip()}", flush=True)
+            if result.output_type != "ask":
+                for fig in result.figures:
+                    print(f"Figure: {fig}")
+                print(f"Report: {result.report_path}", flush=True)
     return 0

@@ -36,13 +36,37 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print the final output package as one JSON object on stdout")
     ask.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
 
+    chat = sub.add_parser("chat", help="talk about data files: one question after another, follow-ups act on the latest result",
+                          description="An interactive conversation about one or more data files: type a question, read the answer "
+                          "(or the question dsagent asks back), ask a follow-up; `exit` or Ctrl-D ends it.")
+    chat.add_argument("files", nargs="+", metavar="FILE", help="data files (CSV/TSV, Excel, Parquet, JSON)")
+    chat.add_argument("--workflow", default="react", choices=list(WORKFLOWS), help="workflow for every message (default: react)")
+    chat.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
+    chat.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
+    chat.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+
     runs = sub.add_parser("runs", help="list recent runs from the run log")
     runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
     runs.add_argument("--json", action="store_true", help="print JSON")
 
+    report = sub.add_parser("report", help="re-render a past run's report as Markdown, HTML or a Jupyter notebook",
+                            description="Re-render the report of a run from the run log: Markdown, one self-contained HTML file "
+                            "(interactive charts, works offline) or a Jupyter notebook whose cells re-run the analysis on the same files.")
+    report.add_argument("run_id", metavar="RUN_ID", help="a run id from `dsagent runs` (a unique prefix is enough)")
+    report.add_argument("--format", dest="fmt", choices=["md", "html", "ipynb"], default="html", help="output format (default: html)")
+    report.add_argument("--out", help="file or folder to write to (default: beside the run's report.md in its workspace)")
+
     models = sub.add_parser("models", help="show the configured model and whether the local model is installed; `models install` assembles it")
     models.add_argument("action", nargs="?", choices=["status", "install"], default="status")
     models.add_argument("--force", action="store_true", help="re-assemble and re-verify even if installed")
+
+    web = sub.add_parser("web", help="start the web app (Streamlit): upload data, chat, charts, report downloads",
+                         description="Start the Streamlit web app: upload data files, pick a workflow and a model, ask questions; "
+                         "answers show live progress, interactive charts, tables, code and report downloads.")
+    web.add_argument("--port", type=int, default=8501, help="port to listen on (default 8501)")
+    web.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    web.add_argument("--model", help="default model spec shown in the app (default: settings, DSAGENT_MODEL)")
+    web.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="default workflow shown in the app (default: quick)")
     return parser
 
 

@@ -1,4 +1,4 @@
-"""``report.md``: question, answer, result, code, figures, evaluation — readable on its own."""
+"""``report.md``: a :class:`Report` as Markdown, readable on its own (figures are relative links)."""
 
 from __future__ import annotations
 
@@ -6,49 +6,89 @@ import os
 from pathlib import Path
 from typing import Any
 
+from dsagent.reports.model import Report, Section, meta_line
 
-def _rel(path: str, base: Path) -> str:
+TABLE_ROWS = 50
+"""Rows of a table written into Markdown; report.html shows all the report keeps."""
+
+
+def _rel(path: Path, base: Path) -> str:
     try:
-        return os.path.relpath(path, base)
+        return Path(os.path.relpath(path, base)).as_posix()
+    except ValueError:  # another drive on Windows
+        return path.as_posix()
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _table(section: Section) -> list[str]:
+    try:
+        columns, rows = section.table()
     except ValueError:
-        return path
+        return ["```json", section.content.rstrip(), "```"]
+    if not columns:
+        return ["*(empty table)*"]
+    out = ["| " + " | ".join(_cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
+    out += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows[:TABLE_ROWS]]
+    if len(rows) > TABLE_ROWS:
+        out += ["", f"*… {len(rows) - TABLE_ROWS} more rows in report.html*"]
+    return out
 
 
-def render_report(question: str, final_output: dict[str, Any], meta: dict[str, Any], base: Path) -> str:
-    out = [f"# {question.strip().splitlines()[0][:120]}", ""]
-    out += [f"*Run `{meta.get('run_id')}` · workflow `{meta.get('workflow')}` · model `{meta.get('model')}` · {meta.get('created')}*", ""]
-    out += ["## Question", "", question.strip(), "", "## Answer", "", (final_output.get("explanation") or "").strip(), ""]
-    if final_output.get("result_str"):
-        out += ["## Result", "", "```text", final_output["result_str"].rstrip(), "```", ""]
-    for fig in final_output.get("figures") or []:
-        rel = _rel(fig, base)
-        out += [f"![figure]({rel})" if rel.endswith(".png") else f"Figure (Plotly JSON): [{rel}]({rel})", ""]
-    caveats = final_output.get("alignment_caveats") or []
-    if caveats:
-        out += ["## Caveats", "", *[f"- {c}" for c in caveats], ""]
-    evaluation = final_output.get("evaluation")
-    if isinstance(evaluation, dict):
-        issues = evaluation.get("issues_found") or []
-        evaluation = "\n".join([
-            f"Valid: {evaluation.get('is_valid')} · confidence {evaluation.get('confidence')} · {evaluation.get('recommendation')}",
-            *[f"- {i}" for i in issues], "", str(evaluation.get("reasoning") or ""),
-        ])
-    if evaluation:
-        out += ["## Evaluation", "", str(evaluation).strip(), ""]
-    if final_output.get("code"):
-        out += ["## Code", "", "```python", final_output["code"].rstrip(), "```", ""]
-    failed = final_output.get("failed_attempts") or []
-    if failed:
-        out += [f"## Failed attempts ({len(failed)})", ""]
-        for item in failed:
-            error = (item.get("error") or "").strip().splitlines()
-            out += [f"- attempt {item.get('attempt')}: `{error[-1] if error else 'error'}`"]
+def _link(path: Path, base: Path) -> str:
+    rel = _rel(path, base)
+    return f"<{rel}>" if any(c in rel for c in " ()<>") else rel
+
+
+def _alt(text: str) -> str:
+    return text.replace("[", "\\[").replace("]", "\\]")
+
+
+def _fence(body: str, lang: str) -> list[str]:
+    ticks = "```"
+    while ticks in body:
+        ticks += "`"
+    return [f"{ticks}{lang}", body.rstrip(), ticks]
+
+
+def render_markdown(report: Report, base: Path) -> str:
+    """The report as Markdown; file links are relative to ``base`` (the folder it is written to)."""
+    out = [f"# {report.title}", ""]
+    byline = meta_line(report)
+    if byline:
+        out += [f"*{byline}*", ""]
+    if report.question and report.question.strip() != report.title.strip():
+        out += ["## Question", "", report.question.strip(), ""]
+    elif report.question:
+        out += [f"**Question:** {report.question.strip()}", ""]
+    for section in report.sections:
+        caption = f"*{section.description}*" if section.description else None
+        kind = section.section_type
+        if kind == "text":
+            out += [section.content.strip()]
+        elif kind == "code":
+            out += ([caption, ""] if caption else []) + _fence(section.content, "python")
+        elif kind == "table":
+            out += ([caption, ""] if caption else []) + _table(section)
+        elif kind == "image":
+            out += [f"![{_alt(section.description or 'figure')}]({_link(report.resolve(section.content), base)})"]
+        elif kind == "plotly":
+            path = report.resolve(section.content)
+            label = section.description or "figure"
+            out += [f"Interactive figure — *{label}*: [{_rel(path, base)}]({_link(path, base)}) (Plotly JSON; open report.html to see it)"]
         out += [""]
-    if meta.get("isolation"):
-        out += ["---", f"Sandbox: {meta['isolation']}", ""]
+    if report.caveats:
+        out += ["## Caveats", "", *[f"- {c}" for c in report.caveats], ""]
+    if report.suggestions:
+        out += ["## Suggestions", "", *[f"- {s}" for s in report.suggestions], ""]
+    if report.meta.get("isolation"):
+        out += ["---", f"Sandbox: {report.meta['isolation']}", ""]
     return "\n".join(out)
 
 
-def write_report(path: Path, question: str, final_output: dict[str, Any], meta: dict[str, Any]) -> Path:
-    path.write_text(render_report(question, final_output, meta, path.parent), encoding="utf-8")
+def write_markdown(report: Report, path: Path) -> Path:
+    path.write_text(render_markdown(report, path.parent), encoding="utf-8")
     return path

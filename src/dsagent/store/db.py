@@ -100,7 +100,13 @@ class RunLog:
         return self._read("SELECT * FROM runs ORDER BY created_at DESC LIMIT :n", n=limit)
 
     def get_run(self, run_id: str) -> dict[str, Any]:
+        """The run with this id, or with the one id this prefix starts (run ids are hex)."""
         rows = self._read("SELECT * FROM runs WHERE id = :id", id=run_id)
+        if not rows and run_id and all(c in "0123456789abcdef" for c in run_id):
+            rows = self._read("SELECT * FROM runs WHERE id LIKE :p ORDER BY created_at DESC LIMIT 3", p=f"{run_id}%")
+            if len(rows) > 1:
+                ids = ", ".join(r["id"] for r in rows)
+                raise UserError(f"run id prefix {run_id!r} matches several runs ({ids}…); give more characters")
         if not rows:
             raise UserError(f"no run {run_id!r} in the run log; `dsagent runs` lists recent runs")
         return rows[0]
