@@ -29,3 +29,18 @@ kill $beat 2>/dev/null || true
 
 echo "» assembling and verifying the embedded model (once) …"
 .venv/bin/dsagent models install
+
+# The browser tests (tests/web, marker `browser`) drive Debian's Chromium with Playwright; no browser
+# is downloaded. fonts-noto-cjk lets the page show Japanese. Installed once, as root, where apt exists.
+if [ ! -x /usr/bin/chromium ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+    echo "» installing Debian's chromium and fonts-noto-cjk for the browser tests (apt-get, once) …"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk >/dev/null
+    echo "  $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium installed')"
+  else
+    echo "» note: /usr/bin/chromium is missing, so the browser test (tests/web/test_web_browser.py) will fail."
+    echo "  Install it with: sudo apt-get install chromium fonts-noto-cjk"
+    echo "  or skip that test with DSAGENT_SKIP_BROWSER_TESTS=1."
+  fi
+fi

@@ -2,11 +2,15 @@
 
 The script file is a JSON array of strings, each the raw text of one reply in call order (JSON text
 where a node asks for structured output). Running out of replies is a clear error.
+For demos and screenshots of a run in progress, ``DSAGENT_SCRIPTED_DELAY`` (seconds) makes each
+reply of a model read from a file wait that long first.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,8 @@ class ScriptedChatModel(BaseChatModel):
     source: str = "<inline>"
     position: int = 0
     history: list[list[BaseMessage]] = Field(default_factory=list)
+    delay_s: float = 0.0
+    """Seconds each reply waits before it is returned (0: none)."""
 
     @classmethod
     def from_file(cls, path: str | Path) -> "ScriptedChatModel":
@@ -42,7 +48,12 @@ class ScriptedChatModel(BaseChatModel):
             raise UserError(f"scripted model file {path} is not valid JSON: {exc}") from exc
         if not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
             raise UserError(f"scripted model file {path} must be a JSON array of strings (one per reply)")
-        return cls(replies=replies, source=str(path))
+        raw_delay = os.environ.get("DSAGENT_SCRIPTED_DELAY", "").strip()
+        try:
+            delay = float(raw_delay) if raw_delay else 0.0
+        except ValueError as exc:
+            raise UserError(f"DSAGENT_SCRIPTED_DELAY must be a number of seconds, got {raw_delay!r}") from exc
+        return cls(replies=replies, source=str(path), delay_s=max(0.0, delay))
 
     @property
     def _llm_type(self) -> str:
@@ -71,6 +82,8 @@ class ScriptedChatModel(BaseChatModel):
             )
         text = self.replies[self.position]
         self.position += 1
+        if self.delay_s:
+            time.sleep(self.delay_s)
         prompt = "".join(str(m.content) for m in messages)
         usage = {"input_tokens": _approx_tokens(prompt), "output_tokens": _approx_tokens(text)}
         usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
