@@ -32,3 +32,10 @@ def test_computed_results_pass(code):
 
 def test_a_run_with_no_output_is_flagged():
     assert "no `result`" in unchecked_result("x = 1", {"result_str": None, "figures": [], "stdout": ""})
+
+
+def test_the_explanation_sees_what_a_chart_shows():
+    from dsagent.workflows.common.code import describe_output
+
+    text = describe_output({"result_str": "South", "figures": ["f.json"], "figure_data": "region  revenue\nSouth  90133.5"})
+    assert "result = South" in text and "the chart shows:" in text and "90133.5" in text

@@ -43,6 +43,19 @@ def test_plotly_figure_is_saved_as_json(sandbox: Sandbox) -> None:
     spec = json.loads(Path(res.figures[0]).read_text())
     assert spec["data"][0]["type"] == "bar"
     assert res.output_type == "visualization"
+    assert "region" in res.figure_data and "amount" in res.figure_data  # the numbers the chart shows
+
+
+def test_a_chart_stored_as_result_becomes_the_figure_and_its_numbers_the_result(sandbox: Sandbox) -> None:
+    code = ("totals = df.groupby('region', as_index=False)['amount'].sum()\n"
+            "result = px.bar(totals, x='region', y='amount', labels={'amount': 'Total'})")
+    res = sandbox.run(code)
+    assert res.success, res.error
+    assert len(res.figures) == 1 and res.figures[0].endswith(".json")
+    assert res.result_type == "DataFrame" and "Total" in res.result and "region" in res.result
+    expected = sandbox.run("result = df.groupby('region')['amount'].sum().iloc[0]").result
+    assert expected.split(".")[0] in res.result  # the chart's numbers, quotable by the explanation
+    assert res.tables  # and saved as a table
 
 
 def test_matplotlib_figures_are_saved_as_png(sandbox: Sandbox) -> None:

@@ -46,6 +46,29 @@ def describe_result(value: Any) -> tuple[str, str]:
     return text, type_name
 
 
+def is_plotly_figure(value: Any) -> bool:
+    return type(value).__module__.startswith("plotly") and hasattr(value, "to_json")
+
+
+def figure_data(fig: Any) -> Any:
+    """The numbers a Plotly chart shows, as a DataFrame (x, y and the trace name when several):
+    code that stores the chart itself in ``result`` still gives the explanation numbers to quote."""
+    pd = sys.modules["pandas"]
+    layout = fig.layout
+    x_name = (layout.xaxis.title.text if layout.xaxis and layout.xaxis.title else None) or "x"
+    y_name = (layout.yaxis.title.text if layout.yaxis and layout.yaxis.title else None) or "y"
+    frames = []
+    for k, trace in enumerate(fig.data):
+        x, y = getattr(trace, "x", None), getattr(trace, "y", None)
+        if x is None and y is None:
+            continue
+        part = pd.DataFrame({x_name: list(x) if x is not None else None, y_name: list(y) if y is not None else None})
+        if len(fig.data) > 1:
+            part.insert(0, "trace", trace.name or f"trace {k}")
+        frames.append(part)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
 def save_table(value: Any, workspace: Path, n: int) -> list[str]:
     pd = sys.modules.get("pandas")
     if pd is None or not isinstance(value, (pd.DataFrame, pd.Series)):

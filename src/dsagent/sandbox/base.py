@@ -43,6 +43,7 @@ class ExecutionResult(BaseModel):
     result_type: str | None = Field(None, description="type name of `result`, e.g. 'float', 'DataFrame'")
     figures: list[str] = Field(default_factory=list)
     tables: list[str] = Field(default_factory=list)
+    figure_data: str | None = Field(None, description="the numbers the Plotly figure shows, as text (for explanations)")
     duration_s: float = 0.0
     peak_mb: float = 0.0
     limit_breached: str | None = Field(None, description="'wall_time', 'memory', 'output' or None")

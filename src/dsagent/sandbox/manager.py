@@ -203,7 +203,7 @@ class Sandbox:
             self._release_limits(worker.pid)
             return ExecutionResult(
                 success=reply["error"] is None, code=code, stdout=reply["stdout"], error=reply["error"],
-                result=reply["result"], result_type=reply["result_type"], figures=reply["figures"],
+                result=reply["result"], result_type=reply["result_type"], figures=reply["figures"], figure_data=reply.get("figure_data"),
                 tables=reply["tables"], duration_s=round(reply.get("duration_s", duration), 4),
                 peak_mb=round(peak_mb, 1),
             )

@@ -298,9 +298,21 @@ def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Pat
 def _collect(namespace: dict[str, Any], workspace: Path, n: int, reply: dict[str, Any]) -> None:
     if "result" in namespace:
         value = namespace["result"]
+        if artifacts.is_plotly_figure(value):  # the chart stored as the answer: keep it as the figure
+            namespace.setdefault("fig", value)
+            try:
+                value = artifacts.figure_data(value)
+            except Exception:  # noqa: BLE001 - an exotic chart keeps its plain text form
+                pass
         reply["result"], reply["result_type"] = artifacts.describe_result(value)
         reply["tables"] = artifacts.save_table(value, workspace, n)
     reply["figures"] = artifacts.save_figures(namespace.get("fig"), "fig" in namespace, workspace, n)
+    fig = namespace.get("fig")
+    if reply["figures"] and artifacts.is_plotly_figure(fig) and fig is not namespace.get("result"):
+        try:  # what the chart shows, so an explanation can quote its numbers instead of inventing them
+            reply["figure_data"] = artifacts.describe_result(artifacts.figure_data(fig))[0][:1500]
+        except Exception:  # noqa: BLE001 - an exotic chart: no numbers to show
+            pass
 
 
 def main(config_path: str) -> int:

@@ -56,6 +56,8 @@ def describe_output(execution_result: dict | None) -> str:
         parts.append(f"printed:\n{clip(execution_result['stdout'], 800)}")
     if execution_result.get("figures"):
         parts.append(f"figures created: {len(execution_result['figures'])}")
+    if execution_result.get("figure_data"):
+        parts.append(f"the chart shows:\n{clip(execution_result['figure_data'], 800)}")
     return "\n".join(parts) or "(the code ran but set no `result` and printed nothing)"
 
 
@@ -107,4 +109,5 @@ def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str,
     return run, {
         "type": run.output_type, "figures": run.figures, "tables": run.tables,
         "result_str": run.result, "stdout": run.stdout, "duration_s": run.duration_s,
+        "figure_data": run.figure_data,
     }
