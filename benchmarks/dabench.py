@@ -6,8 +6,10 @@
 Each question is asked as its text + constraints + required format. The response is the workflow's
 explanation, followed by the ``@name[value]`` items the analysis code itself computed (in its
 ``result``), which win over numbers the model retyped; when a name the format asks for is still
-missing, one extra model call turns the computed result into that form (counted in the figures). Results go to a JSONL file (one line per
-question; reruns skip ids already there unless --fresh) and a summary is printed.
+missing, one extra model call turns the computed result into that form (counted in the figures).
+A workflow that asks the user a question (react) gets one reply: the request again, with leave to
+assume. Results go to a JSONL file (one line per question; reruns skip ids already there unless
+--fresh) and a summary is printed.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ Analyst's answer: {explanation}
 Write the final answer using exactly this format (names as given, values only inside the brackets, rounded as asked):
 {format}
 Reply with only the @name[value] items, one per line."""
+
+
+NO_REPLY = """I cannot answer questions now: use your best guess for anything unclear and answer the request.
+{question}"""
+"""The reply to a workflow that asks (react's ``ask``): the benchmark has nobody to answer, so the
+request is repeated once with leave to assume; both turns count in the calls and tokens."""
 
 
 def load_questions(data: Path) -> list[dict]:
@@ -77,10 +85,16 @@ def run_one(q: dict, data: Path, args: argparse.Namespace) -> dict:
     try:
         with Session([data / "tables" / q["file_name"]], model=args.model, workspace_root=args.workspace) as session:
             result = session.ask(question_text(q), workflow=args.workflow)
-            response, calls, tokens = format_answer(session, q, result)
+            asked = result.output_type == "ask"
+            calls, prompt_tokens, tokens = result.llm_calls, result.prompt_tokens, result.prompt_tokens + result.completion_tokens
+            if asked:  # one-shot benchmark: answer like a user who is not there to reply
+                result = session.ask(NO_REPLY.format(question=question_text(q)), workflow=args.workflow)
+                calls, prompt_tokens = calls + result.llm_calls, prompt_tokens + result.prompt_tokens
+                tokens += result.prompt_tokens + result.completion_tokens
+            response, extra_calls, extra_tokens = format_answer(session, q, result)
         row.update(response=response, run_id=result.run_id, attempts=result.attempts, output_type=result.output_type,
-                   llm_calls=result.llm_calls + calls, prompt_tokens=result.prompt_tokens,
-                   tokens=result.prompt_tokens + result.completion_tokens + tokens, result_str=(result.result_str or "")[:500])
+                   asked=asked, llm_calls=calls + extra_calls, prompt_tokens=prompt_tokens,
+                   tokens=tokens + extra_tokens, result_str=(result.result_str or "")[:500])
     except Exception as exc:  # one bad question must not stop the benchmark
         row.update(response="", error=f"{type(exc).__name__}: {exc}", llm_calls=0, prompt_tokens=0, tokens=0)
     row["seconds"] = round(time.perf_counter() - started, 2)

@@ -21,16 +21,16 @@ User's latest message: {question}
 
 {results}{assumptions}
 Choose next_action:
-- "act": run one analysis step. instruction: one short sentence saying what to compute or plot (columns, filters, chart type).
-- "finalize": the results above answer the message.
-- "ask": only when the message is ambiguous and DATA cannot settle it (which column, time grain, metric). question: ONE short question that states your best guess, e.g. "Do you mean total units per month?"
+- "act": run one analysis step. instruction: one sentence saying what to compute or plot (columns, filters, chart type); one step should compute everything the message asks for when it can.
+- "finalize": the results above answer every part of the message.
+- "ask": only when the message is ambiguous and DATA cannot settle it (which column, time grain, metric); never about a column DATA shows. question: ONE short question that states your best guess, e.g. "Do you mean total units per month?"
 {hint}
 Write the question and the instruction in {language}.
 
 Return JSON: {{"rationale": "one short sentence", "next_action": "act|finalize|ask", "instruction": "...", "question": "...", "assumption": "..."}}"""
 
 HINT_NONE = "Nothing has run yet for this message."
-HINT_SUCCEEDED = "The last step succeeded: if its result answers the message, choose finalize."
+HINT_SUCCEEDED = "The last step succeeded: if the results answer every part of the message, choose finalize; else act for the missing part."
 HINT_FAILED = "The last step failed: fix the instruction (right column, simpler method, fewer rows) or ask."
 
 CODE = """You are an expert data analyst who writes Python code for one analysis step.

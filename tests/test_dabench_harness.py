@@ -1,0 +1,67 @@
+"""The DABench harness end to end on a two-question folder in the benchmark's format, with the
+scripted model and a real sandbox: official scoring, computed answers, and one reply to a workflow
+that asks (the benchmark has nobody to answer)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import dabench  # noqa: E402
+
+
+def reason(action: str, **fields: str) -> dict:
+    return {"rationale": action, "next_action": action, **fields}
+
+
+@pytest.fixture
+def bench(tmp_path: Path, sales_csv: Path) -> Path:
+    folder = tmp_path / "bench"
+    (folder / "tables").mkdir(parents=True)
+    (folder / "tables" / "sales.csv").write_text(sales_csv.read_text())
+    total = int(pd.read_csv(sales_csv)["units"].sum())
+    questions = [{"id": 1, "question": "How many units were sold in total?", "constraints": "Sum the units column.",
+                  "format": "@total_units[n] where n is an integer.", "file_name": "sales.csv", "level": "easy"}]
+    labels = [{"id": 1, "common_answers": [["total_units", str(total)]]}]
+    (folder / "questions.jsonl").write_text("\n".join(map(json.dumps, questions)) + "\n")
+    (folder / "labels.jsonl").write_text("\n".join(map(json.dumps, labels)) + "\n")
+    return folder
+
+
+def args_for(spec: str, workflow: str, tmp_path: Path) -> argparse.Namespace:
+    return argparse.Namespace(model=spec, workflow=workflow, workspace=tmp_path / "ws")
+
+
+def test_a_question_the_workflow_asks_gets_one_reply_and_both_turns_count(bench, script_file, tmp_path):
+    spec = script_file([
+        reason("ask", question="Do you mean units or revenue?"),
+        reason("act", instruction="Sum the units column"),
+        "result = {'total_units': int(df['units'].sum())}",
+        reason("finalize"),
+        {"title": "Total", "sections": [{"section_type": "text", "content": "The total is in the result."}], "suggestions": []},
+    ])
+    q = dabench.load_questions(bench)[0]
+    row = dabench.run_one(q, bench, args_for(spec, "react", tmp_path))
+    assert "error" not in row, row.get("error")
+    assert row["asked"] is True and row["output_type"] == "report"
+    assert row["llm_calls"] == 5  # the ask turn's call counts too
+    assert row["correct"] == [True]  # the code's own number, in the @name[value] form
+
+
+def test_a_wrong_number_scores_false(bench, script_file, tmp_path):
+    spec = script_file([
+        {"needs_code": True, "needs_evaluation": True, "needs_explanation": True, "reasoning": "sum"},
+        "result = {'total_units': int(df['units'].sum()) + 1}",
+        "Plausible.",
+        "The total is in the result.",
+    ])
+    q = dabench.load_questions(bench)[0]
+    row = dabench.run_one(q, bench, args_for(spec, "quick", tmp_path))
+    assert "error" not in row, row.get("error")
+    assert row["asked"] is False and row["correct"] == [False]
