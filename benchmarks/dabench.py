@@ -2,11 +2,13 @@
 
     .venv/bin/python benchmarks/dabench.py --workflow quick --model local [--limit N] [--level easy]
         [--ids 5,6] [--data ../shared/bench/dabench] [--out benchmarks/results/quick-local.jsonl]
+        [--rescore]   # score stored rows again with the current rules, no model calls
 
 Each question is asked as its text + constraints + required format. The response is the workflow's
 explanation, followed by the ``@name[value]`` items the analysis code itself computed (in its
 ``result``), which win over numbers the model retyped; when a name the format asks for is still
-missing, one extra model call turns the computed result into that form (counted in the figures).
+missing, one extra model call turns the computed result into that form (counted in the figures);
+numbers with more decimals than the format asks for are rounded half-up by code.
 A workflow that asks the user a question (react) gets one reply: the request again, with leave to
 assume. Results go to a JSONL file (one line per question; reruns skip ids already there unless
 --fresh) and a summary is printed.
@@ -22,7 +24,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from dabench_scoring import computed_answers, expected_names, extract_answers, score_question, summarize  # noqa: E402
+import dabench_scoring as scoring  # noqa: E402
+from dabench_scoring import computed_answers, expected_names, extract_answers, score_question  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "dabench"
 
@@ -66,15 +69,32 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
     if computed:  # last value wins in scoring: the code's numbers, not the model's retyping
         response += "\nComputed: " + " ".join(f"@{n}[{v}]" for n, v in computed.items())
     found = extract_answers(response)
-    if names and all(n in found for n in names):
-        return response, 0, 0
-    if not result.result_str and not result.explanation:
-        return response, 0, 0
-    prompt = FORMAT_PROMPT.format(question=q["question"], output=(result.result_str or "")[:1500],
-                                  explanation=(result.explanation or "")[:800], format=q["format"])
-    reply = session.model.invoke([HumanMessage(content=prompt)], max_tokens=200)
-    usage = reply.usage_metadata or {}
-    return f"{response}\n{reply.content}", 1, int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
+    calls = tokens = 0
+    if names and not all(n in found for n in names) and (result.result_str or result.explanation):
+        prompt = FORMAT_PROMPT.format(question=q["question"], output=(result.result_str or "")[:1500],
+                                      explanation=(result.explanation or "")[:800], format=q["format"])
+        reply = session.model.invoke([HumanMessage(content=prompt)], max_tokens=200)
+        usage = reply.usage_metadata or {}
+        response += f"\n{reply.content}"
+        calls, tokens = 1, int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
+    rounded = scoring.round_as_asked(extract_answers(response), q["format"])
+    if rounded:  # "rounded to two decimal places": the rounding is done by code, not by the model
+        response += "\nRounded: " + " ".join(f"@{n}[{v}]" for n, v in rounded.items())
+    return response, calls, tokens
+
+
+def rescore(row: dict, q: dict) -> dict:
+    """A stored row scored again with today's deterministic rules (computed answers from its stored
+    ``result_str``, rounding as asked); no model call, the response's prose is unchanged."""
+    response = row.get("response") or ""
+    if response:
+        computed = computed_answers(row.get("result_str") or "", expected_names(q["format"]))
+        if computed:
+            response += "\nComputed: " + " ".join(f"@{n}[{v}]" for n, v in computed.items())
+        rounded = scoring.round_as_asked(extract_answers(response), q["format"])
+        if rounded:
+            response += "\nRounded: " + " ".join(f"@{n}[{v}]" for n, v in rounded.items())
+    return {**row, "response": response, "correct": score_question(response, q["labels"])}
 
 
 def run_one(q: dict, data: Path, args: argparse.Namespace) -> dict:
@@ -104,7 +124,7 @@ def run_one(q: dict, data: Path, args: argparse.Namespace) -> dict:
 
 def report(rows: list[dict], total: int) -> str:
     answered = [r for r in rows if r.get("response")]
-    s = summarize(r["correct"] for r in answered)
+    s = scoring.summarize(r["correct"] for r in answered)
     med = lambda key: statistics.median(r[key] for r in rows) if rows else 0  # noqa: E731
     return (
         f"questions: {len(rows)}/{total} run, {len(answered)} answered\n"
@@ -128,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="JSONL results (default benchmarks/results/<workflow>-<model>.jsonl)")
     parser.add_argument("--workspace", type=Path, default=Path("benchmarks/results/workspace"))
     parser.add_argument("--fresh", action="store_true", help="ignore existing results in --out")
+    parser.add_argument("--rescore", action="store_true",
+                        help="run nothing: score the rows already in --out again with the current rules")
     args = parser.parse_args(argv)
 
     questions = load_questions(args.data)
@@ -144,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     done = {} if args.fresh or not out.exists() else {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
     if args.fresh and out.exists():
         out.unlink()
+    if args.rescore:
+        rows = [rescore(done[q["id"]], q) for q in questions if q["id"] in done]
+        print(report(rows, len(rows)))
+        return 0
     rows = [done[q["id"]] for q in questions if q["id"] in done]
     todo = [q for q in questions if q["id"] not in done]
     print(f"{len(questions)} questions ({len(rows)} already in {out}); workflow={args.workflow} model={args.model}", file=sys.stderr)

@@ -33,6 +33,33 @@ def computed_answers(result_str: str, names: list[str]) -> dict[str, str]:
     return found
 
 
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_PRECISION = re.compile(r"(\d|one|two|three|four|five|six)\s+decimal", re.I)
+_LONG_NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def asked_decimals(format_text: str) -> int | None:
+    """The decimals a format asks for ("rounded to two decimal places"), when it asks for one
+    precision only; None when it asks for none or for several."""
+    found = {int(m) if m.isdigit() else _WORDS[m.lower()] for m in _PRECISION.findall(format_text or "")}
+    return found.pop() if len(found) == 1 else None
+
+
+def round_as_asked(answers: dict[str, str], format_text: str) -> dict[str, str]:
+    """The answers whose number has more decimals than the format asks, rounded half-up."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    places = asked_decimals(format_text)
+    if places is None:
+        return {}
+    rounded = {}
+    for name, value in answers.items():
+        value = value.strip()
+        if _LONG_NUMBER.fullmatch(value) and len(value.split(".")[1]) > places:
+            rounded[name] = str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    return rounded
+
+
 def expected_names(format_text: str) -> list[str]:
     """The answer names a question's `format` asks for, in order."""
     seen: list[str] = []

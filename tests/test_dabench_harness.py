@@ -65,3 +65,11 @@ def test_a_wrong_number_scores_false(bench, script_file, tmp_path):
     row = dabench.run_one(q, bench, args_for(spec, "quick", tmp_path))
     assert "error" not in row, row.get("error")
     assert row["asked"] is False and row["correct"] == [False]
+
+
+def test_rescore_applies_the_current_rules_to_a_stored_row(bench):
+    q = dabench.load_questions(bench)[0]
+    total = q["labels"][0][1]
+    row = {"id": 1, "response": "The total is @total_units[1].", "result_str": f"{{'total_units': {total}}}", "correct": [False]}
+    assert dabench.rescore(row, q)["correct"] == [True]
+    assert dabench.rescore({**row, "result_str": ""}, q)["correct"] == [False]

@@ -3,7 +3,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 
-from dabench_scoring import computed_answers, expected_names, extract_answers, score_question, summarize  # noqa: E402
+from dabench_scoring import (  # noqa: E402
+    asked_decimals,
+    computed_answers,
+    expected_names,
+    extract_answers,
+    round_as_asked,
+    score_question,
+    summarize,
+)
 
 
 def test_official_rule():
@@ -29,3 +37,13 @@ def test_computed_answers_come_from_the_result_not_the_prose():
     assert computed_answers("{'variables_needed': ['a']}", names) == {}
     # appended after the explanation, the computed value is the one scored
     assert score_question("@mean_neg[0.06]\nComputed: @mean_neg[0.07]", [["mean_neg", "0.07"]]) == [True]
+
+
+def test_numbers_are_rounded_half_up_as_the_format_asks():
+    fmt = '@r[r_value] where "r_value" is a number between -1 and 1, rounded to two decimal places.'
+    assert asked_decimals(fmt) == 2 and asked_decimals("rounded to 3 decimal places") == 3
+    assert asked_decimals("@n[count]") is None
+    assert asked_decimals("a rounded to two decimal places, b rounded to four decimal places") is None  # ambiguous
+    assert round_as_asked({"r": "0.205104", "s": "0.2", "name": "Alice", "n": "12"}, fmt) == {"r": "0.21"}
+    assert round_as_asked({"r": "-0.125"}, fmt) == {"r": "-0.13"}
+    assert round_as_asked({"r": "0.205104"}, "@r[r_value]") == {}

@@ -33,3 +33,20 @@ def test_rows_are_visible_before_the_run_finishes(tmp_path):
     assert run["status"] == "ok" and '"explanation"' in run["final_output"]
     assert other.artifacts(run_id)[0]["kind"] == "figure"
     assert other.recent_runs(5)[0]["id"] == run_id
+
+
+def test_a_run_whose_process_died_reads_as_interrupted(tmp_path):
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'log.db'}"
+    code = ("import os; from dsagent.store import RunLog; "
+            f"log = RunLog({url!r}); print(log.start_run(workflow='quick', model='m', question='q', datasets=[], workspace='/w')); "
+            "os._exit(9)")  # dies mid-run: no finish_run
+    dead = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip()
+    log = RunLog(url)
+    alive = log.start_run(workflow="quick", model="m", question="q", datasets=[], workspace="/w")  # this process
+    statuses = {r["id"]: r["status"] for r in log.recent_runs(5)}
+    assert statuses == {dead: "interrupted", alive: "running"}
+    run = log.get_run(dead)
+    assert run["status"] == "interrupted" and "ended before the run finished" in run["error"]

@@ -77,7 +77,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
         print("no runs yet: try `dsagent ask FILE \"question\"`")
     for run in runs:
         question = " ".join(run["question"].split())[:70]
-        print(f"{run['id']}  {run['created_at'][:19]}  {run['status']:<7} {run['workflow']:<6} {run['model'][:28]:<28}  {question}")
+        print(f"{run['id']}  {run['created_at'][:19]}  {run['status']:<11} {run['workflow']:<6} {run['model'][:28]:<28}  {question}")
     return 0
 
 

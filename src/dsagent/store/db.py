@@ -6,6 +6,8 @@ Every row is written and committed as the run goes, so a crash keeps what was al
 from __future__ import annotations
 
 import json
+import os
+import socket
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,6 +22,16 @@ from dsagent.store import migrations
 
 def utcnow() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
+    return True
 
 
 def _dumps(value: Any) -> str | None:
@@ -53,9 +65,10 @@ class RunLog:
     def start_run(self, *, workflow: str, model: str, question: str, datasets: list[str], workspace: str, isolation: str | None = None) -> str:
         run_id = uuid.uuid4().hex[:12]
         self._write(
-            "INSERT INTO runs (id, created_at, workflow, model, question, datasets, workspace, isolation, status)"
-            " VALUES (:id, :t, :w, :m, :q, :d, :ws, :iso, 'running')",
+            "INSERT INTO runs (id, created_at, workflow, model, question, datasets, workspace, isolation, status, owner)"
+            " VALUES (:id, :t, :w, :m, :q, :d, :ws, :iso, 'running', :o)",
             id=run_id, t=utcnow(), w=workflow, m=model, q=question, d=_dumps(datasets), ws=workspace, iso=isolation,
+            o=f"{socket.gethostname()}:{os.getpid()}",
         )
         return run_id
 
@@ -95,9 +108,22 @@ class RunLog:
     def add_artifact(self, run_id: str, kind: str, path: str) -> None:
         self._write("INSERT INTO artifacts (run_id, kind, path, created_at) VALUES (:r, :k, :p, :t)", r=run_id, k=kind, p=path, t=utcnow())
 
+    def _settle(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Runs still 'running' whose process on this host has ended (killed, crashed, power cut)
+        become 'interrupted', in the log and in the rows returned; their steps stay as written."""
+        host = socket.gethostname()
+        for row in rows:
+            owner = row.get("owner") or ""
+            name, _, pid = owner.rpartition(":")
+            if row["status"] == "running" and name == host and pid.isdigit() and not _process_alive(int(pid)):
+                error = "the process ended before the run finished (killed or crashed); the steps done so far are kept"
+                self._write("UPDATE runs SET status = 'interrupted', error = :e WHERE id = :id AND status = 'running'", e=error, id=row["id"])
+                row.update(status="interrupted", error=error)
+        return rows
+
     # --- reading -------------------------------------------------------------------------
     def recent_runs(self, limit: int = 20) -> list[dict[str, Any]]:
-        return self._read("SELECT * FROM runs ORDER BY created_at DESC LIMIT :n", n=limit)
+        return self._settle(self._read("SELECT * FROM runs ORDER BY created_at DESC LIMIT :n", n=limit))
 
     def get_run(self, run_id: str) -> dict[str, Any]:
         """The run with this id, or with the one id this prefix starts (run ids are hex)."""
@@ -109,7 +135,7 @@ class RunLog:
                 raise UserError(f"run id prefix {run_id!r} matches several runs ({ids}…); give more characters")
         if not rows:
             raise UserError(f"no run {run_id!r} in the run log; `dsagent runs` lists recent runs")
-        return rows[0]
+        return self._settle(rows[:1])[0]
 
     def steps(self, run_id: str) -> list[dict[str, Any]]:
         return self._read("SELECT * FROM steps WHERE run_id = :r ORDER BY id", r=run_id)

@@ -58,6 +58,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX ix_artifacts_run ON artifacts(run_id)",
         ],
     ),
+    (
+        # Which process runs a run (host:pid), so a run whose process died reads as interrupted.
+        "0002_run_owner",
+        ["ALTER TABLE runs ADD COLUMN owner VARCHAR(128)"],
+    ),
 ]
 
 
