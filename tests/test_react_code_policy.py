@@ -20,6 +20,13 @@ def test_other_libraries_are_refused_with_a_clear_error():
     assert "scipy.stats, os" in check_code("import scipy.stats\nimport os\nimport scipy.stats")
 
 
+def test_a_refused_statistics_library_comes_with_what_to_use_instead():
+    for code in ("from scipy.stats import skew", "import statsmodels.api as sm", "r = stats.skew(df['a'])"):
+        assert "Without scipy: s.skew()" in check_code(code), code
+    assert "Without scipy" not in check_code("import plotly.express as px")
+    assert "Without scipy" not in check_code("fig = px.bar(df, x='a')")
+
+
 def test_preimported_names_of_other_libraries_are_refused_unless_the_code_binds_them():
     error = check_code("fig = px.bar(df, x='a')\nr = stats.ttest_ind([1], [2])")
     assert error.startswith("NameError: px (plotly), stats (scipy) is not available")
