@@ -52,6 +52,13 @@ def test_errors_are_one_clean_line(tmp_path, capsys, script_file):
     assert main(["ask", str(tmp_path / "x.csv"), "q", "--model", "bogus:x"]) == 2
 
 
+def test_debug_shows_the_traceback_before_or_after_the_subcommand(tmp_path, capsys, script_file):
+    spec = script_file([])
+    for argv in (["--debug", "ask"], ["ask", "--debug"]):
+        assert main([*argv, str(tmp_path / "nope.csv"), "q?", "--model", spec]) == 2
+        assert "Traceback (most recent call last)" in capsys.readouterr().err, argv
+
+
 def test_out_of_replies_is_a_provider_error(script_file, sales_csv, capsys):
     spec = script_file([PLAN])
     assert main(["ask", str(sales_csv), "q?", "--model", spec]) == 3

@@ -31,10 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer a question about data files", description="Answer a question about one or more data files (CSV/TSV, Excel, Parquet, JSON/JSONL).")
     ask.add_argument("items", nargs="+", metavar="FILE... QUESTION", help="data files, then the question (quote it)")
     ask.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
-    ask.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="workflow to run (default: quick)")
+    ask.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="workflow to run (default: the workflow setting, DSAGENT_WORKFLOW; quick)")
     ask.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
     ask.add_argument("--json", action="store_true", help="print the final output package as one JSON object on stdout")
-    ask.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    ask.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
 
     chat = sub.add_parser("chat", help="talk about data files: one question after another, follow-ups act on the latest result",
                           description="An interactive conversation about one or more data files: type a question, read the answer "
@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--workflow", default="react", choices=list(WORKFLOWS), help="workflow for every message (default: react)")
     chat.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
     chat.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
-    chat.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    chat.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
 
     runs = sub.add_parser("runs", help="list recent runs from the run log")
     runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--port", type=int, default=8501, help="port to listen on (default 8501)")
     web.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     web.add_argument("--model", help="default model spec shown in the app (default: settings, DSAGENT_MODEL)")
-    web.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="default workflow shown in the app (default: quick)")
+    web.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="default workflow shown in the app (default: the workflow setting; quick)")
     return parser
 
 
