@@ -122,3 +122,14 @@ def test_peak_memory_and_duration_are_measured(sandbox: Sandbox) -> None:
     assert res.success, res.error
     assert res.peak_mb >= 60  # 80 MB array above the baseline
     assert res.duration_s > 0
+
+
+def test_a_long_result_says_how_long_it_is() -> None:
+    from dsagent.sandbox.artifacts import describe_result
+
+    text, kind = describe_result(pd.Series(range(500), name="FamilySize"))
+    assert kind == "Series" and text.endswith("Length: 500") and "..." in text
+    text, _ = describe_result(pd.DataFrame({"a": range(100), "b": range(100)}))
+    assert text.endswith("[100 rows x 2 columns]")
+    text, _ = describe_result(pd.Series([1.5, 2.5], index=["x", "y"]))
+    assert "Length" not in text  # short results are shown whole

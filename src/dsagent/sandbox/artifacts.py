@@ -35,10 +35,14 @@ def describe_result(value: Any) -> tuple[str, str]:
     pd = sys.modules.get("pandas")
     if pd is not None and isinstance(value, pd.DataFrame):
         text = value.to_string(max_rows=_DISPLAY_ROWS, max_cols=_DISPLAY_COLS)
+        if len(value) > _DISPLAY_ROWS:  # a long table is said to be one: the reader sees only its ends
+            text += f"\n[{len(value):,} rows x {value.shape[1]} columns]"
     elif pd is not None and isinstance(value, pd.Series):
         text = value.to_string(max_rows=_DISPLAY_ROWS)
         if value.name is not None:
             text += f"\nName: {value.name}, dtype: {value.dtype}"
+        if len(value) > _DISPLAY_ROWS:
+            text += f"\nLength: {len(value):,}"
     else:
         text = str(value)
     if len(text) > RESULT_CHARS:
