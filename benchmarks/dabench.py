@@ -65,9 +65,8 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
 
     response = result.explanation or ""
     names = expected_names(q["format"])
-    computed = computed_answers(result.result_str or "", names)
-    if computed:  # last value wins in scoring: the code's numbers, not the model's retyping
-        response += "\nComputed: " + " ".join(f"@{n}[{v}]" for n, v in computed.items())
+    # last value wins in scoring: the code's numbers, not the model's retyping
+    response += tagged("Computed", computed_answers(result.result_str or "", names))
     found = extract_answers(response)
     calls = tokens = 0
     if names and not all(n in found for n in names) and (result.result_str or result.explanation):
@@ -77,10 +76,14 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
         usage = reply.usage_metadata or {}
         response += f"\n{reply.content}"
         calls, tokens = 1, int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
-    rounded = scoring.round_as_asked(extract_answers(response), q["format"])
-    if rounded:  # "rounded to two decimal places": the rounding is done by code, not by the model
-        response += "\nRounded: " + " ".join(f"@{n}[{v}]" for n, v in rounded.items())
+    # "rounded to two decimal places": the rounding is done by code, not by the model
+    response += tagged("Rounded", scoring.round_as_asked(extract_answers(response), q["format"]))
     return response, calls, tokens
+
+
+def tagged(label: str, answers: dict[str, str]) -> str:
+    """A line of ``@name[value]`` items to append to a response ("" when there are none)."""
+    return f"\n{label}: " + " ".join(f"@{n}[{v}]" for n, v in answers.items()) if answers else ""
 
 
 def rescore(row: dict, q: dict) -> dict:
@@ -88,12 +91,8 @@ def rescore(row: dict, q: dict) -> dict:
     ``result_str``, rounding as asked); no model call, the response's prose is unchanged."""
     response = row.get("response") or ""
     if response:
-        computed = computed_answers(row.get("result_str") or "", expected_names(q["format"]))
-        if computed:
-            response += "\nComputed: " + " ".join(f"@{n}[{v}]" for n, v in computed.items())
-        rounded = scoring.round_as_asked(extract_answers(response), q["format"])
-        if rounded:
-            response += "\nRounded: " + " ".join(f"@{n}[{v}]" for n, v in rounded.items())
+        response += tagged("Computed", computed_answers(row.get("result_str") or "", expected_names(q["format"])))
+        response += tagged("Rounded", scoring.round_as_asked(extract_answers(response), q["format"]))
     return {**row, "response": response, "correct": score_question(response, q["labels"])}
 
 

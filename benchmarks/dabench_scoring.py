@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
 
 ANSWER = re.compile(r"@(\w+)\[(.*?)\]")
 
@@ -47,8 +48,6 @@ def asked_decimals(format_text: str) -> int | None:
 
 def round_as_asked(answers: dict[str, str], format_text: str) -> dict[str, str]:
     """The answers whose number has more decimals than the format asks, rounded half-up."""
-    from decimal import ROUND_HALF_UP, Decimal
-
     places = asked_decimals(format_text)
     if places is None:
         return {}
