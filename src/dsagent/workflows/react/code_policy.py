@@ -8,6 +8,7 @@ trip; the sandbox enforces the same list while the code runs (an import guard fo
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from dsagent.workflows.react.state import ExpectedOutput
 
@@ -22,6 +23,11 @@ ALLOWED_IMPORTS = (*ALLOWED_LIBRARIES, *HARMLESS_STDLIB)
 STATS_WITHOUT_SCIPY = (" Without scipy: s.skew(), s.kurt(), s.corr(other, method='pearson'|'spearman'|'kendall'),"
                        " np.polyfit for a line, sklearn.linear_model for regression, math.erfc for a normal tail.")
 """What a refused scipy/statsmodels import is told to use instead (a small model retries scipy otherwise)."""
+
+
+def _stats_hint(libraries: Iterable[str]) -> str:
+    """:data:`STATS_WITHOUT_SCIPY` when a refused library is scipy or statsmodels, else ""."""
+    return STATS_WITHOUT_SCIPY if any(lib.partition(".")[0] in ("scipy", "statsmodels") for lib in libraries) else ""
 
 # The sandbox pre-imports these for the other workflows; in this one they are not there.
 _OTHER_LIBRARY_NAMES = {"px": "plotly", "go": "plotly", "make_subplots": "plotly", "scipy": "scipy",
@@ -61,18 +67,17 @@ def check_code(code: str) -> str | None:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__":
             refused.append("__import__(...)")
     if refused:
-        stats = any(name.partition(".")[0] in ("scipy", "statsmodels") for name in refused)
         return (f"ImportError: this workflow does not allow {', '.join(dict.fromkeys(refused))}. "
                 f"Use only {', '.join(ALLOWED_LIBRARIES)} (and standard modules such as math, statistics, datetime)."
-                + (STATS_WITHOUT_SCIPY if stats else ""))
+                + _stats_hint(refused))
     bound = _bound_names(tree)
     missing = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                       and n.id in _OTHER_LIBRARY_NAMES and n.id not in bound})
     if missing:
         names = ", ".join(f"{n} ({_OTHER_LIBRARY_NAMES[n]})" for n in missing)
-        stats = any(_OTHER_LIBRARY_NAMES[n] in ("scipy", "statsmodels") for n in missing)
         return (f"NameError: {names} is not available in this workflow. "
-                "Use pandas (pd), numpy (np), sklearn, matplotlib (plt) or seaborn (sns)." + (STATS_WITHOUT_SCIPY if stats else ""))
+                "Use pandas (pd), numpy (np), sklearn, matplotlib (plt) or seaborn (sns)."
+                + _stats_hint(_OTHER_LIBRARY_NAMES[n] for n in missing))
     return None
 
 
