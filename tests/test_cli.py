@@ -12,13 +12,16 @@ PLAN = {"needs_code": True, "needs_evaluation": False, "needs_explanation": True
 def test_help_imports_nothing_heavy():
     code = (
         "import sys; from dsagent.cli.main import main\n"
-        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('pandas', 'langchain_core', 'langgraph', 'sqlalchemy', 'numpy', 'llama_cpp') if m in sys.modules]\n"
+        "for argv in (['--help'], ['web', '--help']):\n"
+        "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+        "heavy = [m for m in ('pandas', 'langchain_core', 'langgraph', 'sqlalchemy', 'numpy', 'llama_cpp',"
+        " 'streamlit', 'plotly') if m in sys.modules]\n"
         "assert not heavy, heavy"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "ask" in out.stdout and "runs" in out.stdout and "models" in out.stdout
+    assert "web" in out.stdout and "--port" in out.stdout
 
 
 def test_ask_json(script_file, sales_csv, capsys):

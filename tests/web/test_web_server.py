@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import pytest
@@ -40,19 +39,6 @@ def test_cmd_web_execs_streamlit_with_the_defaults(monkeypatch, capsys):
 def test_bad_port_is_a_user_error(capsys):
     assert main(["web", "--port", "70000"]) == 2
     assert "--port must be between 1 and 65535" in capsys.readouterr().err
-
-
-def test_help_does_not_import_streamlit():
-    code = (
-        "import sys; from dsagent.cli.main import main\n"
-        "for argv in (['--help'], ['web', '--help']):\n"
-        "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
-        "heavy = [m for m in ('streamlit', 'pandas', 'plotly', 'langchain_core') if m in sys.modules]\n"
-        "assert not heavy, heavy"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert "web" in out.stdout and "--port" in out.stdout
 
 
 @pytest.mark.parametrize("argv", [["web", "--workflow", "nope"]])
