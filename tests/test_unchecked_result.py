@@ -12,6 +12,7 @@ RAN = {"result_str": "21.5", "figures": [], "stdout": ""}
     "x = df['a'].mean()\nresult = {'variables_needed': ['a'], 'analysis_type': 'mean'}",
     "result = '@mean[0.21]'",
     "result: float = -3",
+    "result = {}\nresult['mean'] = 21.5",
 ])
 def test_literal_results_are_flagged(code):
     assert "hardcoded" in unchecked_result(code, RAN)
@@ -24,6 +25,10 @@ def test_literal_results_are_flagged(code):
     "result = f'@mean[{m:.2f}]'",
     "fig = px.bar(df, x='a')",  # no result at all, but a figure
     "result = (",  # not parseable: let the model judge
+    # an empty container filled from the data afterwards is computed
+    "result = {}\nfor c in df['g'].unique():\n    result[f'mean_{c}'] = df[df['g'] == c]['a'].mean()",
+    "result = []\nfor v in df['a']:\n    result.append(v)",
+    "result = {}\nresult.update(df['a'].describe().to_dict())",
 ])
 def test_computed_results_pass(code):
     ran = {**RAN, "figures": ["f.json"]} if "fig" in code else RAN

@@ -64,8 +64,9 @@ def describe_output(execution_result: dict | None) -> str:
 def unchecked_result(code: str, execution_result: dict | None) -> str | None:
     """Why a successful run's ``result`` cannot be trusted without asking a model, or None.
 
-    Checked by code, not by the model: no ``result``/figure at all, or every assignment to
+    Checked by code, not by the model: no ``result``/figure at all, or every value put into
     ``result`` is a literal (small models copy numbers or the prompt's JSON instead of computing).
+    Values put in count too: ``result[k] = ...`` and ``result.append(...)``/``update(...)``.
     """
     import ast
 
@@ -76,8 +77,7 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
         tree = ast.parse(code)
     except SyntaxError:
         return None
-    values = [n.value for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
-              and any(isinstance(t, ast.Name) and t.id == "result" for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    values = _values_put_in_result(tree)
     if not values or any(v is None for v in values):
         return None
     for value in values:
@@ -86,6 +86,24 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return None  # computed from something
     return "`result` is a hardcoded literal, not computed from the data"
+
+
+def _values_put_in_result(tree: Any) -> list[Any]:
+    """Every expression assigned to ``result``, stored into it by key, or passed to one of its methods."""
+    import ast
+
+    def is_result(node: Any) -> bool:
+        return isinstance(node, ast.Name) and node.id == "result"
+
+    values: list[Any] = []
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                if is_result(target) or (isinstance(target, ast.Subscript) and is_result(target.value)):
+                    values.append(n.value)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and is_result(n.func.value):
+            values.extend([*n.args, *(k.value for k in n.keywords)] or [None])
+    return values
 
 
 def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[str]) -> tuple[str, bool]:
