@@ -105,6 +105,12 @@ def test_file_not_found_hints_at_loaded_data(sandbox: Sandbox) -> None:
     assert "already loaded: use df or datasets['<id>'] (ids: 'sales')" in res.error
 
 
+def test_a_moved_api_gets_the_current_one(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = df.append(df)")
+    assert not res.success and "has no attribute 'append'" in res.error
+    assert res.error.rstrip().endswith("Hint: pandas removed DataFrame/Series.append: use pd.concat([a, b], ignore_index=True).")
+
+
 def test_key_error_lists_columns(sandbox: Sandbox) -> None:
     res = sandbox.run("result = df['revenue'].sum()")
     assert not res.success and "KeyError" in res.error

@@ -12,6 +12,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from dsagent.sandbox.api_drift import drift_hint
+
 RESULT_CHARS = 20_000
 _DISPLAY_ROWS = 60
 _DISPLAY_COLS = 30
@@ -170,4 +172,4 @@ def _hint(exc: BaseException, namespace: dict[str, Any]) -> str:
                 shown = ", ".join(map(repr, columns[:60])) + (" …" if len(columns) > 60 else "")
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
-    return ""
+    return drift_hint(str(exc))

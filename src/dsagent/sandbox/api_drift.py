@@ -1,0 +1,42 @@
+"""Hints for errors that come from library APIs that moved (pandas 3, NumPy 2, scikit-learn 1.2+).
+
+Small models learned older APIs: they write ``OneHotEncoder(sparse=False)`` or
+``mean_squared_error(..., squared=False)``, and the fix they reach for after the error is often a
+different computation (the MSE for an RMSE). One line saying what the current API is keeps the
+intent. Matched on the error's own text, for any question; nothing here knows about a dataset.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DRIFT: list[tuple[str, str]] = [
+    (r"unexpected keyword argument 'sparse'", "scikit-learn renamed it: OneHotEncoder(sparse_output=False)."),
+    (r"unexpected keyword argument 'squared'",
+     "scikit-learn removed squared=: for an RMSE use root_mean_squared_error(y_true, y_pred) from sklearn.metrics "
+     "(or np.sqrt(mean_squared_error(y_true, y_pred)))."),
+    (r"unexpected keyword argument 'normalize'", "scikit-learn removed normalize=: scale the features first (StandardScaler)."),
+    (r"unexpected keyword argument 'method'", "pandas removed fillna(method=...): use .ffill() or .bfill()."),
+    (r"unexpected keyword argument 'infer_datetime_format'", "pandas removed infer_datetime_format=: drop it (or give format=...)."),
+    (r"object has no attribute 'append'", "pandas removed DataFrame/Series.append: use pd.concat([a, b], ignore_index=True)."),
+    (r"object has no attribute 'iteritems'", "pandas renamed it: .items()."),
+    (r"object has no attribute 'applymap'", "pandas renamed it: DataFrame.map(func)."),
+    (r"object has no attribute 'mad'", "pandas removed .mad(): use (s - s.mean()).abs().mean()."),
+    (r"object has no attribute 'is_monotonic'", "pandas renamed it: .is_monotonic_increasing."),
+    (r"module 'numpy' has no attribute '(float|int|bool|object|str)'", "NumPy removed that alias: use the builtin (float, int, bool, object, str)."),
+    (r"module 'numpy' has no attribute 'product'", "NumPy removed it: np.prod."),
+    (r"module 'numpy' has no attribute 'trapz'", "NumPy renamed it: np.trapezoid."),
+    (r"(does not support operation|Cannot perform reduction) '\w+'|could not convert string to float",
+     "text cannot be averaged or correlated: select the numeric columns first (df.select_dtypes('number'), "
+     "or numeric_only=True in mean/median/std/corr), or turn numbers stored as text into numbers "
+     "(pd.to_numeric(s, errors='coerce'))."),
+]
+_COMPILED = [(re.compile(pattern), hint) for pattern, hint in _DRIFT]
+
+
+def drift_hint(message: str) -> str:
+    """'Hint: …' for an error message caused by a moved API, or ''."""
+    for pattern, hint in _COMPILED:
+        if pattern.search(message):
+            return f"Hint: {hint}"
+    return ""

@@ -1,0 +1,35 @@
+"""Errors from APIs that moved get a one-line hint with the current API; the real libraries raise them."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dsagent.sandbox.api_drift import drift_hint
+
+FRAME = pd.DataFrame({"a": [1.0, None, 3.0], "b": ["x", "y", "x"], "c": ["p", "q", "r"]})
+
+
+def _error(call) -> str:
+    with pytest.raises(Exception) as info:
+        call()
+    return str(info.value)
+
+
+@pytest.mark.parametrize("call, expected", [
+    (lambda: __import__("sklearn.preprocessing", fromlist=["x"]).OneHotEncoder(sparse=False), "sparse_output=False"),
+    (lambda: __import__("sklearn.metrics", fromlist=["x"]).mean_squared_error([1, 2], [1, 3], squared=False), "root_mean_squared_error"),
+    (lambda: FRAME.append(FRAME), "pd.concat"),
+    (lambda: FRAME["a"].iteritems(), ".items()"),
+    (lambda: FRAME.fillna(method="ffill"), ".ffill()"),
+    (lambda: np.float, "builtin"),
+    (lambda: FRAME.groupby("b").mean(), "numeric columns"),
+    (lambda: FRAME.corr(), "numeric columns"),
+    (lambda: FRAME.median(), "numeric columns"),
+])
+def test_moved_apis_get_a_hint(call, expected):
+    assert expected in drift_hint(_error(call))
+
+
+def test_other_errors_get_none():
+    assert drift_hint(_error(lambda: FRAME["nope"])) == ""
+    assert drift_hint("ZeroDivisionError: division by zero") == ""
