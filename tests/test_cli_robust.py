@@ -13,7 +13,7 @@ REPLIES = [
     {"reasoning": "clean", "available_columns": ["units"], "missing_columns": [], "data_quality": {}, "limitations": [], "is_suitable": True},
     {"reasoning": "fine", "aligned": True, "gaps": [], "caveats": [], "recommendation": "proceed"},
     "result = int(df['units'].sum())",
-    {"reasoning": "plausible", "is_valid": True, "issues_found": [], "confidence": 0.9, "recommendation": "accept"},
+    "result = df['units'].sum()",  # node 5's independent computation agrees
     "Total units computed.",
 ]
 

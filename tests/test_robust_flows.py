@@ -54,8 +54,9 @@ def survey_csv(tmp_path: Path) -> Path:
 
 
 def test_example_1_simple_success(script_file, sales_csv):
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['units'].mean()", VALID,
-                        "The average is about 21 units."])
+    # node 5's independent code agrees, so node 5 accepts without asking the model to evaluate
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['units'].mean()",
+                        "result = round(df['units'].mean(), 2)", "The average is about 21 units."])
     result, session = ask(spec, [sales_csv], "What's the average number of units?")
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
@@ -66,6 +67,9 @@ def test_example_1_simple_success(script_file, sales_csv):
     # every call shares the stable prefix (KV cache) and the small table's profile is not repeated
     assert len({str(call[0].content) for call in session.model.history}) == 1
     assert "is in DATA above" in prompt(session, 2)
+    check = prompt(session, 5)
+    assert "average number of units" in check and "Approach:" not in check  # the question alone, not node 1B's reading
+    assert "cross-check agrees" in RunLog(load_settings().db_url).steps(result.run_id)[5]["detail"]
     calls = RunLog(load_settings().db_url).llm_calls(result.run_id)
     assert [c["node"] for c in calls] == [n for n, _ in route(result.run_id)]
     report = Path(result.report_path).read_text()
@@ -81,7 +85,8 @@ def test_example_2_alignment_loop_revises_requirements_and_reuses_the_profile(sc
               "caveats": [], "recommendation": "revise_requirements"}
     req_sales = {**req_revenue, "variables_needed": ["satisfaction", "sales"]}
     spec = script_file([DATA_WORK, req_revenue, profile, revise, req_sales, ALIGNED,
-                        "result = df['satisfaction'].corr(df['sales'])", VALID, "They are strongly correlated."])
+                        "result = df['satisfaction'].corr(df['sales'])", "result = df['sales'].corr(df['satisfaction'])",
+                        "They are strongly correlated."])
     result, session = ask(spec, [survey_csv], "Show correlation between satisfaction and revenue")
     assert route(result.run_id) == [*PREFIX, ("node_1b_requirements", "ok"), ("node_2_data", "reused"),
                                     *ok("node_3_alignment", "node_4_code", "node_5_evaluate", "node_6_explain")]
@@ -96,15 +101,23 @@ def test_example_2_alignment_loop_revises_requirements_and_reuses_the_profile(sc
     assert session.model.remaining == 0
 
 
+IMPOSSIBLE = "result = df['units'].corr(df['price']) * 0 + 1.2"
+CORR = "result = df['units'].corr(df['price'])"
+INVALID = {"reasoning": "impossible", "is_valid": False, "issues_found": ["a correlation of 1.2 is impossible (> 1)"],
+           "confidence": 0.95, "recommendation": "code_error"}
+REWRITE = {"reasoning": "arithmetic", "root_cause": "calculation error", "action": "rewrite_code",
+           "guidance": "use Series.corr instead of the hand-made formula"}
+
+
+def node_5_notes(run_id: str) -> list[str]:
+    return [s["detail"].partition("; ")[2] for s in RunLog(load_settings().db_url).steps(run_id) if s["node"] == "node_5_evaluate"]
+
+
 def test_example_3_remediation_loop_rewrites_impossible_code(script_file, sales_csv):
-    invalid = {"reasoning": "impossible", "is_valid": False, "issues_found": ["a correlation of 1.2 is impossible (> 1)"],
-               "confidence": 0.95, "recommendation": "code_error"}
-    plan = {"reasoning": "arithmetic", "root_cause": "calculation error", "action": "rewrite_code",
-            "guidance": "use Series.corr instead of the hand-made formula"}
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED,
-                        "result = df['units'].corr(df['price']) * 0 + 1.2",
-                        invalid, plan, "result = df['units'].corr(df['price'])", VALID, "Units and price are weakly related."])
-    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
+    # the seed's node 5: the model evaluates and catches the impossible value
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, IMPOSSIBLE, INVALID, REWRITE, CORR, VALID,
+                        "Units and price are weakly related."])
+    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price", robust_cross_check=False)
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "ok"), ("node_5_evaluate", "rejected"),
                                     *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
     rewrite = prompt(session, 7)
@@ -113,7 +126,46 @@ def test_example_3_remediation_loop_rewrites_impossible_code(script_file, sales_
     frame = pd.read_csv(sales_csv)
     assert float(result.result_str) == pytest.approx(frame["units"].corr(frame["price"]))
     assert result.attempts == 1  # a new round of code attempts
-    assert result.evaluation["is_valid"] is True
+    assert result.evaluation["is_valid"] is True and session.model.remaining == 0
+
+
+def test_example_3_with_the_cross_check_two_independent_results_outvote_the_impossible_one(script_file, sales_csv):
+    two_said = {**REWRITE, "guidance": "compute it as the independent checks did"}
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, IMPOSSIBLE,
+                        "result = df['price'].corr(df['units'])",             # independent check: differs
+                        "result = round(df['units'].corr(df['price']), 4)",   # second, warmer: agrees with the first
+                        two_said, CORR, "Units and price are weakly related."])
+    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
+    assert route(result.run_id) == [*PREFIX, ("node_4_code", "ok"), ("node_5_evaluate", "rejected"),
+                                    *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: two independent results differ from this one", "cross-check agrees"]
+    assert "two independent computations of the question both gave" in prompt(session, 7)  # node 5a sees why
+    rewrite = prompt(session, 8)
+    assert "An independent computation of the question gave: result = " in rewrite and "* 0 + 1.2" in rewrite
+    frame = pd.read_csv(sales_csv)
+    assert float(result.result_str) == pytest.approx(frame["units"].corr(frame["price"]))
+    assert session.model.remaining == 0  # the later round compared with the backed result: no new check, no evaluation call
+
+
+def test_cross_check_two_of_three_accepts(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, "result = df['units'].mean()", CORR, "Weak."])
+    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: 2 of 3 agree"] and result.evaluation["confidence"] == 0.67
+    assert session.model.history[6][-1].content == session.model.history[5][-1].content  # the same prompt, sampled warmer
+    assert session.model.remaining == 0
+
+
+def test_cross_check_without_a_majority_leaves_the_verdict_to_the_model_with_the_evidence(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, "result = df['units'].mean()",
+                        "result = df['units'].max()", VALID, "Weak."])
+    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: no two results agree"]
+    evaluate = prompt(session, 7)
+    mean = pd.read_csv(sales_csv)["units"].mean()
+    assert "The two results disagree" in evaluate and f"result = {mean}" in evaluate
+    assert result.evaluation == VALID and session.model.remaining == 0
 
 
 def test_example_4_conceptual_question_explains_only(script_file, sales_csv):
@@ -157,7 +209,7 @@ def test_example_5_max_remediations_explains_honestly(script_file, sales_csv):
 def test_code_retry_within_a_round_gets_the_error(script_file, sales_csv):
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['units'].mean()",
                         VALID, "About 21."])
-    result, session = ask(spec, [sales_csv], "Average units?")
+    result, session = ask(spec, [sales_csv], "Average units?", robust_cross_check=False)
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert "KeyError" in prompt(session, 5) and "df['Units']" in prompt(session, 5)
     assert result.attempts == 2 and len(result.failed_attempts) == 1
@@ -167,7 +219,7 @@ def test_caveats_reach_the_code_the_explanation_and_the_output(script_file, sale
     caveat = "10% of units are missing: using complete cases"
     check = {"reasoning": "usable", "aligned": False, "gaps": [], "caveats": [caveat], "recommendation": "proceed with caveats"}
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, check, "result = df['units'].dropna().mean()", VALID, "About 21 units."])
-    result, session = ask(spec, [sales_csv], "Average units?")
+    result, session = ask(spec, [sales_csv], "Average units?", robust_cross_check=False)
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert caveat in prompt(session, 4)
     explain = prompt(session, 6)
@@ -198,7 +250,7 @@ def test_revise_data_understanding_profiles_again(script_file, sales_csv):
     look = {"reasoning": "month is text", "aligned": False, "gaps": ["month may be a date"], "caveats": [],
             "recommendation": "revise_data_understanding"}
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, look, PROFILE_OK, ALIGNED, "result = len(df)", VALID, "Five rows."])
-    result, session = ask(spec, [sales_csv], "Units per month?")
+    result, session = ask(spec, [sales_csv], "Units per month?", robust_cross_check=False)
     assert route(result.run_id) == [*PREFIX, *ok("node_2_data", "node_3_alignment", "node_4_code", "node_5_evaluate", "node_6_explain")]
     assert "Look again: month may be a date" in prompt(session, 4)
 
@@ -212,7 +264,7 @@ def test_wide_table_selects_columns_before_profiling(script_file, tmp_path):
     selection = {"reasoning": "the measure, the group and a related column", "columns": ["segment", "c110", "no_such_column"]}
     req = {**REQ_UNITS, "variables_needed": ["c007", "segment"]}
     spec = script_file([DATA_WORK, req, selection, PROFILE_OK, ALIGNED, "result = df.groupby('segment')['c007'].mean()", VALID, "Means."])
-    result, session = ask(spec, [path], "What is the average c007 per segment?")
+    result, session = ask(spec, [path], "What is the average c007 per segment?", robust_cross_check=False)
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     nodes = [c["node"] for c in RunLog(load_settings().db_url).llm_calls(result.run_id)]
     assert nodes.count("node_2_data") == 2
@@ -233,7 +285,7 @@ def test_replies_that_are_not_json_fall_back(script_file, sales_csv):
                         "result = df['units'].sum()",
                         "great numbers", "yes great",                # node 5 + repair
                         "The total is computed."])
-    result, session = ask(spec, [sales_csv], "Total units?")
+    result, session = ask(spec, [sales_csv], "Total units?", robust_cross_check=False)
     assert route(result.run_id) == [("node_0_understand", "fallback"), *ok("node_1b_requirements", "node_2_data"),
                                     ("node_3_alignment", "fallback"), ("node_4_code", "ok"), ("node_5_evaluate", "fallback"),
                                     ("node_6_explain", "ok")]
@@ -248,10 +300,30 @@ def test_hardcoded_result_is_rejected_by_code_without_a_model_call(script_file, 
             "guidance": "compute the mean from df"}
     # No evaluation reply follows the literal code: node 5 rejects it by code, then node 5a plans.
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "mean = df['units'].mean()\nresult = 21.5",
-                        plan, "result = df['units'].mean()", VALID, "About 21 units."])
+                        plan, "result = df['units'].mean()", "result = df.units.mean()", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "ok"), ("node_5_evaluate", "rejected"),
                                     *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
     assert "hardcoded literal" in prompt(session, 6)  # node 5a's prompt carries the code-found issue
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert session.model.remaining == 0
+
+
+def test_a_failing_cross_check_gets_one_fix_then_leaves_the_evaluation_to_the_model(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['units'].mean()",
+                        "result = df['no_such_column'].mean()", "result = df['no_such_column'].mean() + 0",
+                        VALID, "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    fix = prompt(session, 6)
+    assert fix.startswith(prompt(session, 5)) and "This code failed:" in fix and "no_such_column" in fix and "KeyError" in fix
+    assert "independent computation" not in prompt(session, 7) and "Validate:" in prompt(session, 7)
+    assert node_5_notes(result.run_id) == ["cross-check failed"]
+    assert result.evaluation == {**VALID} and session.model.remaining == 0
+
+
+def test_a_fixed_cross_check_counts(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['units'].mean()",
+                        "result = df['Units'].mean()", "result = df['units'].mean()", "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert node_5_notes(result.run_id) == ["cross-check agrees"] and session.model.remaining == 0

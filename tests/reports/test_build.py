@@ -62,6 +62,18 @@ def test_robust_evaluation_dict():
     assert text.startswith("## Evaluation") and "Valid: True · confidence 0.9 · accept" in text and "- small sample" in text and "Fine." in text
 
 
+def test_robust_cross_check_is_shown_as_text_not_rerun():
+    check = {"code": "result = df['a'].mean()", "result_str": "2.5", "error": None,
+             "second": {"code": "result = df['b'].mean()", "result_str": None, "error": "Traceback …\nKeyError: 'b'"}}
+    out = {"explanation": "x", "output_type": "analysis", "code": "result = df.a.mean()", "result_str": "2.5", "cross_check": check}
+    report = build_report("q", out, META)
+    text = next(s.content for s in report.sections if s.content.startswith("## Cross-check"))
+    assert "**Computation 1** → ```text\n2.5\n```" in text and "result = df['a'].mean()" in text
+    assert "**Computation 2** → failed: `KeyError: 'b'`" in text
+    assert report.code() == ["result = df.a.mean()\n"]  # the notebook re-runs node 4's code only
+    assert "Cross-check" not in "".join(s.content for s in build_report("q", {**out, "cross_check": None}, META).sections)
+
+
 def test_a_workflows_own_report_is_used_and_gets_meta():
     own = {"title": "Sales", "sections": [{"section_type": "text", "content": "Hi"}], "suggestions": ["Look at Q2"], "meta": {"loops": 2}}
     report = build_report("the question", {"explanation": "ignored", "report": own}, META)

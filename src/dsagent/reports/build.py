@@ -90,6 +90,9 @@ def _from_package(question: str, out: Mapping[str, Any], tables: Sequence[str] |
         if attempts > 1 and not failed_run:
             caption += f" (attempt {attempts})"
         sections.append(Section(section_type="code", content=out["code"].rstrip() + "\n", description=caption))
+    checks = _cross_checks(out.get("cross_check"))
+    if checks:
+        text("## Cross-check\n\nIndependent code for the question alone, compared with the result above by code.\n\n" + checks)
     failed = out.get("failed_attempts") or []
     if failed:
         lines = []
@@ -98,6 +101,22 @@ def _from_package(question: str, out: Mapping[str, Any], tables: Sequence[str] |
             lines.append(f"- attempt {item.get('attempt')}: {_inline_code(error[-1] if error else 'error')}")
         text(f"## Failed attempts ({len(failed)})\n\n" + "\n".join(lines))
     return Report(title=title_of(question), sections=sections, caveats=[str(c) for c in out.get("alignment_caveats") or []], question=question.strip())
+
+
+def _cross_checks(check: Any) -> str:
+    """Robust node 5's independent computations as text (not code sections: the notebook must not re-run them)."""
+    if not isinstance(check, Mapping):
+        return ""
+    parts = []
+    for n, item in enumerate((check, check.get("second") or {}), start=1):
+        if not item.get("code"):
+            continue
+        shown = str(item.get("result_str"))
+        shown = shown if len(shown) <= 600 else shown[:600] + " …"
+        outcome = _fence(shown, "text") if item.get("result_str") is not None else \
+            f"failed: {_inline_code((item.get('error') or 'error').strip().splitlines()[-1])}"
+        parts.append(f"**Computation {n}** → {outcome}\n\n{_fence(item['code'], 'python')}")
+    return "\n\n".join(parts)
 
 
 def _fence(body: str, lang: str = "") -> str:

@@ -9,6 +9,7 @@ from dsagent.runtime import RunContext
 from dsagent.workflows.common.code import run_code, unchecked_result, write_code
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
+from dsagent.workflows.robust.cross_check import check_result, evidence
 from dsagent.workflows.robust.routing import route_from_node_4
 from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured
 from dsagent.workflows.robust.state import RobustState
@@ -62,15 +63,21 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
     def evaluate_node(state: RobustState) -> dict[str, Any]:
         with ctx.step("node_5_evaluate") as step:
             success = bool(state["execution_success"])
+            update: dict[str, Any] = {}
             # Fallback: accept what ran (unchecked, confidence 0), reject what failed.
             fallback = {"is_valid": success, "confidence": 0.0, "recommendation": "accept" if success else "code_error",
                         "issues_found": [] if success else ["the code failed to run"]}
             problem = unchecked_result(state.get("code") or "", state.get("execution_result")) if success else None
+            result_str = (state.get("execution_result") or {}).get("result_str") if success else None
+            evaluation, note = None, ""
             if problem:  # verified by code: no model call needed to reject it
                 evaluation = {"reasoning": problem, "is_valid": False, "issues_found": [problem], "confidence": 1.0,
                               "recommendation": "code_error"}
-            else:
-                evaluation = ask_structured(ctx, state, prompts.evaluate(state), Evaluation, fallback, step)
+            elif result_str is not None and ctx.settings.robust_cross_check:
+                evaluation, update["cross_check"], note = check_result(ctx, state, result_str)
+            if evaluation is None:  # the seed's evaluation call, shown the independent result when it differs
+                shown = evidence(update.get("cross_check", state.get("cross_check"))) if result_str is not None else None
+                evaluation = ask_structured(ctx, state, prompts.evaluate(state, shown), Evaluation, fallback, step)
             if not success and evaluation["is_valid"]:
                 # A run that failed has no results to accept, whatever the model says.
                 evaluation.update(is_valid=False, recommendation="code_error" if evaluation["recommendation"] == "accept" else evaluation["recommendation"])
@@ -78,7 +85,8 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             if not evaluation["is_valid"] and step["outcome"] == "ok":
                 step["outcome"] = "rejected"
             step["detail"] = f"valid={evaluation['is_valid']} {evaluation['recommendation']} confidence={evaluation['confidence']:.2f}"
-            return {"evaluation": evaluation}
+            step["detail"] += f"; {note}" if note else ""
+            return {**update, "evaluation": evaluation}
 
     def remediation_node(state: RobustState) -> dict[str, Any]:
         total = state["total_remediations"] + 1
@@ -114,6 +122,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 "figures": result.get("figures", []),
                 "result_str": result.get("result_str"),
                 "failed_attempts": state.get("failed_attempts") or [],
+                "cross_check": state.get("cross_check"),
             }
             if failed:
                 final_output["error"] = state.get("error")

@@ -128,6 +128,29 @@ Previous code:
 {problem}
 Analyze the problem and write CORRECTED code that keeps the intent. Return ONLY the fixed Python code, no explanations or markdown."""
 
+CROSS_CHECK = """Write Python code with pandas and numpy that computes the answer to this question.
+
+{rules}
+
+Question: {question}
+Return ONLY the Python code, no explanations or markdown."""
+
+CROSS_CHECK_FIX = """This code failed:
+```python
+{code}
+```
+Error:
+{error}
+Fix it. Return ONLY the Python code, no explanations or markdown."""
+
+CHECK_EVIDENCE = """
+An independent computation of the same question (separate code) gave:
+result = {check}
+The two results disagree: decide which is right. If the independent one is, these results are not valid.
+"""
+
+CHECK_HINT = "An independent computation of the question gave: result = {check}\n"
+
 ERROR_PATTERNS = """
 COMMON ERROR PATTERNS:
 1. KeyError/column not found: use a column that exists (see DATA), exact spelling
@@ -147,7 +170,7 @@ Code:
 Execution success: {success}
 Results:
 {output}
-{error}
+{error}{check}
 Validate:
 1. PLAUSIBILITY: are the numbers reasonable? Any impossible values (e.g. correlation > 1, negative counts)?
 2. METHODOLOGY: was the approach appropriate for the question?
@@ -285,15 +308,29 @@ def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
         problem, patterns = f"It ran, but the evaluation found:\n{_bullets(issues)}\n", ""
     if guidance:
         problem += f"Remediation guidance: {guidance}\n"
+    check = (state.get("cross_check") or {}).get("reference")
+    if check and state.get("execution_success"):
+        problem += CHECK_HINT.format(check=clip(check, 300))
     return FIX_CODE.format(patterns=patterns, code=(state.get("code") or "").strip(), problem=problem, **_code_context(state))
 
 
-def evaluate(state: Mapping[str, Any]) -> str:
+def cross_check(state: Mapping[str, Any], failed: Mapping[str, Any] | None = None) -> str:
+    """Node 5's independent computation: the question and the code rules only, nothing of nodes 1B–4.
+    ``failed`` is its own first try ({code, error}) when that failed: one fix, same prompt opening."""
+    text = CROSS_CHECK.format(rules=code_rules(state["datasets"]), question=state["question"])
+    if failed:
+        text += "\n\n" + CROSS_CHECK_FIX.format(code=failed["code"].strip(), error=clip(failed.get("error"), 800))
+    return text
+
+
+def evaluate(state: Mapping[str, Any], disagreeing_check: str | None = None) -> str:
+    """Node 5's model call; ``disagreeing_check`` is the independent result when the two differ."""
     success = bool(state.get("execution_success"))
     error = "" if success else f"Error:\n{clip(state.get('error'), 800)}\n"
+    check = CHECK_EVIDENCE.format(check=clip(disagreeing_check, 600)) if disagreeing_check else ""
     return EVALUATE.format(question=state["question"], requirements=compact_json(state.get("requirements") or {}),
                            code=(state.get("code") or "").strip(), success=success,
-                           output=describe_output(state.get("execution_result")), error=error)
+                           output=describe_output(state.get("execution_result")), error=error, check=check)
 
 
 def remediate(state: Mapping[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""Seed 002's ``MVPAgentState``, field for field, plus three extras marked as such."""
+"""Seed 002's ``MVPAgentState``, field for field, plus four extras marked as such."""
 
 from __future__ import annotations
 
@@ -69,6 +69,8 @@ class RobustState(TypedDict, total=False):
     """Extra: [{attempt, code, error}, ...] — every failed execution is kept, as in quick."""
     remediation_history: list
     """Extra: [{action, root_cause}, ...] of every plan, so node 6 can say what was tried."""
+    cross_check: Optional[dict]
+    """Extra: node 5's independent computation of the question, made once per run: {code, result_str, error}."""
 
 
 def initial_state(question: str, datasets: dict[str, dict[str, Any]], data_summary: str, messages: list | None = None) -> RobustState:
@@ -77,5 +79,5 @@ def initial_state(question: str, datasets: dict[str, dict[str, Any]], data_summa
         needs_data_work=False, requirements=None, data_profile=None, alignment_check=None, alignment_iterations=0,
         code=None, execution_result=None, execution_success=False, error=None, code_attempts=0,
         evaluation=None, remediation_plan=None, total_remediations=0, explanation="", final_output={},
-        alignment_caveats=[], failed_attempts=[], remediation_history=[],
+        alignment_caveats=[], failed_attempts=[], remediation_history=[], cross_check=None,
     )
