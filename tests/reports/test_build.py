@@ -68,8 +68,8 @@ def test_robust_cross_check_is_shown_as_text_not_rerun():
     out = {"explanation": "x", "output_type": "analysis", "code": "result = df.a.mean()", "result_str": "2.5", "cross_check": check}
     report = build_report("q", out, META)
     text = next(s.content for s in report.sections if s.content.startswith("## Cross-check"))
-    assert "**Computation 1** → ```text\n2.5\n```" in text and "result = df['a'].mean()" in text
-    assert "**Computation 2** → failed: `KeyError: 'b'`" in text
+    assert "**Computation 1** result:\n\n```text\n2.5\n```" in text and "result = df['a'].mean()" in text
+    assert "**Computation 2** failed: `KeyError: 'b'`" in text
     assert report.code() == ["result = df.a.mean()\n"]  # the notebook re-runs node 4's code only
     assert "Cross-check" not in "".join(s.content for s in build_report("q", {**out, "cross_check": None}, META).sections)
 

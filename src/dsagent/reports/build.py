@@ -113,9 +113,9 @@ def _cross_checks(check: Any) -> str:
             continue
         shown = str(item.get("result_str"))
         shown = shown if len(shown) <= 600 else shown[:600] + " …"
-        outcome = _fence(shown, "text") if item.get("result_str") is not None else \
+        outcome = f"result:\n\n{_fence(shown, 'text')}" if item.get("result_str") is not None else \
             f"failed: {_inline_code((item.get('error') or 'error').strip().splitlines()[-1])}"
-        parts.append(f"**Computation {n}** → {outcome}\n\n{_fence(item['code'], 'python')}")
+        parts.append(f"**Computation {n}** {outcome}\n\n{_fence(item['code'], 'python')}")
     return "\n\n".join(parts)
 
 
