@@ -12,7 +12,7 @@ but different labels agree: the check is about values, not names.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
 _WORDS = re.compile(r"[^\W_]+")
@@ -32,10 +32,7 @@ def _decimals(number: str) -> int:
 
 def _same(a: str, b: str) -> bool:
     """Equal at the precision of the less precise one (half a unit of its last place)."""
-    try:
-        x, y = Decimal(a), Decimal(b)
-    except InvalidOperation:
-        return a == b
+    x, y = Decimal(a), Decimal(b)  # _NUMBER only matches what Decimal reads
     places = min(_decimals(a), _decimals(b))
     return abs(x - y) <= Decimal(5) * Decimal(10) ** (-places - 1) + abs(max(x, y, key=abs)) * Decimal("1e-9")
 

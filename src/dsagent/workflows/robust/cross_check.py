@@ -25,6 +25,7 @@ from dsagent.workflows.common.agreement import results_agree
 from dsagent.workflows.common.code import CODE_MAX_TOKENS, RESAMPLE_TEMPERATURE, clip, extract_code
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
+from dsagent.workflows.robust.schemas import code_verdict
 
 
 def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | None = None) -> dict[str, Any]:
@@ -40,10 +41,6 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
     return {"code": code, "result_str": None, "error": run.error}
 
 
-def _accept(reasoning: str, confidence: float) -> dict[str, Any]:
-    return {"reasoning": reasoning, "is_valid": True, "issues_found": [], "confidence": confidence, "recommendation": "accept"}
-
-
 def check_result(ctx: RunContext, state: dict[str, Any], result_str: str) -> tuple[dict[str, Any] | None, dict[str, Any], str]:
     """(the evaluation, or None to ask the model; the ``cross_check`` state; a note for the run log)."""
     check = state.get("cross_check")
@@ -51,7 +48,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str) -> tup
         backed = [check["reference"]] if check.get("reference") is not None else [
             c["result_str"] for c in (check, check.get("second") or {}) if c.get("result_str") is not None]
         if any(results_agree(result_str, other) for other in backed):
-            return _accept("agrees with an independent computation of the question", 1.0), check, "cross-check agrees"
+            return code_verdict(True, "agrees with an independent computation of the question", 1.0), check, "cross-check agrees"
         return None, check, "cross-check differs" if backed else ""
     first = _independent(ctx, state)
     check = {**first, "second": None, "reference": None}
@@ -59,16 +56,15 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str) -> tup
         return None, check, "cross-check failed"
     if results_agree(result_str, first["result_str"]):
         check["reference"] = first["result_str"]
-        return _accept("an independent computation of the question gives the same result", 1.0), check, "cross-check agrees"
+        return code_verdict(True, "an independent computation of the question gives the same result", 1.0), check, "cross-check agrees"
     second = check["second"] = _independent(ctx, state, RESAMPLE_TEMPERATURE)
     if results_agree(result_str, second["result_str"]):
         check["reference"] = result_str
-        return _accept("a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree"
+        return code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree"
     if results_agree(first["result_str"], second["result_str"]):
         check["reference"] = first["result_str"]
         issue = f"two independent computations of the question both gave result = {clip(first['result_str'], 300)}; this result differs"
-        return ({"reasoning": issue, "is_valid": False, "issues_found": [issue], "confidence": 0.67, "recommendation": "code_error"},
-                check, "cross-check: two independent results differ from this one")
+        return code_verdict(False, issue, 0.67), check, "cross-check: two independent results differ from this one"
     return None, check, "cross-check: no two results agree"
 
 

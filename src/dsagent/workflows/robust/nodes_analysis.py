@@ -11,7 +11,7 @@ from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.cross_check import check_result, evidence
 from dsagent.workflows.robust.routing import route_from_node_4
-from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured
+from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured, code_verdict
 from dsagent.workflows.robust.state import RobustState
 
 Node = Callable[[RobustState], dict[str, Any]]
@@ -71,8 +71,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             result_str = (state.get("execution_result") or {}).get("result_str") if success else None
             evaluation, note = None, ""
             if problem:  # verified by code: no model call needed to reject it
-                evaluation = {"reasoning": problem, "is_valid": False, "issues_found": [problem], "confidence": 1.0,
-                              "recommendation": "code_error"}
+                evaluation = code_verdict(False, problem, 1.0)
             elif result_str is not None and ctx.settings.robust_cross_check:
                 evaluation, update["cross_check"], note = check_result(ctx, state, result_str)
             if evaluation is None:  # the seed's evaluation call, shown the independent result when it differs

@@ -111,6 +111,12 @@ class RemediationPlan(BaseModel):
         return _choice(value)
 
 
+
+def code_verdict(valid: bool, reason: str, confidence: float) -> dict[str, Any]:
+    """Node 5's :class:`Evaluation` when code decided it (no model call): accept, or a code_error with ``reason``."""
+    return {"reasoning": reason, "is_valid": valid, "issues_found": [] if valid else [reason], "confidence": confidence,
+            "recommendation": "accept" if valid else "code_error"}
+
 def ask_structured(ctx: RunContext, state: Mapping[str, Any], instruction: str, schema: type[T],
                    fallback: dict[str, Any], step: dict[str, str]) -> dict[str, Any]:
     """The node's JSON reply as a dict; a reply that is not valid JSON (even after the one repair)
