@@ -89,6 +89,7 @@ class Session:
             {ds_id: ds.frame for ds_id, ds in self.datasets.items()},
             Limits.from_settings(self.settings),
             source_files=[ds.source_path for ds in self.datasets.values() if ds.source_path],
+            file_names={ds_id: (ds.source_path.name, ds.sheet) for ds_id, ds in self.datasets.items() if ds.source_path},
         )
         self._model: Any = None
         self.history: list[Any] = []

@@ -31,7 +31,8 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory, source_file: Path) -> Iter
     os.environ["OPENAI_API_KEY"] = SECRET  # the worker must never see it
     os.environ["DSAGENT_HOME"] = str(home)
     frame = pd.DataFrame({"region": ["north", "south", "east"], "amount": [10, 20, 30]})
-    sb = Sandbox(home / "workspace", {"sales": frame}, TEST_LIMITS, source_files=[source_file])
+    sb = Sandbox(home / "workspace", {"sales": frame}, TEST_LIMITS, source_files=[source_file],
+                 file_names={"sales": (source_file.name, None)})
     try:
         sb.start()
         yield sb

@@ -99,10 +99,30 @@ def test_syntax_error_is_reported(sandbox: Sandbox) -> None:
 
 
 def test_file_not_found_hints_at_loaded_data(sandbox: Sandbox) -> None:
-    res = sandbox.run("data = pd.read_csv('sales.csv')")
+    res = sandbox.run("data = pd.read_csv('other.csv')")
     assert not res.success
     assert "FileNotFoundError" in res.error
     assert "already loaded: use df or datasets['<id>'] (ids: 'sales')" in res.error
+
+
+def test_reading_a_loaded_file_by_name_returns_the_loaded_dataset(sandbox: Sandbox) -> None:
+    # The fixture's file on disk says north=10, south=20; the loaded frame has east=30 too: the
+    # reader must hand back the loaded frame (a copy), not read a file.
+    res = sandbox.run("data = pd.read_csv('sales.csv'); data['amount'] = 0; result = (len(data), int(df['amount'].sum()))")
+    assert res.success, res.error
+    assert res.result == "(3, 60)"
+    res = sandbox.run("result = pd.read_csv('./data/SALES.csv', usecols=['amount'], nrows=2)['amount'].tolist()")
+    assert res.success, res.error
+    assert res.result == "[10, 20]"
+    res = sandbox.run("result = pd.read_excel('sales.csv', sheet_name=None)['sales'].shape")
+    assert res.success and res.result == "(3, 2)", res.error
+
+
+def test_a_path_that_exists_is_read_as_asked(sandbox: Sandbox) -> None:
+    res = sandbox.run("pd.DataFrame({'a': [1]}).to_csv('sales.csv', index=False); result = pd.read_csv('sales.csv').columns.tolist()")
+    assert res.success, res.error
+    assert res.result == "['a']"
+    sandbox.run("import os; os.remove('sales.csv')")
 
 
 def test_a_moved_api_gets_the_current_one(sandbox: Sandbox) -> None:

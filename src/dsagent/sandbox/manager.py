@@ -49,6 +49,7 @@ class Sandbox:
         limits: Limits = Limits(),
         source_files: Sequence[Path] = (),
         *,
+        file_names: Mapping[str, tuple[str, str | None]] | None = None,
         cache_dir: Path | None = None,
         preload: bool = True,
     ) -> None:
@@ -57,6 +58,9 @@ class Sandbox:
         self.source_files = [Path(p).resolve() for p in source_files]
         self.restarts = 0
         self._datasets = dict(datasets)
+        # dataset id -> (the file name it was loaded from, its sheet): pandas readers given that
+        # name return the loaded frame (see loaded_files.py)
+        self._file_names = dict(file_names or {})
         self._preload = preload
         if cache_dir is None:
             from dsagent.config import default_home
@@ -113,7 +117,8 @@ class Sandbox:
         for i, (dataset_id, frame) in enumerate(self._datasets.items()):
             with open(data_dir / f"dataset_{i}.pkl", "wb") as fh:
                 pickle.dump(frame, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            manifest.append({"id": str(dataset_id), "file": f"dataset_{i}.pkl"})
+            name, sheet = self._file_names.get(dataset_id, (None, None))
+            manifest.append({"id": str(dataset_id), "file": f"dataset_{i}.pkl", "name": name, "sheet": sheet})
         (data_dir / "datasets.json").write_text(json.dumps(manifest))
         group, self._cgroup_note = memory.MemoryCgroup.create()
         self._state["cgroup"] = group

@@ -24,7 +24,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from dsagent.sandbox import artifacts, confine, protocol
+from dsagent.sandbox import artifacts, confine, loaded_files, protocol
 
 _LAZY_MODULES = {
     "plt": "matplotlib.pyplot",
@@ -234,11 +234,14 @@ class _Warmup(threading.Thread):
 
 
 def _load_datasets(data_dir: Path) -> dict[str, Any]:
+    import pandas as pd
+
     manifest = json.loads((data_dir / "datasets.json").read_text())
     datasets = {}
     for entry in manifest:
         with open(data_dir / entry["file"], "rb") as fh:
             datasets[entry["id"]] = pickle.load(fh)
+    loaded_files.install(pd, datasets, manifest)
     return datasets
 
 

@@ -8,6 +8,7 @@ One prefix for all workflows also keeps the cache warm when a session switches w
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -34,14 +35,34 @@ def stable_messages(state: Mapping[str, Any], instruction: str) -> list[BaseMess
     return [SystemMessage(content=context), *history, HumanMessage(content=instruction)]
 
 
-def code_rules(dataset_ids: Iterable[str]) -> str:
-    """:data:`CODE_RULES` naming where the data is: ``df`` for one dataset, else ``datasets[...]``."""
+NAMED_ANSWERS = "\n- The question names its answers: make `result` a dict with exactly the keys {names}."
+_ANSWER_NAME = re.compile(r"@(\w+)\[")
+
+
+def answer_names(question: str) -> list[str]:
+    """The answer names a question asks for in the ``@name[value]`` form, in order, once each."""
+    return list(dict.fromkeys(_ANSWER_NAME.findall(question or "")))
+
+
+def named_answers_rule(question: str) -> str:
+    """The code rule for a question that names its answers, else ""."""
+    names = answer_names(question)
+    return NAMED_ANSWERS.format(names=", ".join(map(repr, names))) if names else ""
+
+
+def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
+    """:data:`CODE_RULES` naming where the data is: ``df`` for one dataset, else ``datasets[...]``.
+
+    A question that names its answers (``@mean_age[value]``) gets them as the keys of ``result``:
+    the computed values then reach the answer as computed, with no model retyping them, and two
+    independent codes for the question become comparable key by key.
+    """
     ids = list(dataset_ids)
     if len(ids) == 1:
         where = f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"
     else:
         where = "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
-    return CODE_RULES.format(where=where)
+    return CODE_RULES.format(where=where) + named_answers_rule(question)
 
 
 def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:

@@ -35,7 +35,7 @@ def _messages(state: AgentState, instruction: str) -> list[BaseMessage]:
 
 
 def _code_rules(state: AgentState) -> str:
-    return code_rules(state["datasets"])
+    return code_rules(state["datasets"], state["question"])
 
 
 def make_nodes(ctx: RunContext) -> dict[str, Node]:

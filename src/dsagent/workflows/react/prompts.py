@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dsagent.workflows.common.code import clip
+from dsagent.workflows.common.prompting import named_answers_rule
 from dsagent.workflows.react.code_policy import ALLOWED_LIBRARIES
 from dsagent.workflows.react.state import AgentState, ExecutionResult
 
@@ -100,8 +101,8 @@ def _where(dataset_ids: Iterable[str]) -> str:
     return "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
 
 
-def code_rules(dataset_ids: Iterable[str]) -> str:
-    return CODE_RULES.format(where=_where(dataset_ids), libraries=", ".join(ALLOWED_LIBRARIES))
+def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
+    return CODE_RULES.format(where=_where(dataset_ids), libraries=", ".join(ALLOWED_LIBRARIES)) + named_answers_rule(question)
 
 
 def _last_line(error: str | None) -> str:
@@ -153,7 +154,7 @@ def code(state: AgentState, instruction: str) -> str:
     previous = ""
     if last is not None and not last.success:
         previous = PREVIOUS_FAILED.format(code=last.code.strip(), error=_last_line(last.error))
-    return CODE.format(rules=code_rules(state.datasets), question=state.question, instruction=instruction, previous=previous)
+    return CODE.format(rules=code_rules(state.datasets, state.question), question=state.question, instruction=instruction, previous=previous)
 
 
 def report(state: AgentState, limit_reached: bool, max_loops: int) -> str:

@@ -283,7 +283,7 @@ def requirements_text(requirements: Mapping[str, Any]) -> str:
 
 
 def _code_context(state: Mapping[str, Any]) -> dict[str, str]:
-    return {"rules": code_rules(state["datasets"]), "question": state["question"],
+    return {"rules": code_rules(state["datasets"], state["question"]), "question": state["question"],
             "requirements": requirements_text(state.get("requirements") or {})}
 
 
@@ -317,7 +317,7 @@ def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
 def cross_check(state: Mapping[str, Any], failed: Mapping[str, Any] | None = None) -> str:
     """Node 5's independent computation: the question and the code rules only, nothing of nodes 1B–4.
     ``failed`` is its own first try ({code, error}) when that failed: one fix, same prompt opening."""
-    text = CROSS_CHECK.format(rules=code_rules(state["datasets"]), question=state["question"])
+    text = CROSS_CHECK.format(rules=code_rules(state["datasets"], state["question"]), question=state["question"])
     if failed:
         text += "\n\n" + CROSS_CHECK_FIX.format(code=failed["code"].strip(), error=clip(failed.get("error"), 800))
     return text
