@@ -21,10 +21,12 @@ def _error(call) -> str:
     (lambda: FRAME.append(FRAME), "pd.concat"),
     (lambda: FRAME["a"].iteritems(), ".items()"),
     (lambda: FRAME.fillna(method="ffill"), ".ffill()"),
+    (lambda: __import__("sklearn.linear_model", fromlist=["x"]).Ridge(normalize=True), "StandardScaler"),
     (lambda: np.float, "builtin"),
     (lambda: FRAME.groupby("b").mean(), "numeric columns"),
     (lambda: FRAME.corr(), "numeric columns"),
     (lambda: FRAME.median(), "numeric columns"),
+    (lambda: FRAME.__setitem__("m", FRAME["c"].str.extract(r"(\w)(\w*)")), "assign each column separately"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))
@@ -32,4 +34,8 @@ def test_moved_apis_get_a_hint(call, expected):
 
 def test_other_errors_get_none():
     assert drift_hint(_error(lambda: FRAME["nope"])) == ""
+    # the same keyword refused by another function is not that moved API
+    assert drift_hint("TypeError: DataFrame.corr() got an unexpected keyword argument 'method'") == ""
+    assert drift_hint("TypeError: scale() got an unexpected keyword argument 'sparse'") == ""
+    assert drift_hint("TypeError: Normalizer.fit() got an unexpected keyword argument 'normalize'") == ""
     assert drift_hint("ZeroDivisionError: division by zero") == ""

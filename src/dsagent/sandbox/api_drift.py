@@ -3,7 +3,9 @@
 Small models learned older APIs: they write ``OneHotEncoder(sparse=False)`` or
 ``mean_squared_error(..., squared=False)``, and the fix they reach for after the error is often a
 different computation (the MSE for an RMSE). One line saying what the current API is keeps the
-intent. Matched on the error's own text, for any question; nothing here knows about a dataset.
+intent. A few pandas errors whose message does not say the fix get a hint too (the model's retry
+tends to repeat the failing line). Matched on the error's own text, for any question; nothing here
+knows about a dataset.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 import re
 
 _DRIFT: list[tuple[str, str]] = [
-    (r"unexpected keyword argument 'sparse'", "scikit-learn renamed it: OneHotEncoder(sparse_output=False)."),
+    (r"Encoder\.__init__\(\) got an unexpected keyword argument 'sparse'", "scikit-learn renamed it: OneHotEncoder(sparse_output=False)."),
     (r"unexpected keyword argument 'squared'",
      "scikit-learn removed squared=: for an RMSE use root_mean_squared_error(y_true, y_pred) from sklearn.metrics "
      "(or np.sqrt(mean_squared_error(y_true, y_pred)))."),
-    (r"unexpected keyword argument 'normalize'", "scikit-learn removed normalize=: scale the features first (StandardScaler)."),
-    (r"unexpected keyword argument 'method'", "pandas removed fillna(method=...): use .ffill() or .bfill()."),
+    (r"(Regression|Ridge|Lasso|Net|Lars)\w*\.__init__\(\) got an unexpected keyword argument 'normalize'",
+     "scikit-learn removed normalize=: scale the features first (StandardScaler)."),
+    (r"fillna\(\) got an unexpected keyword argument 'method'", "pandas removed fillna(method=...): use .ffill() or .bfill()."),
     (r"unexpected keyword argument 'infer_datetime_format'", "pandas removed infer_datetime_format=: drop it (or give format=...)."),
     (r"object has no attribute 'append'", "pandas removed DataFrame/Series.append: use pd.concat([a, b], ignore_index=True)."),
     (r"object has no attribute 'iteritems'", "pandas renamed it: .items()."),
@@ -30,6 +33,11 @@ _DRIFT: list[tuple[str, str]] = [
      "text cannot be averaged or correlated: select the numeric columns first (df.select_dtypes('number'), "
      "or numeric_only=True in mean/median/std/corr), or turn numbers stored as text into numbers "
      "(pd.to_numeric(s, errors='coerce'))."),
+    # Not a moved API, but a message that does not say the fix, and the retry repeats the code.
+    (r"Cannot set a DataFrame with multiple columns to the single column",
+     "the right side has several columns (str.extract with two groups, or a DataFrame) and one column "
+     "cannot hold them: assign each column separately (parts = s.str.extract(...); df['a'] = parts[0]), "
+     "or for dates use pd.to_datetime(df['col']).dt.month / .dt.year."),
 ]
 _COMPILED = [(re.compile(pattern), hint) for pattern, hint in _DRIFT]
 
