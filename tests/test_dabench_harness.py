@@ -73,3 +73,20 @@ def test_rescore_applies_the_current_rules_to_a_stored_row(bench):
     row = {"id": 1, "response": "The total is @total_units[1].", "result_str": f"{{'total_units': {total}}}", "correct": [False]}
     assert dabench.rescore(row, q)["correct"] == [True]
     assert dabench.rescore({**row, "result_str": ""}, q)["correct"] == [False]
+
+
+def test_compare_scores_the_common_questions_and_lists_the_differences(tmp_path, capsys):
+    import dabench_compare
+
+    def row(i, correct, seconds):
+        return {"id": i, "response": "x", "correct": correct, "seconds": seconds, "llm_calls": 5, "prompt_tokens": 100}
+
+    a, b = tmp_path / "quick.jsonl", tmp_path / "robust.jsonl"
+    a.write_text("\n".join(json.dumps(r) for r in [row(1, [True], 10), row(2, [False, True], 20), row(3, [True], 30)]))
+    b.write_text("\n".join(json.dumps(r) for r in [row(1, [True], 50), row(2, [True, True], 70)]))
+    assert dabench_compare.main([str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    quick, robust = (line for line in out.splitlines() if line.startswith(("quick", "robust")))
+    assert "50.0% (1/2)" in quick and "75.0%" in quick and " 15 " in quick  # id 3 is not in both
+    assert "100.0% (2/2)" in robust and " 60 " in robust
+    assert "id 2: quick wrong, robust right" in out and "id 1:" not in out
