@@ -81,7 +81,7 @@ def test_prompt_snapshot(name):
 
 def test_a_question_that_names_its_answers_gets_them_as_result_keys():
     named = {**STATE, "question": "Mean and max price? Answer format: @mean_price[m] @max_price[x] @mean_price[m]"}
-    rule = "make `result` a dict with exactly the keys 'mean_price', 'max_price'."
+    rule = "make `result` a dict with exactly the keys 'mean_price', 'max_price', each holding the plain value"
     for text in (prompts.generate_code(named), prompts.fix_code(named), prompts.cross_check(named)):
         assert rule in text
     assert "the keys" not in prompts.generate_code(STATE)

@@ -35,7 +35,8 @@ def stable_messages(state: Mapping[str, Any], instruction: str) -> list[BaseMess
     return [SystemMessage(content=context), *history, HumanMessage(content=instruction)]
 
 
-NAMED_ANSWERS = "\n- The question names its answers: make `result` a dict with exactly the keys {names}."
+NAMED_ANSWERS = ("\n- The question names its answers: make `result` a dict with exactly the keys {names}, "
+                 "each holding the plain value (no @ or [ ] around it).")
 _ANSWER_NAME = re.compile(r"@(\w+)\[")
 
 
