@@ -22,15 +22,24 @@ def extract_answers(response: str) -> dict[str, str]:
 _DICT_ITEM = re.compile(r"""['"]@?(\w+)['"]\s*:\s*(?:np\.\w+\()?\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|'[^']*'|"[^"]*")""")
 
 
+_UNROUNDED = re.compile(r"-?\d+\.\d{5,}")
+_BARE_VALUE = re.compile(r"[^\n{}\[\]()@:]{1,80}")
+
+
 def computed_answers(result_str: str, names: list[str]) -> dict[str, str]:
-    """The answers the analysis code itself produced: ``@name[value]`` items in its result, or
-    ``{'name': value}`` entries whose number looks already rounded (at most 4 decimals)."""
+    """The answers the analysis code itself produced: ``@name[value]`` items in its result,
+    ``{'name': value}`` entries whose number looks already rounded (at most 4 decimals), or — when
+    the format asks for one answer — a result that is one bare value (``Gibraltar``, ``0.67``)."""
     found = {n: v for n, v in extract_answers(result_str).items() if n in names}
     for name, value in _DICT_ITEM.findall(result_str or ""):
         if name in names and name not in found:
             value = value.strip("'\"")
-            if not re.fullmatch(r"-?\d+\.\d{5,}", value):
+            if not _UNROUNDED.fullmatch(value):
                 found[name] = value
+    if len(names) == 1 and not found:
+        value = (result_str or "").strip().strip("'\"").strip()
+        if _BARE_VALUE.fullmatch(value) and not _UNROUNDED.fullmatch(value):
+            found[names[0]] = value
     return found
 
 

@@ -35,6 +35,13 @@ def test_computed_answers_come_from_the_result_not_the_prose():
     got = computed_answers("{'@mean_neg': np.float64(0.07), 'std_neg': np.float64(0.0412345), 'country': 'Congo', 'other': 1}", names)
     assert got == {"mean_neg": "0.07", "country": "Congo"}  # an unrounded number is left to the formatter
     assert computed_answers("{'variables_needed': ['a']}", names) == {}
+    # one answer asked, one bare value computed: that value is the answer
+    assert computed_answers("Gibraltar", ["country"]) == {"country": "Gibraltar"}
+    assert computed_answers("'poor fit'\n", ["fit"]) == {"fit": "poor fit"}
+    assert computed_answers("0.67", ["r2"]) == {"r2": "0.67"}
+    assert computed_answers("0.6712345", ["r2"]) == {}  # unrounded: left to the formatter
+    assert computed_answers("Gibraltar", ["country", "rate"]) == {}  # which answer would it be?
+    assert computed_answers("country\nGibraltar    3.1", ["country"]) == {}  # a table is not one value
     # appended after the explanation, the computed value is the one scored
     assert score_question("@mean_neg[0.06]\nComputed: @mean_neg[0.07]", [["mean_neg", "0.07"]]) == [True]
 
