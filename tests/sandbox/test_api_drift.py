@@ -26,6 +26,7 @@ def _error(call) -> str:
     (lambda: FRAME.groupby("b").mean(), "numeric columns"),
     (lambda: FRAME.corr(), "numeric columns"),
     (lambda: FRAME.median(), "numeric columns"),
+    (lambda: np.polyfit(FRAME[["a"]].fillna(0), FRAME["a"].fillna(0), 1), "pass one column"),
     (lambda: FRAME.__setitem__("m", FRAME["c"].str.extract(r"(\w)(\w*)")), "assign each column separately"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
