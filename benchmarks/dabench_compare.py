@@ -5,7 +5,9 @@
 
 Prints one row per file — ABQ, PASQ, UASQ, median seconds, LLM calls and prompt tokens per
 question — over the ids present in every file, then the questions on which the files differ.
-Rows are scored as stored (use ``dabench.py --rescore`` first to apply newer scoring rules).
+Every stored row is scored again with the harness's current deterministic rules (as
+``dabench.py --rescore`` does), so runs made on different days compare alike; ``--as-stored``
+keeps the scores they were run with.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from dabench import DEFAULT_DATA, load_questions, rescore  # noqa: E402
 from dabench_scoring import summarize  # noqa: E402
 
 
@@ -48,8 +51,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", type=Path, nargs="+", help="JSONL results of dabench.py")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with questions.jsonl, labels.jsonl")
+    parser.add_argument("--as-stored", action="store_true", help="do not score the rows again")
     args = parser.parse_args(argv)
     runs = {path.stem: load(path) for path in args.files}
+    if not args.as_stored:
+        questions = {q["id"]: q for q in load_questions(args.data)}
+        runs = {name: {i: rescore(row, questions[i]) if i in questions else row for i, row in rows.items()}
+                for name, rows in runs.items()}
     ids = sorted(set.intersection(*(set(rows) for rows in runs.values())))
     if not ids:
         print("no question is in every file", file=sys.stderr)

@@ -84,9 +84,25 @@ def test_compare_scores_the_common_questions_and_lists_the_differences(tmp_path,
     a, b = tmp_path / "quick.jsonl", tmp_path / "robust.jsonl"
     a.write_text("\n".join(json.dumps(r) for r in [row(1, [True], 10), row(2, [False, True], 20), row(3, [True], 30)]))
     b.write_text("\n".join(json.dumps(r) for r in [row(1, [True], 50), row(2, [True, True], 70)]))
-    assert dabench_compare.main([str(a), str(b)]) == 0
+    assert dabench_compare.main([str(a), str(b), "--as-stored"]) == 0
     out = capsys.readouterr().out
     quick, robust = (line for line in out.splitlines() if line.startswith(("quick", "robust")))
     assert "50.0% (1/2)" in quick and "75.0%" in quick and " 15 " in quick  # id 3 is not in both
     assert "100.0% (2/2)" in robust and " 60 " in robust
     assert "id 2: quick wrong, robust right" in out and "id 1:" not in out
+
+
+def test_compare_scores_stored_rows_with_the_current_rules(tmp_path, bench, capsys):
+    import dabench_compare
+
+    q = dabench.load_questions(bench)[0]
+    total = q["labels"][0][1]
+    # stored as wrong (the formatting call failed), but the code's result is one bare value
+    stored = {"id": q["id"], "response": "It is many.", "result_str": total, "correct": [False], "seconds": 1,
+              "llm_calls": 1, "prompt_tokens": 1}
+    path = tmp_path / "run.jsonl"
+    path.write_text(json.dumps(stored))
+    assert dabench_compare.main([str(path), "--data", str(bench)]) == 0
+    assert "100.0% (1/1)" in capsys.readouterr().out
+    assert dabench_compare.main([str(path), "--data", str(bench), "--as-stored"]) == 0
+    assert "0.0% (0/1)" in capsys.readouterr().out
