@@ -120,12 +120,16 @@ def test_reading_a_loaded_file_by_name_returns_the_loaded_dataset(sandbox: Sandb
     assert res.result == "[10, 20]"
     res = sandbox.run("result = pd.read_excel('sales.csv', sheet_name=None)['sales'].shape")
     assert res.success and res.result == "(3, 2)", res.error
+    res = sandbox.run("result = pd.read_csv(filepath_or_buffer='sales.csv').shape")  # the path by keyword
+    assert res.success and res.result == "(3, 2)", res.error
 
 
 def test_a_path_that_exists_is_read_as_asked(sandbox: Sandbox) -> None:
     res = sandbox.run("pd.DataFrame({'a': [1]}).to_csv('sales.csv', index=False); result = pd.read_csv('sales.csv').columns.tolist()")
     assert res.success, res.error
     assert res.result == "['a']"
+    res = sandbox.run("result = pd.read_csv(filepath_or_buffer='sales.csv').columns.tolist()")
+    assert res.success and res.result == "['a']", res.error
     sandbox.run("import os; os.remove('sales.csv')")
 
 

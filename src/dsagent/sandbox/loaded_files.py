@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 READERS = ("read_csv", "read_table", "read_excel", "read_parquet", "read_json")
+_PATH_KEYWORDS = ("filepath_or_buffer", "io", "path", "path_or_buf")
+"""What the readers call their first parameter, for code that passes the path by keyword."""
 
 
 def install(pd: Any, datasets: Mapping[str, Any], sources: Sequence[Mapping[str, Any]]) -> None:
@@ -37,7 +39,8 @@ def install(pd: Any, datasets: Mapping[str, Any], sources: Sequence[Mapping[str,
 def _redirect(pd: Any, original: Callable[..., Any], datasets: Mapping[str, Any],
               by_name: Mapping[str, list[Mapping[str, Any]]]) -> Callable[..., Any]:
     @functools.wraps(original)
-    def reader(path: Any = None, *args: Any, **kwargs: Any) -> Any:
+    def reader(*args: Any, **kwargs: Any) -> Any:
+        path = args[0] if args else next((kwargs[k] for k in _PATH_KEYWORDS if k in kwargs), None)
         if isinstance(path, (str, os.PathLike)) and not os.path.exists(path):
             entries = by_name.get(os.path.basename(os.fspath(path)).lower())
             if entries:
@@ -46,7 +49,7 @@ def _redirect(pd: Any, original: Callable[..., Any], datasets: Mapping[str, Any]
                     if isinstance(found, dict):  # sheet_name=None: every sheet
                         return {sheet: _shape(pd, datasets[i].copy(), kwargs) for sheet, i in found.items()}
                     return _shape(pd, datasets[found].copy(), kwargs)
-        return original(path, *args, **kwargs)
+        return original(*args, **kwargs)
 
     reader._dsagent_loaded = True  # type: ignore[attr-defined]
     return reader
