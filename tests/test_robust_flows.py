@@ -130,21 +130,49 @@ def test_example_3_remediation_loop_rewrites_impossible_code(script_file, sales_
 
 
 def test_example_3_with_the_cross_check_two_independent_results_outvote_the_impossible_one(script_file, sales_csv):
-    two_said = {**REWRITE, "guidance": "compute it as the independent checks did"}
+    # the checks catch what the seed's node 5 catches, and their agreed result replaces node 4's:
+    # no remediation round, no evaluation call
+    agreed = "result = round(df['units'].corr(df['price']), 4)"
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, IMPOSSIBLE,
-                        "result = df['price'].corr(df['units'])",             # independent check: differs
-                        "result = round(df['units'].corr(df['price']), 4)",   # second, warmer: agrees with the first
-                        two_said, CORR, "Units and price are weakly related."])
+                        "result = df['price'].corr(df['units'])",  # independent check: differs
+                        agreed,                                     # second, warmer: agrees with the first
+                        "Units and price are weakly related."])
     result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
-    assert route(result.run_id) == [*PREFIX, ("node_4_code", "ok"), ("node_5_evaluate", "rejected"),
-                                    *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
-    assert node_5_notes(result.run_id) == ["cross-check: two independent results differ from this one", "cross-check agrees"]
-    assert "two independent computations of the question both gave" in prompt(session, 7)  # node 5a sees why
-    rewrite = prompt(session, 8)
-    assert "An independent computation of the question gave: result = " in rewrite and "* 0 + 1.2" in rewrite
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: two independent results outvote this one and replace it"]
     frame = pd.read_csv(sales_csv)
     assert float(result.result_str) == pytest.approx(frame["units"].corr(frame["price"]))
-    assert session.model.remaining == 0  # the later round compared with the backed result: no new check, no evaluation call
+    assert result.code.strip() == "result = df['price'].corr(df['units'])"  # the first check's code, the one that gave it
+    assert result.evaluation["is_valid"] is True and result.evaluation["confidence"] == 0.67
+    assert "1.2" in result.evaluation["reasoning"]  # what was replaced is on record
+    assert result.result_str in prompt(session, 7) and "1.2" not in prompt(session, 7)  # node 6 explains the adopted result
+    assert session.model.remaining == 0
+
+
+def test_a_failed_round_is_rescued_when_two_independent_computations_agree(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+                        "result = df['units'].mean()", "result = round(df['units'].mean(), 3)", "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"),
+                                    *ok("node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: node 4 failed, two independent results agree and are used"]
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    assert result.output_type == "analysis" and result.error is None and len(result.failed_attempts) == 2
+    assert session.model.remaining == 0
+
+
+def test_a_failed_round_without_agreeing_checks_goes_to_remediation_without_an_evaluation_call(script_file, sales_csv):
+    plan = {"reasoning": "typo", "root_cause": "wrong column name", "action": "rewrite_code", "guidance": "use df['units']"}
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+                        "result = df['units'].mean()", "result = df['units'].max()",  # the checks disagree
+                        plan, "result = df.units.mean()", "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"), ("node_5_evaluate", "rejected"),
+                                    *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: no two results agree", "cross-check agrees"]
+    assert "the code failed to run: KeyError" in prompt(session, 8)  # node 5a sees node 5's code-made verdict
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    assert session.model.remaining == 0
 
 
 def test_cross_check_two_of_three_accepts(script_file, sales_csv):
@@ -179,13 +207,14 @@ def test_example_4_conceptual_question_explains_only(script_file, sales_csv):
 
 def test_example_5_max_remediations_explains_honestly(script_file, sales_csv):
     req = {**REQ_UNITS, "analysis_type": "regression", "success_criteria": "a trend coefficient"}
-    invalid = {"reasoning": "no result", "is_valid": False, "issues_found": ["the code failed"], "confidence": 0.9,
-               "recommendation": "wrong_approach"}
     plan = {"reasoning": "ambiguous", "root_cause": "'trend coefficient' is ambiguous", "action": "revise_requirements",
             "guidance": "read it as the slope of units over time"}
-    round_ = lambda n: [f"raise ValueError('trend {n}')", f"raise ValueError('trend {n + 1}')", invalid, plan]  # noqa: E731
+    round_ = lambda n: [f"raise ValueError('trend {n}')", f"raise ValueError('trend {n + 1}')", plan]  # noqa: E731
     explanation = "I attempted to calculate the trend coefficient but it is ambiguous. Could you clarify?"
-    spec = script_file([DATA_WORK, req, PROFILE_OK, ALIGNED, *round_(1), req, ALIGNED, *round_(3), req, ALIGNED,
+    # node 5 asks the model nothing about a failed run; in round 1 the independent check (and its fix) fails too
+    checks = ["raise ValueError('check')", "raise ValueError('check again')"]
+    first = round_(1)
+    spec = script_file([DATA_WORK, req, PROFILE_OK, ALIGNED, *first[:2], *checks, first[2], req, ALIGNED, *round_(3), req, ALIGNED,
                         *round_(5), explanation])
     result, session = ask(spec, [sales_csv], "Calculate the trend coefficient")
     failing_round = [("node_4_code", "failed"), ("node_4_code", "failed"), ("node_5_evaluate", "rejected"), ("node_5a_remediation", "ok")]
@@ -198,7 +227,9 @@ def test_example_5_max_remediations_explains_honestly(script_file, sales_csv):
     last = prompt(session, -1)
     assert "after 3 remediation attempts" in last and "revise_requirements ('trend coefficient' is ambiguous)" in last
     assert "trend 6" in last
-    assert "read it as the slope" in prompt(session, 8)  # node 1B got node 5a's guidance
+    assert "read it as the slope" in prompt(session, 9)  # node 1B got node 5a's guidance
+    assert node_5_notes(result.run_id) == ["cross-check failed", "", ""]
+    assert "the code failed to run: ValueError: trend 2" in prompt(session, 8)
     # per-round counters: each remediation round starts at alignment iteration 1 and code attempt 1
     steps = RunLog(load_settings().db_url).steps(result.run_id)
     assert [s["detail"] for s in steps if s["node"] == "node_3_alignment"] == ["proceed (iteration 1/2)"] * 3

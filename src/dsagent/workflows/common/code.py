@@ -120,11 +120,20 @@ def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[s
 def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str, Any] | None]:
     """Run in the sandbox, record its figures, and return the run and the state's execution_result."""
     run = ctx.sandbox.run(code)
+    record_figures(ctx, run)
+    return run, execution_result(run)
+
+
+def record_figures(ctx: "RunContext", run: "ExecutionResult") -> None:
     for path in run.figures:
         ctx.run_log.add_artifact(ctx.run_id, "figure", path)
+
+
+def execution_result(run: "ExecutionResult") -> dict[str, Any] | None:
+    """The state's execution_result of a run (None if it failed)."""
     if not run.success:
-        return run, None
-    return run, {
+        return None
+    return {
         "type": run.output_type, "figures": run.figures, "tables": run.tables,
         "result_str": run.result, "stdout": run.stdout, "duration_s": run.duration_s,
         "figure_data": run.figure_data,

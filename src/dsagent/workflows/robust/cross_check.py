@@ -8,9 +8,14 @@ none of node 4's code; one fix with its error if it fails) and compares the two 
 
 - they agree → accepted, no evaluation call;
 - they differ → a second independent code, sampled warmer, breaks the tie: if it agrees with
-  node 4's result, that is accepted (2 of 3); if it agrees with the first check, node 4's result is
-  rejected and the rewrite is shown the answer two computations gave; if no two agree, the seed's
-  evaluation call decides, shown the independent result.
+  node 4's result, that is accepted (2 of 3); if it agrees with the first check, the two checks
+  outvote node 4 and their result **replaces** node 4's (the majority of three, accepted with
+  confidence 0.67: a rewrite of node 4's code would only be asked to reach that same answer, at the
+  cost of a remediation round); if no two agree, the seed's evaluation call decides, shown the
+  independent result.
+- node 4's code failed both attempts of its round → the same two checks: if they agree, their
+  result is used (2 of 2); otherwise the run goes to remediation. Node 5 asks the model nothing
+  about a failed run: it cannot make it valid.
 
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
 answer two computations backed (``reference``), else with each check, or leave the verdict to the model.
@@ -18,54 +23,89 @@ answer two computations backed (``reference``), else with each check, or leave t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.agreement import results_agree
-from dsagent.workflows.common.code import CODE_MAX_TOKENS, RESAMPLE_TEMPERATURE, clip, extract_code
+from dsagent.workflows.common.code import (
+    CODE_MAX_TOKENS,
+    RESAMPLE_TEMPERATURE,
+    clip,
+    execution_result,
+    extract_code,
+    record_figures,
+)
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.schemas import code_verdict
 
 
-def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | None = None) -> dict[str, Any]:
-    """One independent code, run; if it fails, one fix with its error (a failed check decides nothing)."""
+@dataclass
+class Verdict:
+    evaluation: dict[str, Any] | None
+    """Node 5's evaluation when the checks decided it; None leaves it to node 5 (the model, or code for a failed run)."""
+    check: dict[str, Any]
+    """The ``cross_check`` state."""
+    note: str
+    """For the run log."""
+    adopted: dict[str, Any] | None = None
+    """{code, execution_result} of the checks' result when it replaces node 4's."""
+
+
+def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | None = None) -> tuple[dict[str, Any], Any]:
+    """One independent code, run; if it fails, one fix with its error (a failed check decides nothing).
+    Returns the check's state ({code, result_str, error}) and its sandbox run."""
     failed = None
     for _ in range(2):
         reply = ctx.llm(stable_messages(state, prompts.cross_check(state, failed)), max_tokens=CODE_MAX_TOKENS, temperature=temperature)
         code = extract_code(reply)
         run = ctx.sandbox.run(code)
         if run.success:
-            return {"code": code, "result_str": run.result, "error": None}
+            return {"code": code, "result_str": run.result, "error": None}, run
         failed = {"code": code, "error": run.error}
-    return {"code": code, "result_str": None, "error": run.error}
+    return {"code": code, "result_str": None, "error": run.error}, run
 
 
-def check_result(ctx: RunContext, state: dict[str, Any], result_str: str) -> tuple[dict[str, Any] | None, dict[str, Any], str]:
-    """(the evaluation, or None to ask the model; the ``cross_check`` state; a note for the run log)."""
-    check = state.get("cross_check")
-    if check is not None:  # a later round: compare with what two computations backed, else with each check
-        backed = [check["reference"]] if check.get("reference") is not None else [
-            c["result_str"] for c in (check, check.get("second") or {}) if c.get("result_str") is not None]
-        if any(results_agree(result_str, other) for other in backed):
-            return code_verdict(True, "agrees with an independent computation of the question", 1.0), check, "cross-check agrees"
-        return None, check, "cross-check differs" if backed else ""
-    first = _independent(ctx, state)
+def _later_round(check: dict[str, Any], result_str: str | None) -> Verdict:
+    """Compare with what two computations backed, else with each check."""
+    if result_str is None:
+        return Verdict(None, check, "")
+    backed = [check["reference"]] if check.get("reference") is not None else [
+        c["result_str"] for c in (check, check.get("second") or {}) if c.get("result_str") is not None]
+    if any(results_agree(result_str, other) for other in backed):
+        return Verdict(code_verdict(True, "agrees with an independent computation of the question", 1.0), check, "cross-check agrees")
+    return Verdict(None, check, "cross-check differs" if backed else "")
+
+
+def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None) -> Verdict:
+    """Node 5's cross-check of node 4's ``result_str`` (None: node 4's code failed)."""
+    if state.get("cross_check") is not None:
+        return _later_round(state["cross_check"], result_str)
+    first, first_run = _independent(ctx, state)
     check = {**first, "second": None, "reference": None}
     if first["result_str"] is None:
-        return None, check, "cross-check failed"
+        return Verdict(None, check, "cross-check failed")
     if results_agree(result_str, first["result_str"]):
         check["reference"] = first["result_str"]
-        return code_verdict(True, "an independent computation of the question gives the same result", 1.0), check, "cross-check agrees"
-    second = check["second"] = _independent(ctx, state, RESAMPLE_TEMPERATURE)
+        return Verdict(code_verdict(True, "an independent computation of the question gives the same result", 1.0), check, "cross-check agrees")
+    second, _ = _independent(ctx, state, RESAMPLE_TEMPERATURE)
+    check["second"] = second
     if results_agree(result_str, second["result_str"]):
         check["reference"] = result_str
-        return code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree"
+        return Verdict(code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree")
     if results_agree(first["result_str"], second["result_str"]):
         check["reference"] = first["result_str"]
-        issue = f"two independent computations of the question both gave result = {clip(first['result_str'], 300)}; this result differs"
-        return code_verdict(False, issue, 0.67), check, "cross-check: two independent results differ from this one"
-    return None, check, "cross-check: no two results agree"
+        record_figures(ctx, first_run)
+        if result_str is None:
+            reason, note = "node 4's code failed; two independent computations of the question agree: their result is used", \
+                "cross-check: node 4 failed, two independent results agree and are used"
+        else:
+            reason = f"node 4's result ({clip(result_str, 200)}) differs from two independent computations of the question, which agree: theirs is used (2 of 3)"
+            note = "cross-check: two independent results outvote this one and replace it"
+        return Verdict(code_verdict(True, reason, 0.67), check, note,
+                       adopted={"code": first["code"], "execution_result": execution_result(first_run)})
+    return Verdict(None, check, "cross-check: no two results agree")
 
 
 def evidence(check: dict[str, Any] | None) -> str | None:

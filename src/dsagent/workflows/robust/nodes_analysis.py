@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_st
 from dsagent.workflows.robust.state import RobustState
 
 Node = Callable[[RobustState], dict[str, Any]]
+_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b.*")
 # Node 5a's fallback follows node 5's own verdict.
 _ACTION_FOR = {"code_error": "rewrite_code", "wrong_approach": "revise_requirements", "data_issue": "reexamine_data"}
 
@@ -57,30 +59,31 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 update["failed_attempts"] = [*(state.get("failed_attempts") or []), {
                     "attempt": attempt, "remediation": state["total_remediations"], "code": code, "error": run.error}]
                 step["outcome"] = "failed"
-                step["detail"] += f"attempt {attempt}/{max_attempts}: {(run.error or '').strip().splitlines()[-1:]}"
+                step["detail"] += f"attempt {attempt}/{max_attempts}: {error_line(run.error)}"
             return update
 
     def evaluate_node(state: RobustState) -> dict[str, Any]:
         with ctx.step("node_5_evaluate") as step:
             success = bool(state["execution_success"])
             update: dict[str, Any] = {}
-            # Fallback: accept what ran (unchecked, confidence 0), reject what failed.
-            fallback = {"is_valid": success, "confidence": 0.0, "recommendation": "accept" if success else "code_error",
-                        "issues_found": [] if success else ["the code failed to run"]}
-            problem = unchecked_result(state.get("code") or "", state.get("execution_result")) if success else None
             result_str = (state.get("execution_result") or {}).get("result_str") if success else None
+            problem = unchecked_result(state.get("code") or "", state.get("execution_result")) if success else None
             evaluation, note = None, ""
             if problem:  # verified by code: no model call needed to reject it
                 evaluation = code_verdict(False, problem, 1.0)
-            elif result_str is not None and ctx.settings.robust_cross_check:
-                evaluation, update["cross_check"], note = check_result(ctx, state, result_str)
+            elif ctx.settings.robust_cross_check and (result_str is not None or not success):
+                verdict = check_result(ctx, state, result_str)
+                evaluation, update["cross_check"], note = verdict.evaluation, verdict.check, verdict.note
+                if verdict.adopted:  # the majority's result replaces node 4's (see cross_check.py)
+                    update.update(code=verdict.adopted["code"], execution_result=verdict.adopted["execution_result"],
+                                  execution_success=True, error=None)
+            if evaluation is None and not success:
+                # A run that failed has no results to accept: decided by code, node 5a plans the fix.
+                evaluation = code_verdict(False, f"the code failed to run: {error_line(state.get('error'))}", 1.0)
             if evaluation is None:  # the seed's evaluation call, shown the independent result when it differs
-                shown = evidence(update.get("cross_check", state.get("cross_check"))) if result_str is not None else None
+                fallback = {"is_valid": True, "confidence": 0.0, "recommendation": "accept", "issues_found": []}
+                shown = evidence(update.get("cross_check", state.get("cross_check")))
                 evaluation = ask_structured(ctx, state, prompts.evaluate(state, shown), Evaluation, fallback, step)
-            if not success and evaluation["is_valid"]:
-                # A run that failed has no results to accept, whatever the model says.
-                evaluation.update(is_valid=False, recommendation="code_error" if evaluation["recommendation"] == "accept" else evaluation["recommendation"])
-                evaluation["issues_found"] = [*evaluation["issues_found"], "the code failed to run"]
             if not evaluation["is_valid"] and step["outcome"] == "ok":
                 step["outcome"] = "rejected"
             step["detail"] = f"valid={evaluation['is_valid']} {evaluation['recommendation']} confidence={evaluation['confidence']:.2f}"
@@ -133,3 +136,10 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
         "node_5a_remediation": remediation_node,
         "node_6_explain": explain_node,
     }
+
+
+def error_line(error: str | None) -> str:
+    """The exception line of a traceback (hints may follow it), else its last line."""
+    lines = [line.strip() for line in (error or "").strip().splitlines() if line.strip()]
+    found = [line for line in lines if _EXCEPTION_LINE.match(line)]
+    return (found or lines or ["unknown error"])[-1]
