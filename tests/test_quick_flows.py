@@ -5,6 +5,7 @@ The route is asserted node by node from the run log's steps.
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from dsagent.session import Session
@@ -97,6 +98,16 @@ def test_a_repeated_failed_code_is_resampled(script_file, sales_csv):
     assert result.attempts == 2 and session.model.remaining == 0
     assert session.model.history[2] == session.model.history[3]  # same prompt, sampled again
 
+
+def test_a_fix_that_repeats_the_failed_code_twice_gets_the_first_prompt_again(script_file, sales_csv):
+    bad = "result = df['Units'].sum()"
+    spec = script_file([PLAN_EVAL, bad, bad, bad,  # the fix and its warmer resample both repeat it ...
+                        "result = df['units'].sum()",  # ... so the first prompt (no failing code in it) is asked, warm
+                        "Fine.", "The total is computed."])
+    result, session = ask(spec, [sales_csv], "Total units?")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "failed"), ("code", "ok"), ("evaluate", "ok"), ("explain", "ok")]
+    assert session.model.history[4] == session.model.history[1]
+    assert result.result_str == str(pd.read_csv(sales_csv)["units"].sum()) and session.model.remaining == 0
 
 def test_conceptual_question_explains_only(script_file, sales_csv):
     spec = script_file([PLAN_CONCEPT, "A p-value is the probability ..."])

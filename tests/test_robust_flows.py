@@ -358,3 +358,16 @@ def test_a_fixed_cross_check_counts(script_file, sales_csv):
                         "result = df['Units'].mean()", "result = df['units'].mean()", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"] and session.model.remaining == 0
+
+
+def test_a_fix_that_keeps_repeating_the_failed_code_gets_a_fresh_prompt(script_file, sales_csv):
+    bad = "result = df['Units'].mean()"
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, bad, bad, bad,  # the fix and its warm resample repeat it
+                        "result = df['units'].mean()",                          # the fresh prompt: a different code
+                        "result = df.units.mean()", "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert "Previous code" in prompt(session, 5) and prompt(session, 6) == prompt(session, 5)
+    assert prompt(session, 7) == prompt(session, 4)  # node 4's first prompt, without the failing code
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    assert session.model.remaining == 0

@@ -167,3 +167,16 @@ def test_a_long_result_says_how_long_it_is() -> None:
     assert text.endswith("[100 rows x 2 columns]")
     text, _ = describe_result(pd.Series([1.5, 2.5], index=["x", "y"]))
     assert "Length" not in text  # short results are shown whole
+
+
+def test_key_error_on_a_column_an_earlier_step_dropped_says_so(sandbox: Sandbox) -> None:
+    res = sandbox.run("numbers = df.select_dtypes('number')\nresult = numbers.groupby('region')['amount'].mean()")
+    assert not res.success and "KeyError" in res.error
+    assert "'region' is a column of df, but not of the frame this line uses" in res.error
+    assert "not a dataset" not in res.error
+
+
+def test_key_error_on_a_position_suggests_iloc(sandbox: Sandbox) -> None:
+    res = sandbox.run("totals = df.groupby('region')['amount'].sum()\nresult = totals.sort_values()[0]")
+    assert not res.success and "KeyError: 0" in res.error
+    assert "Use .iloc[0] for a position" in res.error

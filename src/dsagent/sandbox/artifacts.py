@@ -142,11 +142,12 @@ def format_error(exc: BaseException, namespace: dict[str, Any]) -> str:
         lines.extend(traceback.format_list(library))
     lines.extend(traceback.format_exception_only(type(exc), exc))
     text = "".join(lines).rstrip()
-    hint = _hint(exc, namespace)
+    cell_line = frames[last_cell].line or "" if last_cell >= 0 else ""
+    hint = _hint(exc, namespace, cell_line)
     return f"{text}\n{hint}" if hint else text
 
 
-def _hint(exc: BaseException, namespace: dict[str, Any]) -> str:
+def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") -> str:
     datasets = namespace.get("datasets") or {}
     if isinstance(exc, FileNotFoundError):
         ids = ", ".join(map(repr, datasets)) or "none"
@@ -154,11 +155,22 @@ def _hint(exc: BaseException, namespace: dict[str, Any]) -> str:
             "Hint: the data is already loaded: use df or datasets['<id>'] "
             f"(ids: {ids}) instead of reading files."
         )
+    if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], int) and not isinstance(exc.args[0], bool):
+        n = exc.args[0]
+        return (f"Hint: [{n}] looks up the index label {n}, not position {n}: this index holds other labels. "
+                f"Use .iloc[{n}] for a position (e.g. s.sort_values().iloc[-1]), or .idxmax()/.idxmin() for the label of the largest/smallest.")
     if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str):
         owner = next((k for k, v in datasets.items() if exc.args[0] in getattr(v, "columns", ())), None)
         if owner is not None:
-            # The key is a column: the code indexed the datasets dict instead of a DataFrame.
             frame = "df" if "df" in namespace else f"datasets[{owner!r}]"
+            if "datasets" not in cell_line:
+                # A column of the loaded table, missing from the frame the failing line used.
+                return (
+                    f"Hint: {exc.args[0]!r} is a column of {frame}, but not of the frame this line uses: an "
+                    "earlier step dropped it (select_dtypes('number') keeps only numeric columns, a column "
+                    f"selection keeps only those listed). Use a frame that still has {exc.args[0]!r}."
+                )
+            # The key is a column: the code indexed the datasets dict instead of a DataFrame.
             return (
                 f"Hint: {exc.args[0]!r} is a column of {frame}, not a dataset: `datasets` is a dict of "
                 f"DataFrames. Write {frame}[{exc.args[0]!r}], e.g. {frame}[{frame}[{exc.args[0]!r}] == value]."

@@ -106,15 +106,21 @@ def _values_put_in_result(tree: Any) -> list[Any]:
     return values
 
 
-def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[str]) -> tuple[str, bool]:
+def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[str],
+               fresh: list["BaseMessage"] | None = None) -> tuple[str, bool]:
     """Ask for code; if it repeats a rejected one, ask once more, warmer. Returns (code, resampled).
 
-    Greedy decoding repeats itself, and a code that already failed would fail again.
+    Greedy decoding repeats itself, and a code that already failed would fail again. When the
+    warmer sample repeats it too (a fix prompt that shows the failing code invites a copy),
+    ``fresh`` — a prompt without the failing code — is asked, warm, for a last different one.
     """
     code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS))
     if code not in rejected:
         return code, False
-    return extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE)), True
+    code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+    if code in rejected and fresh is not None:
+        code = extract_code(ctx.llm(fresh, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+    return code, True
 
 
 def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str, Any] | None]:

@@ -61,11 +61,14 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         attempt = state["attempts"] + 1
         with ctx.step("code") as step:
             rules = _code_rules(state)
+            generate = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=state["plan"].get("reasoning", ""))
+            fresh = None
             if state["attempts"] == 0 or not state.get("code"):
-                instruction = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=state["plan"].get("reasoning", ""))
+                instruction = generate
             else:
                 instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=clip(state["error"], 1200))
-            code, resampled = write_code(ctx, _messages(state, instruction), {f["code"] for f in state["failed_attempts"]})
+                fresh = _messages(state, generate)  # asked only if the fix keeps repeating a failed code
+            code, resampled = write_code(ctx, _messages(state, instruction), {f["code"] for f in state["failed_attempts"]}, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
             run, execution_result = run_code(ctx, code)

@@ -44,7 +44,8 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             rejected = {f["code"] for f in state.get("failed_attempts") or []}
             if rewrite and not retry:
                 rejected.add(state["code"])  # node 5 judged its results wrong
-            code, resampled = write_code(ctx, stable_messages(state, instruction), rejected)
+            fresh = stable_messages(state, prompts.generate_code(state)) if retry or rewrite else None
+            code, resampled = write_code(ctx, stable_messages(state, instruction), rejected, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
             run, execution_result = run_code(ctx, code)
