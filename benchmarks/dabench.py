@@ -66,7 +66,7 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
     response = result.explanation or ""
     names = expected_names(q["format"])
     # last value wins in scoring: the code's numbers, not the model's retyping
-    response += tagged("Computed", computed_answers(result.result_str or "", names))
+    response += tagged("Computed", computed_answers(result.result_str or "", names, q["format"]))
     found = extract_answers(response)
     calls = tokens = 0
     if names and not all(n in found for n in names) and (result.result_str or result.explanation):
@@ -91,7 +91,7 @@ def rescore(row: dict, q: dict) -> dict:
     ``result_str``, rounding as asked); no model call, the response's prose is unchanged."""
     response = row.get("response") or ""
     if response:
-        response += tagged("Computed", computed_answers(row.get("result_str") or "", expected_names(q["format"])))
+        response += tagged("Computed", computed_answers(row.get("result_str") or "", expected_names(q["format"]), q["format"]))
         response += tagged("Rounded", scoring.round_as_asked(extract_answers(response), q["format"]))
     return {**row, "response": response, "correct": score_question(response, q["labels"])}
 

@@ -26,19 +26,22 @@ _UNROUNDED = re.compile(r"-?\d+\.\d{5,}")
 _BARE_VALUE = re.compile(r"[^\n{}\[\]()@:]{1,80}")
 
 
-def computed_answers(result_str: str, names: list[str]) -> dict[str, str]:
+def computed_answers(result_str: str, names: list[str], format_text: str = "") -> dict[str, str]:
     """The answers the analysis code itself produced: ``@name[value]`` items in its result,
-    ``{'name': value}`` entries whose number looks already rounded (at most 4 decimals), or — when
-    the format asks for one answer — a result that is one bare value (``Gibraltar``, ``0.67``)."""
+    ``{'name': value}`` entries, or — when the format asks for one answer — a result that is one
+    bare value (``Gibraltar``, ``0.67``). A number with 5+ decimals counts only when the format
+    asks for one precision (``round_as_asked`` then rounds it by code); otherwise it is left to the
+    formatting call, which knows what the format wants."""
+    rounds = asked_decimals(format_text) is not None
     found = {n: v for n, v in extract_answers(result_str).items() if n in names}
     for name, value in _DICT_ITEM.findall(result_str or ""):
         if name in names and name not in found:
             value = value.strip("'\"")
-            if not _UNROUNDED.fullmatch(value):
+            if rounds or not _UNROUNDED.fullmatch(value):
                 found[name] = value
     if len(names) == 1 and not found:
         value = (result_str or "").strip().strip("'\"").strip()
-        if _BARE_VALUE.fullmatch(value) and not _UNROUNDED.fullmatch(value):
+        if _BARE_VALUE.fullmatch(value) and (rounds or not _UNROUNDED.fullmatch(value)):
             found[names[0]] = value
     return found
 

@@ -40,6 +40,11 @@ def test_computed_answers_come_from_the_result_not_the_prose():
     assert computed_answers("'poor fit'\n", ["fit"]) == {"fit": "poor fit"}
     assert computed_answers("0.67", ["r2"]) == {"r2": "0.67"}
     assert computed_answers("0.6712345", ["r2"]) == {}  # unrounded: left to the formatter
+    # ... unless the format asks for one precision: then code rounds it (round_as_asked)
+    two = "@r2[value] rounded to two decimal places"
+    assert computed_answers("0.6712345", ["r2"], two) == {"r2": "0.6712345"}
+    assert computed_answers("{'r2': np.float64(22756785531.293343)}", ["r2"], two) == {"r2": "22756785531.293343"}
+    assert round_as_asked({"r2": "22756785531.293343"}, two) == {"r2": "22756785531.29"}
     assert computed_answers("Gibraltar", ["country", "rate"]) == {}  # which answer would it be?
     assert computed_answers("country\nGibraltar    3.1", ["country"]) == {}  # a table is not one value
     # appended after the explanation, the computed value is the one scored
