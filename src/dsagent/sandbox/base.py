@@ -7,6 +7,7 @@ stats and sklearn pre-imported. It sets ``result`` and/or ``fig`` (seed 000's co
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,17 @@ class ExecutionResult(BaseModel):
         if self.result is not None or self.stdout:
             return "analysis"
         return None
+
+
+_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b.*")
+
+
+def error_line(error: str | None) -> str:
+    """The exception line of an ``ExecutionResult.error`` (the sandbox appends hints after it),
+    else its last line."""
+    lines = [line.strip() for line in (error or "").strip().splitlines() if line.strip()]
+    found = [line for line in lines if _EXCEPTION_LINE.match(line)]
+    return (found or lines or ["unknown error"])[-1]
 
 
 @dataclass

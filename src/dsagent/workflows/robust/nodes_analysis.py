@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from dsagent.runtime import RunContext
+from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import run_code, unchecked_result, write_code
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
@@ -16,7 +16,6 @@ from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_st
 from dsagent.workflows.robust.state import RobustState
 
 Node = Callable[[RobustState], dict[str, Any]]
-_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b.*")
 # Node 5a's fallback follows node 5's own verdict.
 _ACTION_FOR = {"code_error": "rewrite_code", "wrong_approach": "revise_requirements", "data_issue": "reexamine_data"}
 
@@ -137,10 +136,3 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
         "node_5a_remediation": remediation_node,
         "node_6_explain": explain_node,
     }
-
-
-def error_line(error: str | None) -> str:
-    """The exception line of a traceback (hints may follow it), else its last line."""
-    lines = [line.strip() for line in (error or "").strip().splitlines() if line.strip()]
-    found = [line for line in lines if _EXCEPTION_LINE.match(line)]
-    return (found or lines or ["unknown error"])[-1]
