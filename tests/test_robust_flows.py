@@ -161,16 +161,37 @@ def test_a_failed_round_is_rescued_when_two_independent_computations_agree(scrip
     assert session.model.remaining == 0
 
 
-def test_a_failed_round_without_agreeing_checks_goes_to_remediation_without_an_evaluation_call(script_file, sales_csv):
-    plan = {"reasoning": "typo", "root_cause": "wrong column name", "action": "rewrite_code", "guidance": "use df['units']"}
+def test_a_failed_round_with_disagreeing_checks_has_the_model_judge_the_first_checks_result(script_file, sales_csv):
+    # node 4 failed both attempts; the checks ran but differ: the first one's result stands in for
+    # node 4's and the seed's evaluation call judges it, shown the second (no run ends empty-handed)
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
                         "result = df['units'].mean()", "result = df['units'].max()",  # the checks disagree
-                        plan, "result = df.units.mean()", "About 21 units."])
+                        VALID, "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"),
+                                    *ok("node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: node 4 failed, no two results agree; the first independent result is evaluated"]
+    units = pd.read_csv(sales_csv)["units"]
+    evaluate = prompt(session, 8)
+    assert f"result = {units.mean()}" in evaluate and "Execution success: True" in evaluate
+    assert "The two results disagree" in evaluate and f"result = {units.max()}" in evaluate
+    assert float(result.result_str) == pytest.approx(units.mean()) and result.code.strip() == "result = df['units'].mean()"
+    assert result.output_type == "analysis" and result.error is None and len(result.failed_attempts) == 2
+    assert session.model.remaining == 0
+
+
+def test_a_stand_in_result_the_model_rejects_is_rewritten_by_remediation(script_file, sales_csv):
+    invalid = {"reasoning": "the maximum, not the mean", "is_valid": False, "issues_found": ["max instead of mean"],
+               "confidence": 0.9, "recommendation": "code_error"}
+    plan = {"reasoning": "wrong aggregate", "root_cause": "max instead of mean", "action": "rewrite_code", "guidance": "use .mean()"}
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+                        "result = df['units'].max()", "result = df['units'].mean()",  # the checks disagree
+                        invalid, plan, "result = df.units.mean()", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"), ("node_5_evaluate", "rejected"),
                                     *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
-    assert node_5_notes(result.run_id) == ["cross-check: no two results agree", "cross-check agrees"]
-    assert "the code failed to run: KeyError" in prompt(session, 8)  # node 5a sees node 5's code-made verdict
+    assert node_5_notes(result.run_id)[1] == "cross-check agrees"  # with the second check
+    assert "result = df['units'].max()" in prompt(session, 10)  # the rewrite starts from the stand-in's code
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert session.model.remaining == 0
 

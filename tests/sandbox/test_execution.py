@@ -180,3 +180,15 @@ def test_key_error_on_a_position_suggests_iloc(sandbox: Sandbox) -> None:
     res = sandbox.run("totals = df.groupby('region')['amount'].sum()\nresult = totals.sort_values()[0]")
     assert not res.success and "KeyError: 0" in res.error
     assert "Use .iloc[0] for a position" in res.error
+
+
+def test_key_error_on_a_row_label_looked_up_as_a_column_suggests_loc(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = df[df['amount'].idxmax()]['region']")
+    assert not res.success and "KeyError" in res.error
+    assert "df.loc[label]" in res.error and "looks up a COLUMN" in res.error
+
+
+def test_indexing_a_single_number_says_to_drop_the_index(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = df['amount'].mean()[0]")
+    assert not res.success and "IndexError: invalid index to scalar variable" in res.error
+    assert "drop the [..]" in res.error

@@ -38,6 +38,9 @@ _DRIFT: list[tuple[str, str]] = [
      "the right side has several columns (str.extract with two groups, or a DataFrame) and one column "
      "cannot hold them: assign each column separately (parts = s.str.extract(...); df['a'] = parts[0]), "
      "or for dates use pd.to_datetime(df['col']).dt.month / .dt.year."),
+    (r"invalid index to scalar variable",
+     "that value is already a single number (.mean(), .skew(), .corr() of two columns and a test's "
+     ".pvalue return one): drop the [..] after it."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),

@@ -7,6 +7,7 @@ because a cell that did not use them should not pay for loading them.
 from __future__ import annotations
 
 import linecache
+from numbers import Integral
 import sys
 import traceback
 from pathlib import Path
@@ -155,8 +156,11 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
             "Hint: the data is already loaded: use df or datasets['<id>'] "
             f"(ids: {ids}) instead of reading files."
         )
-    if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], int) and not isinstance(exc.args[0], bool):
+    if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], Integral) and not isinstance(exc.args[0], bool):
         n = exc.args[0]
+        if _raised_by_frame_getitem(exc):
+            return (f"Hint: df[{n}] looks up a COLUMN named {n}; this label is a row's. For a row use "
+                    f"df.loc[label] (e.g. df.loc[df['col'].idxmax(), 'other_col']), for a position df.iloc[{n}].")
         return (f"Hint: [{n}] looks up the index label {n}, not position {n}: this index holds other labels. "
                 f"Use .iloc[{n}] for a position (e.g. s.sort_values().iloc[-1]), or .idxmax()/.idxmin() for the label of the largest/smallest.")
     if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str):
@@ -185,3 +189,16 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
     return drift_hint(str(exc))
+
+
+def _raised_by_frame_getitem(exc: BaseException) -> bool:
+    """The error came from ``DataFrame.__getitem__`` (``df[key]``: a column lookup)."""
+    import pandas as pd
+
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "__getitem__" and isinstance(tb.tb_frame.f_locals.get("self"), pd.DataFrame):
+            return True
+        tb = tb.tb_next
+    return False

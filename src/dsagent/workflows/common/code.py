@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from dsagent.workflows.common.repair import mend_self_reference
+
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
@@ -22,17 +24,18 @@ def extract_code(reply: str) -> str:
 
     Small models often wrap code in markdown or add a sentence before it (MODEL-NOTES: 7 of 45
     failures were prose around the code), so prose lines before the first code-looking line go.
+    A dict literal that reads its own keys is mended (``common.repair``).
     """
     blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
     if blocks:
-        return "\n\n".join(b for b in blocks if b.strip()).strip() + "\n"
+        return mend_self_reference("\n\n".join(b for b in blocks if b.strip()).strip() + "\n")
     lines = reply.strip().splitlines()
     start = 0
     for i, line in enumerate(lines):
         if re.match(r"^(import |from |#|[A-Za-z_][\w\.\[\]'\" ,]*\s*=|print\(|for |if |def |with |result|fig)", line.strip()):
             start = i
             break
-    return "\n".join(lines[start:]).strip() + "\n"
+    return mend_self_reference("\n".join(lines[start:]).strip() + "\n")
 
 
 def clip(text: str | None, limit: int = 1500) -> str:

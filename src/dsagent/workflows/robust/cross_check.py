@@ -14,8 +14,10 @@ none of node 4's code; one fix with its error if it fails) and compares the two 
   cost of a remediation round); if no two agree, the seed's evaluation call decides, shown the
   independent result.
 - node 4's code failed both attempts of its round → the same two checks: if they agree, their
-  result is used (2 of 2); otherwise the run goes to remediation. Node 5 asks the model nothing
-  about a failed run: it cannot make it valid.
+  result is used (2 of 2); if they differ, the first check's result stands in for node 4's and the
+  seed's evaluation call judges it, shown the second (on the local model, whole runs had ended with
+  no answer while a check had one); if the first check fails too, the run goes to remediation.
+  Node 5 asks the model nothing about a failed run: it cannot make it valid.
 
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
 answer two computations backed (``reference``), else with each check, or leave the verdict to the model.
@@ -105,11 +107,19 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
             note = "cross-check: two independent results outvote this one and replace it"
         return Verdict(code_verdict(True, reason, 0.67), check, note,
                        adopted={"code": first["code"], "execution_result": execution_result(first_run)})
+    if result_str is None:
+        # Node 4 has nothing to compare: the first check's result stands in for it and the seed's
+        # evaluation call judges it, shown the second (a run with a result beats a run given up).
+        record_figures(ctx, first_run)
+        return Verdict(None, check, "cross-check: node 4 failed, no two results agree; the first independent result is evaluated",
+                       adopted={"code": first["code"], "execution_result": execution_result(first_run)})
     return Verdict(None, check, "cross-check: no two results agree")
 
 
-def evidence(check: dict[str, Any] | None) -> str | None:
-    """The independent result to show the model or a rewrite: the backed one, else the first check's."""
+def evidence(check: dict[str, Any] | None, own: str | None = None) -> str | None:
+    """The independent result to show the model or a rewrite, other than ``own`` (the result judged):
+    the backed one, else the first check's, else the second's."""
     if not check:
         return None
-    return check.get("reference") or check.get("result_str")
+    candidates = [check.get("reference"), check.get("result_str"), (check.get("second") or {}).get("result_str")]
+    return next((c for c in candidates if c is not None and not results_agree(own, c)), None)

@@ -74,16 +74,18 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             elif ctx.settings.robust_cross_check and (result_str is not None or not success):
                 verdict = check_result(ctx, state, result_str)
                 evaluation, update["cross_check"], note = verdict.evaluation, verdict.check, verdict.note
-                if verdict.adopted:  # the majority's result replaces node 4's (see cross_check.py)
+                if verdict.adopted:  # a check's result replaces node 4's (see cross_check.py)
                     update.update(code=verdict.adopted["code"], execution_result=verdict.adopted["execution_result"],
                                   execution_success=True, error=None)
+                    success, result_str = True, verdict.adopted["execution_result"]["result_str"]
             if evaluation is None and not success:
                 # A run that failed has no results to accept: decided by code, node 5a plans the fix.
                 evaluation = code_verdict(False, f"the code failed to run: {error_line(state.get('error'))}", 1.0)
             if evaluation is None:  # the seed's evaluation call, shown the independent result when it differs
                 fallback = {"is_valid": True, "confidence": 0.0, "recommendation": "accept", "issues_found": []}
-                shown = evidence(update.get("cross_check", state.get("cross_check")))
-                evaluation = ask_structured(ctx, state, prompts.evaluate(state, shown), Evaluation, fallback, step)
+                judged = {**state, **update}
+                shown = evidence(judged.get("cross_check"), result_str)
+                evaluation = ask_structured(ctx, judged, prompts.evaluate(judged, shown), Evaluation, fallback, step)
             if not evaluation["is_valid"] and step["outcome"] == "ok":
                 step["outcome"] = "rejected"
             step["detail"] = f"valid={evaluation['is_valid']} {evaluation['recommendation']} confidence={evaluation['confidence']:.2f}"

@@ -1,0 +1,62 @@
+"""Mending a mistake small models make in every workflow before the code runs (common/repair.py)."""
+
+from dsagent.workflows.common.code import extract_code
+from dsagent.workflows.common.repair import mend_self_reference
+
+SELF_REFERENCE = """import pandas as pd
+
+# the correlation and its direction
+result = {
+    'correlation_coefficient': df['a'].corr(df['b']),
+    'correlation_type': 'Positive' if result['correlation_coefficient'] > 0 else 'Negative'
+}
+print(result)
+"""
+
+
+def run(code: str) -> dict:
+    import pandas as pd
+
+    ns = {"df": pd.DataFrame({"a": [1, 2, 3, 4], "b": [2, 4, 5, 9]})}
+    exec(compile(code, "<cell>", "exec"), ns)
+    return ns
+
+
+def test_a_dict_that_reads_its_own_keys_is_built_key_by_key():
+    mended = mend_self_reference(SELF_REFERENCE)
+    assert mended != SELF_REFERENCE
+    result = run(mended)["result"]
+    assert result["correlation_type"] == "Positive"
+    assert abs(result["correlation_coefficient"] - 0.97) < 0.01
+    # the rest of the code, comments included, is kept as written
+    assert mended.startswith("import pandas as pd\n\n# the correlation and its direction\nresult = {}\n")
+    assert mended.endswith("print(result)\n")
+
+
+def test_the_original_fails_as_the_model_wrote_it():
+    import pytest
+
+    with pytest.raises(NameError):
+        run(SELF_REFERENCE)
+
+
+def test_code_that_does_not_read_its_own_dict_is_left_alone():
+    for code in [
+        "result = {'a': df['a'].mean(), 'b': 2}\n",
+        # an earlier result: reading it inside the new dict is what the model meant
+        "result = {'a': 1}\nresult = {'a': result['a'] + 1}\n",
+        "x = 1\n",
+        "def f(:\n",  # does not parse: nothing to mend, the sandbox reports the SyntaxError
+        "result = {**other, 'b': result['a']}\n",  # a ** entry has no key to assign
+    ]:
+        assert mend_self_reference(code) == code
+
+
+def test_indented_and_nested_statements_are_mended_in_place():
+    code = "if True:\n    out = {'m': 2, 'd': out['m'] * 2}\nresult = out\n"
+    assert run(mend_self_reference(code))["result"] == {"m": 2, "d": 4}
+
+
+def test_extract_code_mends_what_the_model_wrote():
+    reply = f"Here is the code:\n```python\n{SELF_REFERENCE}```"
+    assert run(extract_code(reply))["result"]["correlation_type"] == "Positive"
