@@ -66,7 +66,7 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
     response = result.explanation or ""
     names = expected_names(q["format"])
     # last value wins in scoring: the code's numbers, not the model's retyping
-    response += tagged("Computed", computed_answers(result.result_str or "", names, q["format"]))
+    response += computed_line(result.result_str, q)
     found = extract_answers(response)
     calls = tokens = 0
     if names and not all(n in found for n in names) and (result.result_str or result.explanation):
@@ -76,9 +76,7 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
         usage = reply.usage_metadata or {}
         response += f"\n{reply.content}"
         calls, tokens = 1, int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
-    # "rounded to two decimal places": the rounding is done by code, not by the model
-    response += tagged("Rounded", scoring.round_as_asked(extract_answers(response), q["format"]))
-    return response, calls, tokens
+    return response + rounded_line(response, q), calls, tokens
 
 
 def tagged(label: str, answers: dict[str, str]) -> str:
@@ -86,13 +84,23 @@ def tagged(label: str, answers: dict[str, str]) -> str:
     return f"\n{label}: " + " ".join(f"@{n}[{v}]" for n, v in answers.items()) if answers else ""
 
 
+def computed_line(result_str: str | None, q: dict) -> str:
+    """The answers the analysis code computed, as a line that wins over the prose's (last value wins)."""
+    return tagged("Computed", computed_answers(result_str or "", expected_names(q["format"]), q["format"]))
+
+
+def rounded_line(response: str, q: dict) -> str:
+    """"Rounded to two decimal places": the response's answers rounded as asked, by code, not the model."""
+    return tagged("Rounded", scoring.round_as_asked(extract_answers(response), q["format"]))
+
+
 def rescore(row: dict, q: dict) -> dict:
     """A stored row scored again with today's deterministic rules (computed answers from its stored
     ``result_str``, rounding as asked); no model call, the response's prose is unchanged."""
     response = row.get("response") or ""
     if response:
-        response += tagged("Computed", computed_answers(row.get("result_str") or "", expected_names(q["format"]), q["format"]))
-        response += tagged("Rounded", scoring.round_as_asked(extract_answers(response), q["format"]))
+        response += computed_line(row.get("result_str"), q)
+        response += rounded_line(response, q)
     return {**row, "response": response, "correct": score_question(response, q["labels"])}
 
 

@@ -147,3 +147,10 @@ def test_a_plotly_json_filed_as_an_image_is_a_plotly_section():
                                       {"section_type": "image", "content": "figures/cell_2_1.png"}]}
     report = build_report("q", {"report": own}, META)
     assert kinds(report) == ["plotly", "image"]
+
+
+def test_a_failed_attempt_is_summarised_by_its_exception_line_not_the_hint_after_it(quick_output):
+    error = "Traceback (most recent call last):\n  File \"<cell 1>\", line 1\nKeyError: 'Units'\nHint: Columns of df are: 'units'"
+    out = {**quick_output, "failed_attempts": [{"attempt": 1, "code": "x", "error": error}]}
+    failed = build_report("Which region sold most?", out, META).sections[-1]
+    assert "`KeyError: 'Units'`" in failed.content and "Hint" not in failed.content

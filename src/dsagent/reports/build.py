@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from dsagent.reports.model import Report, Section
+from dsagent.sandbox.base import error_line
 
 TABLE_ROWS = 100
 """Rows of a result table kept in the report; the full table stays in the workspace's tables/."""
@@ -97,8 +98,7 @@ def _from_package(question: str, out: Mapping[str, Any], tables: Sequence[str] |
     if failed:
         lines = []
         for item in failed:
-            error = (item.get("error") or "").strip().splitlines()
-            lines.append(f"- attempt {item.get('attempt')}: {_inline_code(error[-1] if error else 'error')}")
+            lines.append(f"- attempt {item.get('attempt')}: {_inline_code(error_line(item.get('error')))}")
         text(f"## Failed attempts ({len(failed)})\n\n" + "\n".join(lines))
     return Report(title=title_of(question), sections=sections, caveats=[str(c) for c in out.get("alignment_caveats") or []], question=question.strip())
 
@@ -108,13 +108,13 @@ def _cross_checks(check: Any) -> str:
     if not isinstance(check, Mapping):
         return ""
     parts = []
-    for n, item in enumerate((check, check.get("second") or {}), start=1):
+    for n, item in enumerate((check, check.get("second") or {}, check.get("third") or {}), start=1):
         if not item.get("code"):
             continue
         shown = str(item.get("result_str"))
         shown = shown if len(shown) <= 600 else shown[:600] + " …"
         outcome = f"result:\n\n{_fence(shown, 'text')}" if item.get("result_str") is not None else \
-            f"failed: {_inline_code((item.get('error') or 'error').strip().splitlines()[-1])}"
+            f"failed: {_inline_code(error_line(item.get('error')))}"
         parts.append(f"**Computation {n}** {outcome}\n\n{_fence(item['code'], 'python')}")
     return "\n\n".join(parts)
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
+from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import clip, describe_output, run_code, write_code
 from dsagent.workflows.common.prompting import code_rules, stable_messages
 from dsagent.workflows.quick import prompts
@@ -81,7 +82,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 update["error"] = run.error or "unknown error"
                 update["failed_attempts"] = [*state["failed_attempts"], {"attempt": attempt, "code": code, "error": run.error}]
                 step["outcome"] = "failed"
-                step["detail"] = step.get("detail", "") + f"attempt {attempt}/{max_attempts}: {(run.error or '').strip().splitlines()[-1:]}"
+                step["detail"] = step.get("detail", "") + f"attempt {attempt}/{max_attempts}: {error_line(run.error)}"
             return update
 
     def evaluate_node(state: AgentState) -> dict[str, Any]:
