@@ -165,14 +165,14 @@ def test_a_failed_round_with_disagreeing_checks_has_the_model_judge_the_first_ch
     # node 4 failed both attempts; the checks ran but differ: the first one's result stands in for
     # node 4's and the seed's evaluation call judges it, shown the second (no run ends empty-handed)
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
-                        "result = df['units'].mean()", "result = df['units'].max()",  # the checks disagree
+                        "result = df['units'].mean()", "result = df['units'].max()", "result = df['units'].min()",  # no two agree
                         VALID, "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"),
                                     *ok("node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id) == ["cross-check: node 4 failed, no two results agree; the first independent result is evaluated"]
     units = pd.read_csv(sales_csv)["units"]
-    evaluate = prompt(session, 8)
+    evaluate = prompt(session, 9)
     assert f"result = {units.mean()}" in evaluate and "Execution success: True" in evaluate
     assert "The two results disagree" in evaluate and f"result = {units.max()}" in evaluate
     assert float(result.result_str) == pytest.approx(units.mean()) and result.code.strip() == "result = df['units'].mean()"
@@ -185,13 +185,13 @@ def test_a_stand_in_result_the_model_rejects_is_rewritten_by_remediation(script_
                "confidence": 0.9, "recommendation": "code_error"}
     plan = {"reasoning": "wrong aggregate", "root_cause": "max instead of mean", "action": "rewrite_code", "guidance": "use .mean()"}
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
-                        "result = df['units'].max()", "result = df['units'].mean()",  # the checks disagree
+                        "result = df['units'].max()", "result = df['units'].mean()", "result = df['units'].min()",  # no two agree
                         invalid, plan, "result = df.units.mean()", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"), ("node_5_evaluate", "rejected"),
                                     *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id)[1] == "cross-check agrees"  # with the second check
-    assert "result = df['units'].max()" in prompt(session, 10)  # the rewrite starts from the stand-in's code
+    assert "result = df['units'].max()" in prompt(session, 11)  # the rewrite starts from the stand-in's code
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert session.model.remaining == 0
 
@@ -207,14 +207,45 @@ def test_cross_check_two_of_three_accepts(script_file, sales_csv):
 
 def test_cross_check_without_a_majority_leaves_the_verdict_to_the_model_with_the_evidence(script_file, sales_csv):
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, "result = df['units'].mean()",
-                        "result = df['units'].max()", VALID, "Weak."])
+                        "result = df['units'].max()", "result = df['units'].min()", VALID, "Weak."])
     result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id) == ["cross-check: no two results agree"]
-    evaluate = prompt(session, 7)
+    assert prompt(session, 7) == prompt(session, 6) == prompt(session, 5)  # the third check: the same prompt, warm
+    evaluate = prompt(session, 8)
     mean = pd.read_csv(sales_csv)["units"].mean()
     assert "The two results disagree" in evaluate and f"result = {mean}" in evaluate
     assert result.evaluation == VALID and session.model.remaining == 0
+
+
+def test_a_third_check_that_agrees_with_node_4_makes_two_of_four(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, "result = df['units'].mean()",
+                        "result = df['units'].max()", CORR, "Weak."])
+    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: 2 of 4 agree"] and result.evaluation["confidence"] == 0.5
+    assert result.code.strip() == CORR and session.model.remaining == 0  # no evaluation call
+
+
+def test_a_third_check_that_agrees_with_the_second_replaces_node_4s_result(script_file, sales_csv):
+    second = "result = round(df['units'].mean(), 2)"
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, IMPOSSIBLE, "result = df['units'].max()",
+                        second, "result = df['units'].mean()", "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: two independent results outvote this one and replace it"]
+    assert result.code.strip() == second and "(2 of 4)" in result.evaluation["reasoning"]
+    assert float(result.result_str) == pytest.approx(round(pd.read_csv(sales_csv)["units"].mean(), 2))
+    assert session.model.remaining == 0
+
+
+def test_a_failed_round_is_rescued_by_two_of_three_checks(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+                        "result = df['units'].mean()", "result = df['units'].max()", "result = round(df['units'].mean(), 3)",
+                        "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert node_5_notes(result.run_id) == ["cross-check: node 4 failed, two independent results agree and are used"]
+    assert result.code.strip() == "result = df['units'].mean()" and session.model.remaining == 0
 
 
 def test_example_4_conceptual_question_explains_only(script_file, sales_csv):

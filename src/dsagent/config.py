@@ -40,7 +40,7 @@ class Settings(BaseSettings):
     robust_max_alignment_iterations: int = Field(2, ge=1, le=10, description="robust: alignment checks per round before node 1A explains the limitation (seed 002: 2).")
     robust_max_code_attempts: int = Field(2, ge=1, le=10, description="robust: code attempts per round before node 5 evaluates the failure (seed 002: 2).")
     robust_max_remediations: int = Field(3, ge=1, le=10, description="robust: remediation plans in a run; the one that reaches it hands over to node 6 (seed 002: 3).")
-    robust_cross_check: bool = Field(True, description="robust: node 5 compares node 4's result with independent codes for the question (a second one breaks a tie), decides by code when two agree and uses the checks' result when they outvote node 4 or node 4 failed (off: the seed's model-only evaluation).")
+    robust_cross_check: bool = Field(True, description="robust: node 5 compares node 4's result with independent codes for the question (a second and, if needed, a third break ties), decides by code when two agree and uses the checks' result when they outvote node 4; when node 4 failed, their agreed result, else the first check's for the model to judge (off: the seed's model-only evaluation).")
     react_max_loops: int = Field(5, ge=1, le=20, description="react: reason → code_exec loops per user message; then the report shows the intermediate results (seed 001: 5).")
     sandbox_wall_s: float = Field(180.0, gt=0, description="Sandbox: wall-clock limit per execution, seconds.")
     sandbox_memory_mb: int = Field(1024, ge=64, description="Sandbox: memory limit of the worker (resident, above its start), MB.")

@@ -28,6 +28,8 @@ def _error(call) -> str:
     (lambda: FRAME.median(), "numeric columns"),
     (lambda: np.polyfit(FRAME[["a"]].fillna(0), FRAME["a"].fillna(0), 1), "pass one column"),
     (lambda: FRAME.__setitem__("m", FRAME["c"].str.extract(r"(\w)(\w*)")), "assign each column separately"),
+    (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["a"]], [1, 2, 3]), "dropna(subset="),
+    (lambda: np.float64(FRAME["a"].mean())[0], "drop the [..]"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

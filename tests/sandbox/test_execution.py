@@ -192,3 +192,10 @@ def test_indexing_a_single_number_says_to_drop_the_index(sandbox: Sandbox) -> No
     res = sandbox.run("result = df['amount'].mean()[0]")
     assert not res.success and "IndexError: invalid index to scalar variable" in res.error
     assert "drop the [..]" in res.error
+
+
+def test_key_error_on_a_column_spelled_loosely_names_the_real_one(sandbox: Sandbox) -> None:
+    # a header like ' WINDSPEED' (a space after the comma in the CSV) asked for as 'WINDSPEED'
+    res = sandbox.run("result = df['AMOUNT '].mean()")
+    assert not res.success and "KeyError: 'AMOUNT '" in res.error
+    assert "the column is named 'amount', not 'AMOUNT '" in res.error and "write df['amount']" in res.error

@@ -3,7 +3,7 @@
 Small models learned older APIs: they write ``OneHotEncoder(sparse=False)`` or
 ``mean_squared_error(..., squared=False)``, and the fix they reach for after the error is often a
 different computation (the MSE for an RMSE). One line saying what the current API is keeps the
-intent. A few pandas errors whose message does not say the fix get a hint too (the model's retry
+intent. A few pandas, NumPy and scikit-learn errors whose message does not say the fix get a hint too (the model's retry
 tends to repeat the failing line). Matched on the error's own text, for any question; nothing here
 knows about a dataset.
 """
@@ -38,6 +38,10 @@ _DRIFT: list[tuple[str, str]] = [
      "the right side has several columns (str.extract with two groups, or a DataFrame) and one column "
      "cannot hold them: assign each column separately (parts = s.str.extract(...); df['a'] = parts[0]), "
      "or for dates use pd.to_datetime(df['col']).dt.month / .dt.year."),
+    (r"Input (X|y) contains NaN",
+     "scikit-learn models do not take missing values: drop the rows with a missing value in any column "
+     "used, X and y together (d = df.dropna(subset=x_columns + [y_column]); X, y = d[x_columns], d[y_column]), "
+     "before fitting."),
     (r"invalid index to scalar variable",
      "that value is already a single number (.mean(), .skew(), .corr() of two columns and a test's "
      ".pvalue return one): drop the [..] after it."),

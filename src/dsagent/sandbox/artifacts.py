@@ -181,6 +181,11 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
             )
         frames = [("df", namespace["df"])] if "df" in namespace else []
         frames += [(f"datasets[{k!r}]", v) for k, v in datasets.items() if "df" not in namespace]
+        for name, frame in frames:
+            near = [c for c in getattr(frame, "columns", []) if isinstance(c, str) and _loose(c) == _loose(exc.args[0])]
+            if near:  # ' WINDSPEED' asked as 'WINDSPEED': the listing alone does not make the model see it
+                return (f"Hint: the column is named {near[0]!r}, not {exc.args[0]!r} (spaces, case and _ matter): "
+                        f"write {name}[{near[0]!r}].")
         listed = []
         for name, frame in frames[:5]:
             columns = [str(c) for c in getattr(frame, "columns", [])]
@@ -189,6 +194,10 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
     return drift_hint(str(exc))
+
+
+def _loose(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
 def _raised_by_frame_getitem(exc: BaseException) -> bool:

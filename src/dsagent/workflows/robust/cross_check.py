@@ -11,12 +11,17 @@ none of node 4's code; one fix with its error if it fails) and compares the two 
   node 4's result, that is accepted (2 of 3); if it agrees with the first check, the two checks
   outvote node 4 and their result **replaces** node 4's (the majority of three, accepted with
   confidence 0.67: a rewrite of node 4's code would only be asked to reach that same answer, at the
-  cost of a remediation round); if no two agree, the seed's evaluation call decides, shown the
-  independent result.
-- node 4's code failed both attempts of its round → the same two checks: if they agree, their
-  result is used (2 of 2); if they differ, the first check's result stands in for node 4's and the
-  seed's evaluation call judges it, shown the second (on the local model, whole runs had ended with
-  no answer while a check had one); if the first check fails too, the run goes to remediation.
+  cost of a remediation round);
+- no two of the three agree → a third independent code, warm, can still make two agree (2 of 4,
+  confidence 0.5): with node 4's result it is accepted, with a check's their result replaces
+  node 4's. Otherwise the seed's evaluation call decides, shown an independent result. (Before the
+  third check, a third of the local model's runs ended here, and the evaluation — "is_valid: false,
+  recommendation: accept, confidence 0" — sent right answers through three remediation rounds.)
+- node 4's code failed both attempts of its round → the same checks: two that agree are used
+  (2 of 2, or 2 of 3 with the third); if none agree, the first check's result stands in for
+  node 4's and the seed's evaluation call judges it, shown another (on the local model, whole runs
+  had ended with no answer while a check had one); if the first check fails too, the run goes to
+  remediation.
   Node 5 asks the model nothing about a failed run: it cannot make it valid.
 
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
@@ -69,12 +74,17 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
     return {"code": code, "result_str": None, "error": run.error}, run
 
 
+def _checks(check: dict[str, Any]) -> list[dict[str, Any]]:
+    """The independent computations of a ``cross_check`` state, in the order they ran."""
+    return [check, *(check[k] for k in ("second", "third") if check.get(k))]
+
+
 def _later_round(check: dict[str, Any], result_str: str | None) -> Verdict:
     """Compare with what two computations backed, else with each check."""
     if result_str is None:
         return Verdict(None, check, "")
     backed = [check["reference"]] if check.get("reference") is not None else [
-        c["result_str"] for c in (check, check.get("second") or {}) if c.get("result_str") is not None]
+        c["result_str"] for c in _checks(check) if c.get("result_str") is not None]
     if any(results_agree(result_str, other) for other in backed):
         return Verdict(code_verdict(True, "agrees with an independent computation of the question", 1.0), check, "cross-check agrees")
     return Verdict(None, check, "cross-check differs" if backed else "")
@@ -85,35 +95,52 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     if state.get("cross_check") is not None:
         return _later_round(state["cross_check"], result_str)
     first, first_run = _independent(ctx, state)
-    check = {**first, "second": None, "reference": None}
+    check = {**first, "second": None, "third": None, "reference": None}
     if first["result_str"] is None:
         return Verdict(None, check, "cross-check failed")
     if results_agree(result_str, first["result_str"]):
         check["reference"] = first["result_str"]
         return Verdict(code_verdict(True, "an independent computation of the question gives the same result", 1.0), check, "cross-check agrees")
-    second, _ = _independent(ctx, state, RESAMPLE_TEMPERATURE)
+    second, second_run = _independent(ctx, state, RESAMPLE_TEMPERATURE)
     check["second"] = second
     if results_agree(result_str, second["result_str"]):
         check["reference"] = result_str
         return Verdict(code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree")
     if results_agree(first["result_str"], second["result_str"]):
-        check["reference"] = first["result_str"]
-        record_figures(ctx, first_run)
-        if result_str is None:
-            reason, note = "node 4's code failed; two independent computations of the question agree: their result is used", \
-                "cross-check: node 4 failed, two independent results agree and are used"
-        else:
-            reason = f"node 4's result ({clip(result_str, 200)}) differs from two independent computations of the question, which agree: theirs is used (2 of 3)"
-            note = "cross-check: two independent results outvote this one and replace it"
-        return Verdict(code_verdict(True, reason, 0.67), check, note,
-                       adopted={"code": first["code"], "execution_result": execution_result(first_run)})
+        return _adopt(ctx, check, first, first_run, result_str, "2 of 3")
+    if second["result_str"] is not None:
+        # Three different results: a third check, warm, can still make two agree (2 of 4).
+        third, third_run = _independent(ctx, state, RESAMPLE_TEMPERATURE)
+        check["third"] = third
+        if results_agree(result_str, third["result_str"]):
+            check["reference"] = result_str
+            return Verdict(code_verdict(True, "a third independent computation gives the same result (2 of 4 agree)", 0.5),
+                           check, "cross-check: 2 of 4 agree")
+        for other, other_run in ((first, first_run), (second, second_run)):
+            if results_agree(other["result_str"], third["result_str"]):
+                return _adopt(ctx, check, other, other_run, result_str, "2 of 4")
     if result_str is None:
         # Node 4 has nothing to compare: the first check's result stands in for it and the seed's
-        # evaluation call judges it, shown the second (a run with a result beats a run given up).
+        # evaluation call judges it, shown another (a run with a result beats a run given up).
         record_figures(ctx, first_run)
         return Verdict(None, check, "cross-check: node 4 failed, no two results agree; the first independent result is evaluated",
                        adopted={"code": first["code"], "execution_result": execution_result(first_run)})
     return Verdict(None, check, "cross-check: no two results agree")
+
+
+def _adopt(ctx: RunContext, check: dict[str, Any], chosen: dict[str, Any], run: Any, result_str: str | None, share: str) -> Verdict:
+    """Two independent checks agree against node 4's result (or node 4 failed): theirs is used."""
+    check["reference"] = chosen["result_str"]
+    record_figures(ctx, run)
+    if result_str is None:
+        reason, note = "node 4's code failed; two independent computations of the question agree: their result is used", \
+            "cross-check: node 4 failed, two independent results agree and are used"
+    else:
+        reason = (f"node 4's result ({clip(result_str, 200)}) differs from two independent computations of the question, "
+                  f"which agree: theirs is used ({share})")
+        note = "cross-check: two independent results outvote this one and replace it"
+    return Verdict(code_verdict(True, reason, 0.67 if share == "2 of 3" else 0.5), check, note,
+                   adopted={"code": chosen["code"], "execution_result": execution_result(run)})
 
 
 def evidence(check: dict[str, Any] | None, own: str | None = None) -> str | None:
@@ -121,5 +148,5 @@ def evidence(check: dict[str, Any] | None, own: str | None = None) -> str | None
     the backed one, else the first check's, else the second's."""
     if not check:
         return None
-    candidates = [check.get("reference"), check.get("result_str"), (check.get("second") or {}).get("result_str")]
+    candidates = [check.get("reference"), *(c.get("result_str") for c in _checks(check))]
     return next((c for c in candidates if c is not None and not results_agree(own, c)), None)

@@ -71,8 +71,9 @@ class RobustState(TypedDict, total=False):
     """Extra: [{action, root_cause}, ...] of every plan, so node 6 can say what was tried."""
     cross_check: Optional[dict]
     """Extra: node 5's independent computations of the question, made once per run (see cross_check.py):
-    {code, result_str, error, second: the tie-break {code, result_str, error} or None, reference: the
-    result two computations backed, or None}."""
+    {code, result_str, error, second: the tie-break {code, result_str, error} or None, third: the
+    second tie-break (when no two of three agreed) or None, reference: the result two computations
+    backed, or None}."""
 
 
 def initial_state(question: str, datasets: dict[str, dict[str, Any]], data_summary: str, messages: list | None = None) -> RobustState:
