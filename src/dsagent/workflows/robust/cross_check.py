@@ -14,9 +14,9 @@ none of node 4's code; one fix with its error if it fails) and compares the two 
   cost of a remediation round);
 - no two of the three agree → a third independent code, warm, can still make two agree (2 of 4,
   confidence 0.5): with node 4's result it is accepted, with a check's their result replaces
-  node 4's. Otherwise the seed's evaluation call decides, shown an independent result. (Before the
-  third check, a third of the local model's runs ended here, and the evaluation — "is_valid: false,
-  recommendation: accept, confidence 0" — sent right answers through three remediation rounds.)
+  node 4's. Otherwise the seed's evaluation call decides, shown an independent result. (Here the local
+  model's evaluation — "is_valid: false, recommendation: accept, confidence 0" — had sent right
+  answers through three remediation rounds.)
 - node 4's code failed both attempts of its round → the same checks: two that agree are used
   (2 of 2, or 2 of 3 with the third); if none agree, the first check's result stands in for
   node 4's and the seed's evaluation call judges it, shown another (on the local model, whole runs
