@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from dsagent.sandbox import Sandbox
 
@@ -176,26 +177,20 @@ def test_key_error_on_a_column_an_earlier_step_dropped_says_so(sandbox: Sandbox)
     assert "not a dataset" not in res.error
 
 
-def test_key_error_on_a_position_suggests_iloc(sandbox: Sandbox) -> None:
-    res = sandbox.run("totals = df.groupby('region')['amount'].sum()\nresult = totals.sort_values()[0]")
-    assert not res.success and "KeyError: 0" in res.error
-    assert "Use .iloc[0] for a position" in res.error
-
-
-def test_key_error_on_a_row_label_looked_up_as_a_column_suggests_loc(sandbox: Sandbox) -> None:
-    res = sandbox.run("result = df[df['amount'].idxmax()]['region']")
-    assert not res.success and "KeyError" in res.error
-    assert "df.loc[label]" in res.error and "looks up a COLUMN" in res.error
-
-
-def test_indexing_a_single_number_says_to_drop_the_index(sandbox: Sandbox) -> None:
-    res = sandbox.run("result = df['amount'].mean()[0]")
-    assert not res.success and "IndexError: invalid index to scalar variable" in res.error
-    assert "drop the [..]" in res.error
-
-
-def test_key_error_on_a_column_spelled_loosely_names_the_real_one(sandbox: Sandbox) -> None:
+@pytest.mark.parametrize("code, error, hints", [
+    # s[0] on a labelled index
+    ("totals = df.groupby('region')['amount'].sum()\nresult = totals.sort_values()[0]", "KeyError: 0",
+     ["Use .iloc[0] for a position"]),
+    # a row label looked up as a column
+    ("result = df[df['amount'].idxmax()]['region']", "KeyError", ["df.loc[label]", "looks up a COLUMN"]),
+    # indexing a single number
+    ("result = df['amount'].mean()[0]", "IndexError: invalid index to scalar variable", ["drop the [..]"]),
     # a header like ' WINDSPEED' (a space after the comma in the CSV) asked for as 'WINDSPEED'
-    res = sandbox.run("result = df['AMOUNT '].mean()")
-    assert not res.success and "KeyError: 'AMOUNT '" in res.error
-    assert "the column is named 'amount', not 'AMOUNT '" in res.error and "write df['amount']" in res.error
+    ("result = df['AMOUNT '].mean()", "KeyError: 'AMOUNT '",
+     ["the column is named 'amount', not 'AMOUNT '", "write df['amount']"]),
+])
+def test_index_errors_get_the_hint_that_says_the_fix(sandbox: Sandbox, code: str, error: str, hints: list[str]) -> None:
+    res = sandbox.run(code)
+    assert not res.success and error in res.error
+    for hint in hints:
+        assert hint in res.error

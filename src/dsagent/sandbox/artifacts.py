@@ -7,9 +7,9 @@ because a cell that did not use them should not pay for loading them.
 from __future__ import annotations
 
 import linecache
-from numbers import Integral
 import sys
 import traceback
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 

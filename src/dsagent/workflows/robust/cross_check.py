@@ -107,7 +107,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
         check["reference"] = result_str
         return Verdict(code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree")
     if results_agree(first["result_str"], second["result_str"]):
-        return _adopt(ctx, check, first, first_run, result_str, "2 of 3")
+        return _adopt(ctx, check, first, first_run, result_str, "2 of 3", 0.67)
     if second["result_str"] is not None:
         # Three different results: a third check, warm, can still make two agree (2 of 4).
         third, third_run = _independent(ctx, state, RESAMPLE_TEMPERATURE)
@@ -118,7 +118,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
                            check, "cross-check: 2 of 4 agree")
         for other, other_run in ((first, first_run), (second, second_run)):
             if results_agree(other["result_str"], third["result_str"]):
-                return _adopt(ctx, check, other, other_run, result_str, "2 of 4")
+                return _adopt(ctx, check, other, other_run, result_str, "2 of 4", 0.5)
     if result_str is None:
         # Node 4 has nothing to compare: the first check's result stands in for it and the seed's
         # evaluation call judges it, shown another (a run with a result beats a run given up).
@@ -128,7 +128,8 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     return Verdict(None, check, "cross-check: no two results agree")
 
 
-def _adopt(ctx: RunContext, check: dict[str, Any], chosen: dict[str, Any], run: Any, result_str: str | None, share: str) -> Verdict:
+def _adopt(ctx: RunContext, check: dict[str, Any], chosen: dict[str, Any], run: Any, result_str: str | None,
+           share: str, confidence: float) -> Verdict:
     """Two independent checks agree against node 4's result (or node 4 failed): theirs is used."""
     check["reference"] = chosen["result_str"]
     record_figures(ctx, run)
@@ -139,7 +140,7 @@ def _adopt(ctx: RunContext, check: dict[str, Any], chosen: dict[str, Any], run: 
         reason = (f"node 4's result ({clip(result_str, 200)}) differs from two independent computations of the question, "
                   f"which agree: theirs is used ({share})")
         note = "cross-check: two independent results outvote this one and replace it"
-    return Verdict(code_verdict(True, reason, 0.67 if share == "2 of 3" else 0.5), check, note,
+    return Verdict(code_verdict(True, reason, confidence), check, note,
                    adopted={"code": chosen["code"], "execution_result": execution_result(run)})
 
 
