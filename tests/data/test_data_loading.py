@@ -282,3 +282,28 @@ def test_user_files_are_never_written(tmp_path: Path) -> None:
         profile_dataset(ds, "anything")
     assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in paths} == before
     assert sorted(os.listdir(tmp_path)) == listing  # no sidecar or lock files either
+
+
+def test_column_names_lose_surrounding_spaces(tmp_path: Path) -> None:
+    path = tmp_path / "baro.csv"
+    original = "DATE, WINDSPEED ,DIR\n2015-01-01,5.5,90\n2015-01-02,6.5,180\n"
+    path.write_text(original, encoding="utf-8")
+    ds = only(load_datasets([path]))
+    assert list(ds.frame.columns) == ["DATE", "WINDSPEED", "DIR"]
+    assert ds.frame["WINDSPEED"].tolist() == [5.5, 6.5]
+    assert ds.read_options["trimmed_names"] is True
+    assert path.read_text(encoding="utf-8") == original
+
+
+def test_names_kept_when_trimming_would_make_two_equal(tmp_path: Path) -> None:
+    path = tmp_path / "twins.csv"
+    path.write_text("a, a,b \n1,2,3\n", encoding="utf-8")
+    ds = only(load_datasets([path]))
+    assert list(ds.frame.columns) == ["a", " a", "b "]
+    assert "trimmed_names" not in ds.read_options
+
+
+def test_excel_names_are_trimmed_too(tmp_path: Path) -> None:
+    path = tmp_path / "book.xlsx"
+    pd.DataFrame({" price ": [1, 2], "qty": [3, 4]}).to_excel(path, index=False)
+    assert list(only(load_datasets([path])).frame.columns) == ["price", "qty"]

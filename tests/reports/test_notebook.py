@@ -67,3 +67,16 @@ def test_imports_follow_the_sandbox_names_the_code_uses():
     assert "from plotly.subplots import make_subplots" in lines and "import statsmodels.api as sm" in lines
     assert "import matplotlib.pyplot as plt" in lines and "import scipy.stats as stats" in lines
     assert "import statsmodels.formula.api as smf" not in lines
+
+
+def test_trimmed_column_names_are_trimmed_in_the_plain_pandas_line_too(tmp_path):
+    path = tmp_path / "baro.csv"
+    path.write_text("DATE, WINDSPEED\n2015-01-01,5.5\n2015-01-02,6.5\n", encoding="utf-8")
+    datasets = load_datasets([path])
+    report = Report(title="t", sections=[Section(section_type="code", content="result = df['WINDSPEED'].mean()")], meta={"datasets": dataset_meta(datasets)})
+    sources = [c.source for c in build_notebook(report).cells]
+    data = next(s for s in sources if "FILES = {" in s)
+    plain = data.split("# or ", 1)[1].splitlines()[0]
+    assert plain.endswith(".rename(columns=str.strip)")
+    assert list(eval(plain, {"pd": pd}).columns) == ["DATE", "WINDSPEED"]  # noqa: S307 - the line the notebook offers
+    assert run_cells(build_notebook(report))["result"] == 6.0

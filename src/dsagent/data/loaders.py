@@ -58,12 +58,30 @@ def read_file(path: Path) -> list[LoadedFrame]:
     if path.stat().st_size == 0:
         raise UserError(f"{path.name}: the file is empty (0 bytes); it has no rows to analyse.")
     if suffix in EXCEL_EXTENSIONS:
-        return _read_excel(path)
-    if suffix in PARQUET_EXTENSIONS:
-        return [_checked(path, _read_parquet(path))]
-    if suffix in JSON_EXTENSIONS or suffix in JSONL_EXTENSIONS:
-        return [_checked(path, _read_json(path, lines=suffix in JSONL_EXTENSIONS))]
-    return [_read_text_table(path)]
+        loaded = _read_excel(path)
+    elif suffix in PARQUET_EXTENSIONS:
+        loaded = [_checked(path, _read_parquet(path))]
+    elif suffix in JSON_EXTENSIONS or suffix in JSONL_EXTENSIONS:
+        loaded = [_checked(path, _read_json(path, lines=suffix in JSONL_EXTENSIONS))]
+    else:
+        loaded = [_read_text_table(path)]
+    return [_trimmed_names(part) for part in loaded]
+
+
+def _trimmed_names(loaded: LoadedFrame) -> LoadedFrame:
+    """Column names without surrounding spaces (``' WINDSPEED'`` → ``'WINDSPEED'``), as people say them.
+
+    A header written ``DATE, WINDSPEED`` is read by pandas with the space kept, and every question
+    that names the column then fails on a KeyError. Left alone when trimming would make two names
+    equal; ``read_options['trimmed_names']`` records the change so an exported notebook repeats it.
+    """
+    names = list(loaded.frame.columns)
+    trimmed = [name.strip() if isinstance(name, str) else name for name in names]
+    if trimmed == names or len(set(trimmed)) < len(trimmed):
+        return loaded
+    loaded.frame.columns = trimmed
+    loaded.read_options = {**loaded.read_options, "trimmed_names": True}
+    return loaded
 
 
 def _checked(path: Path, loaded: LoadedFrame) -> LoadedFrame:

@@ -32,6 +32,7 @@ SANDBOX_IMPORTS = {
     "sklearn": "import sklearn",
 }
 _ALWAYS = ("pd", "np")
+_TRIM = ".rename(columns=str.strip)"
 
 
 def imports_for(code: str) -> list[str]:
@@ -40,6 +41,11 @@ def imports_for(code: str) -> list[str]:
 
 
 def _plain_pandas(path: str, sheet: str | None, options: dict[str, Any]) -> str:
+    trim = _TRIM if options.get("trimmed_names") else ""
+    return _plain_reader(path, sheet, options) + trim
+
+
+def _plain_reader(path: str, sheet: str | None, options: dict[str, Any]) -> str:
     suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if suffix in ("xlsx", "xlsm"):
         return f"pd.read_excel({path!r}, sheet_name={sheet!r})"

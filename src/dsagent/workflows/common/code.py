@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from dsagent.workflows.common.repair import mend_self_reference
+from dsagent.workflows.common.repair import mend_answer_tags, mend_self_reference
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -24,18 +24,23 @@ def extract_code(reply: str) -> str:
 
     Small models often wrap code in markdown or add a sentence before it (MODEL-NOTES: 7 of 45
     failures were prose around the code), so prose lines before the first code-looking line go.
-    A dict literal that reads its own keys is mended (``common.repair``).
+    Two mistakes the model repeats are mended (``common.repair``): a dict literal that reads its own
+    keys, and answer tags (``@name[value]``) written as code.
     """
     blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
     if blocks:
-        return mend_self_reference("\n\n".join(b for b in blocks if b.strip()).strip() + "\n")
+        return _mended("\n\n".join(b for b in blocks if b.strip()).strip() + "\n")
     lines = reply.strip().splitlines()
     start = 0
     for i, line in enumerate(lines):
         if re.match(r"^(import |from |#|[A-Za-z_][\w\.\[\]'\" ,]*\s*=|print\(|for |if |def |with |result|fig)", line.strip()):
             start = i
             break
-    return mend_self_reference("\n".join(lines[start:]).strip() + "\n")
+    return _mended("\n".join(lines[start:]).strip() + "\n")
+
+
+def _mended(code: str) -> str:
+    return mend_self_reference(mend_answer_tags(code))
 
 
 def clip(text: str | None, limit: int = 1500) -> str:
