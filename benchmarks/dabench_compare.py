@@ -4,7 +4,8 @@
         benchmarks/results/robust-local.jsonl [--markdown]
 
 Prints one row per file — ABQ, PASQ, UASQ, median seconds, LLM calls and prompt tokens per
-question — over the ids present in every file, then the questions on which the files differ.
+question, and how many right answers had no computed result behind them (the run's code failed;
+the number came from the model's explanation) — over the ids present in every file, then the questions on which the files differ.
 Every stored row is scored again with the harness's current deterministic rules (as
 ``dabench.py --rescore`` does), so runs made on different days compare alike; ``--as-stored``
 keeps the scores they were run with.
@@ -31,8 +32,14 @@ def right(row: dict) -> bool:
     return bool(row.get("correct")) and all(row["correct"])
 
 
+def unbacked(row: dict) -> bool:
+    """Right, but the run's code computed nothing: the number came from the model's explanation."""
+    return right(row) and (row.get("output_type") == "error" or row.get("result_str") is None)
+
+
 def table(runs: dict[str, dict[int, dict]], ids: list[int], markdown: bool) -> str:
-    header = ["run", "questions", "ABQ", "PASQ", "UASQ", "median s/question", "LLM calls/question", "prompt tokens/question"]
+    header = ["run", "questions", "ABQ", "PASQ", "UASQ", "median s/question", "LLM calls/question", "prompt tokens/question",
+              "right without a result"]
     lines = []
     for name, rows in runs.items():
         chosen = [rows[i] for i in ids]
@@ -40,7 +47,7 @@ def table(runs: dict[str, dict[int, dict]], ids: list[int], markdown: bool) -> s
         med = lambda key: statistics.median(r.get(key, 0) for r in chosen)  # noqa: E731
         lines.append([name, str(len(chosen)), f"{s['ABQ']:.1%} ({sum(map(right, chosen))}/{len(chosen)})",
                       f"{s['PASQ']:.1%}", f"{s['UASQ']:.1%}", f"{med('seconds'):.0f}", f"{med('llm_calls'):.0f}",
-                      f"{med('prompt_tokens'):,.0f}"])
+                      f"{med('prompt_tokens'):,.0f}", str(sum(map(unbacked, chosen)))])
     if markdown:
         return "\n".join("| " + " | ".join(cells) + " |" for cells in [header, ["---"] * len(header), *lines])
     widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]

@@ -79,7 +79,10 @@ def test_compare_scores_the_common_questions_and_lists_the_differences(tmp_path,
     import dabench_compare
 
     def row(i, correct, seconds):
-        return {"id": i, "response": "x", "correct": correct, "seconds": seconds, "llm_calls": 5, "prompt_tokens": 100}
+        # robust's id 1 failed to compute and was right from its explanation
+        failed = seconds == 50
+        return {"id": i, "response": "x", "correct": correct, "seconds": seconds, "llm_calls": 5, "prompt_tokens": 100,
+                "result_str": "" if failed else "1", "output_type": "error" if failed else "analysis"}
 
     a, b = tmp_path / "quick.jsonl", tmp_path / "robust.jsonl"
     a.write_text("\n".join(json.dumps(r) for r in [row(1, [True], 10), row(2, [False, True], 20), row(3, [True], 30)]))
@@ -89,6 +92,7 @@ def test_compare_scores_the_common_questions_and_lists_the_differences(tmp_path,
     quick, robust = (line for line in out.splitlines() if line.startswith(("quick", "robust")))
     assert "50.0% (1/2)" in quick and "75.0%" in quick and " 15 " in quick  # id 3 is not in both
     assert "100.0% (2/2)" in robust and " 60 " in robust
+    assert quick.rstrip().endswith(" 0") and robust.rstrip().endswith(" 1")  # right without a result
     assert "id 2: quick wrong, robust right" in out and "id 1:" not in out
 
 
