@@ -30,6 +30,10 @@ def _error(call) -> str:
     (lambda: FRAME.__setitem__("m", FRAME["c"].str.extract(r"(\w)(\w*)")), "assign each column separately"),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["a"]], [1, 2, 3]), "dropna(subset="),
     (lambda: np.float64(FRAME["a"].mean())[0], "drop the [..]"),
+    (lambda: __import__("statsmodels.stats.api", fromlist=["x"]).chi2_contingency, "in scipy.stats"),
+    # a text category in a model's X: encode it (a number stored as text gets to_numeric instead)
+    (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["c"]], [1, 2, 3]), "get_dummies"),
+    (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(pd.DataFrame({"n": ["1.5", "2,5", "3"]}), [1, 2, 3]), "pd.to_numeric"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))
@@ -37,6 +41,7 @@ def test_moved_apis_get_a_hint(call, expected):
 
 def test_other_errors_get_none():
     assert drift_hint(_error(lambda: FRAME["nope"])) == ""
+    assert drift_hint("AttributeError: module 'scipy.stats' has no attribute 'pearsonr'") == ""  # already there
     # the same keyword refused by another function is not that moved API
     assert drift_hint("TypeError: DataFrame.corr() got an unexpected keyword argument 'method'") == ""
     assert drift_hint("TypeError: scale() got an unexpected keyword argument 'sparse'") == ""

@@ -29,6 +29,13 @@ _DRIFT: list[tuple[str, str]] = [
     (r"module 'numpy' has no attribute '(float|int|bool|object|str)'", "NumPy removed that alias: use the builtin (float, int, bool, object, str)."),
     (r"module 'numpy' has no attribute 'product'", "NumPy removed it: np.prod."),
     (r"module 'numpy' has no attribute 'trapz'", "NumPy renamed it: np.trapezoid."),
+    # A word, not a number written as text: a category a model or a correlation cannot take as it is.
+    (r"could not convert string to float: '[A-Za-z][^'\d]*'",
+     "a column holds text categories. For statistics of the whole table select the numeric columns "
+     "first (df.select_dtypes('number'), or numeric_only=True in mean/corr); for a model encode the "
+     "categories as numbers (df['col'] = df['col'].map({'a': 0, 'b': 1}), or "
+     "pd.get_dummies(df, columns=['col'], drop_first=True) and then the new columns' names) or leave "
+     "the column out of X."),
     (r"(does not support operation|Cannot perform reduction) '\w+'|could not convert string to float",
      "text cannot be averaged or correlated: select the numeric columns first (df.select_dtypes('number'), "
      "or numeric_only=True in mean/median/std/corr), or turn numbers stored as text into numbers "
@@ -42,6 +49,10 @@ _DRIFT: list[tuple[str, str]] = [
      "scikit-learn models do not take missing values: drop the rows with a missing value in any column "
      "used, X and y together (d = df.dropna(subset=x_columns + [y_column]); X, y = d[x_columns], d[y_column]), "
      "before fitting."),
+    (r"module '(?!scipy\.stats')[\w.]+' has no attribute '(chi2_contingency|ttest_ind|ttest_rel|ttest_1samp|pearsonr|"
+     r"spearmanr|kendalltau|shapiro|normaltest|f_oneway|kruskal|mannwhitneyu|kstest|zscore)'",
+     "that test is in scipy.stats, bound as stats: stats.chi2_contingency(pd.crosstab(df['a'], df['b'])) "
+     "returns (chi2, p, dof, expected); stats.pearsonr(x, y), stats.ttest_ind(a, b), stats.shapiro(x)."),
     (r"invalid index to scalar variable",
      "that value is already a single number (.mean(), .skew(), .corr() of two columns and a test's "
      ".pvalue return one): drop the [..] after it."),
