@@ -140,6 +140,21 @@ def test_a_moved_api_gets_the_current_one(sandbox: Sandbox) -> None:
     assert res.error.rstrip().endswith("Hint: pandas removed DataFrame/Series.append: use pd.concat([a, b], ignore_index=True).")
 
 
+@pytest.mark.parametrize("code, hint", [
+    ("from sklearn.preprocessing import KNeighborsClassifier", "Hint: KNeighborsClassifier is in sklearn.neighbors: from sklearn.neighbors import KNeighborsClassifier"),
+    ("model = LinearRegression()", "Hint: LinearRegression is in sklearn.linear_model: from sklearn.linear_model import LinearRegression"),
+    ("from statsmodels.stats.api import chi2_contingency", "Hint: chi2_contingency is in scipy.stats, bound as stats: write stats.chi2_contingency(...) (no import needed)."),
+])
+def test_a_name_from_the_wrong_module_or_unimported_gets_its_home(sandbox: Sandbox, code: str, hint: str) -> None:
+    res = sandbox.run(code, replace(sandbox.limits, wall_s=60))  # the failing import itself loads a library
+    assert not res.success and res.error.rstrip().endswith(hint)
+
+
+def test_a_forgotten_variable_gets_no_library_hint(sandbox: Sandbox) -> None:
+    res = sandbox.run("result = X_train.shape")
+    assert not res.success and "Hint" not in res.error
+
+
 def test_key_error_lists_columns(sandbox: Sandbox) -> None:
     res = sandbox.run("result = df['revenue'].sum()")
     assert not res.success and "KeyError" in res.error

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.sandbox.api_drift import drift_hint
+from dsagent.sandbox.name_hints import name_hint
 
 RESULT_CHARS = 20_000
 _DISPLAY_ROWS = 60
@@ -193,7 +194,7 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 shown = ", ".join(map(repr, columns[:60])) + (" …" if len(columns) > 60 else "")
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
-    return drift_hint(str(exc))
+    return name_hint(exc) or drift_hint(str(exc))
 
 
 def _loose(name: str) -> str:
