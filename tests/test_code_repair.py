@@ -83,3 +83,28 @@ def test_answer_tags_are_left_alone_where_the_code_parses_or_the_mend_would_not(
         "result = @a[1\n",  # no closing bracket
     ]:
         assert mend_answer_tags(code) == code
+
+
+def test_removed_squared_keyword_becomes_a_square_root():
+    from dsagent.workflows.common.repair import mend_squared_keyword
+
+    code = ("from sklearn.metrics import mean_squared_error\n"
+            "result = {'rmse': mean_squared_error(df['a'], df['b'], squared=False),\n"
+            "          'mse': mean_squared_error(df['a'], df['b'], squared=True)}  # both\n")
+    mended = mend_squared_keyword(code)
+    assert mended == ("from sklearn.metrics import mean_squared_error\n"
+                      "result = {'rmse': np.sqrt(mean_squared_error(df['a'], df['b'])),\n"
+                      "          'mse': mean_squared_error(df['a'], df['b'])}  # both\n")
+    import numpy as np
+
+    ns = run("import numpy as np\n" + mended)
+    assert ns["result"]["mse"] == 8.5 and ns["result"]["rmse"] == np.sqrt(8.5)
+    assert extract_code(code) == mended
+
+
+def test_squared_keyword_left_alone_when_not_a_literal_or_not_the_metric():
+    from dsagent.workflows.common.repair import mend_squared_keyword
+
+    for code in ["r = mean_squared_error(y, p, squared=flag)\n", "r = my_metric(y, p, squared=False)\n",
+                 "r = mean_squared_error(y, p)\n", "r = (\n"]:
+        assert mend_squared_keyword(code) == code

@@ -21,6 +21,11 @@ Asked for answers in the ``@name[value]`` form, it also writes that form as code
 (``result = @mean_speed[mean_speed]``: a SyntaxError the same rule in the prompt does not prevent).
 When the code does not parse, each such tag outside a string becomes ``{'name': value}``, and tags
 that follow each other (``@a[x], @b[y]``) one dict; kept only if the mended code then parses.
+
+And it learned ``mean_squared_error(y, p, squared=False)`` for an RMSE, which scikit-learn 1.6
+removed: shown the TypeError and a hint naming ``root_mean_squared_error``, it wrote the same call
+five times in one run. The intent is unambiguous: ``np.sqrt(mean_squared_error(y, p))`` (``np`` is
+bound in the sandbox) works with every scikit-learn version.
 """
 
 from __future__ import annotations
@@ -123,6 +128,50 @@ def _string_spans(code: str) -> list[tuple[int, int]] | None:
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return None
     return spans
+
+
+_SQUARED_METRICS = ("mean_squared_error", "mean_squared_log_error")
+
+
+def mend_squared_keyword(code: str) -> str:
+    """``code`` with ``mean_squared_error(..., squared=False)`` as ``np.sqrt(mean_squared_error(...))``
+    and ``squared=True`` dropped (see the module)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _squared(node) is not None]
+    if not calls:
+        return code
+    lines = code.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    edits = []
+    for call in calls:
+        keep = _squared(call)
+        call.keywords = [k for k in call.keywords if k.arg != "squared"]
+        text = ast.unparse(call) if keep else f"np.sqrt({ast.unparse(call)})"
+        start = offsets[call.lineno - 1] + call.col_offset
+        end = offsets[call.end_lineno - 1] + call.end_col_offset
+        edits.append((start, end, text))
+    spans = sorted((start, end) for start, end, _ in edits)
+    if any(later_start < end for (_, end), (later_start, _) in zip(spans, spans[1:])):
+        return code  # nested metric calls: left to the error and its hint
+    for start, end, text in sorted(edits, reverse=True):
+        code = code[:start] + text + code[end:]
+    return code
+
+
+def _squared(call: ast.Call) -> bool | None:
+    """The literal ``squared=`` value of a squared-error metric call, or None."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+    if name not in _SQUARED_METRICS:
+        return None
+    for keyword in call.keywords:
+        if keyword.arg == "squared" and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, bool):
+            return keyword.value.value
+    return None
 
 
 def mend_self_reference(code: str) -> str:
