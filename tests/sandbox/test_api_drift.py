@@ -31,6 +31,8 @@ def _error(call) -> str:
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["a"]], [1, 2, 3]), "dropna(subset="),
     (lambda: np.float64(FRAME["a"].mean())[0], "drop the [..]"),
     (lambda: __import__("statsmodels.stats.api", fromlist=["x"]).chi2_contingency, "in scipy.stats"),
+    (lambda: np.asarray(pd.Series(["00:01:30", "00:00:10"]).to_numpy(), dtype=float), "pd.to_timedelta"),
+    (lambda: pd.Series(["00:01:30", "00:00:10"]).astype(float), "pd.to_timedelta"),
     # a text category in a model's X: encode it (a number stored as text gets to_numeric instead)
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["c"]], [1, 2, 3]), "get_dummies"),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(pd.DataFrame({"n": ["1.5", "2,5", "3"]}), [1, 2, 3]), "pd.to_numeric"),

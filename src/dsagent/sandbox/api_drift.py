@@ -29,6 +29,9 @@ _DRIFT: list[tuple[str, str]] = [
     (r"module 'numpy' has no attribute '(float|int|bool|object|str)'", "NumPy removed that alias: use the builtin (float, int, bool, object, str)."),
     (r"module 'numpy' has no attribute 'product'", "NumPy removed it: np.prod."),
     (r"module 'numpy' has no attribute 'trapz'", "NumPy renamed it: np.trapezoid."),
+    (r"could not convert string to float: (np\.str_\()?'\d+:\d\d",
+     "those are durations or clock times written as text ('00:01:30'): convert them first, "
+     "pd.to_timedelta(df['col']).dt.total_seconds() gives seconds as numbers."),
     # A word, not a number written as text: a category a model or a correlation cannot take as it is.
     (r"could not convert string to float: '[A-Za-z][^'\d]*'",
      "a column holds text categories. For statistics of the whole table select the numeric columns "
