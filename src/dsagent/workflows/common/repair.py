@@ -110,10 +110,7 @@ def _as_dict(run: list[tuple[int, str, str, int]]) -> str:
 
 def _string_spans(code: str) -> list[tuple[int, int]] | None:
     """Character spans of string literals (f-strings included), by the tokenizer; None if it cannot."""
-    offsets, total = [], 0
-    for line in code.splitlines(keepends=True):
-        offsets.append(total)
-        total += len(line)
+    offsets = _line_offsets(code)
     spans, opened = [], []  # Python 3.12+ splits an f-string into START … END tokens
     fstring_start, fstring_end = getattr(tokenize, "FSTRING_START", -1), getattr(tokenize, "FSTRING_END", -1)
     try:
@@ -130,6 +127,14 @@ def _string_spans(code: str) -> list[tuple[int, int]] | None:
     return spans
 
 
+def _line_offsets(code: str) -> list[int]:
+    """The character offset at which each line of ``code`` starts (index 0 is line 1)."""
+    offsets = [0]
+    for line in code.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    return offsets
+
+
 _SQUARED_METRICS = ("mean_squared_error", "mean_squared_log_error")
 
 
@@ -140,16 +145,12 @@ def mend_squared_keyword(code: str) -> str:
         tree = ast.parse(code)
     except SyntaxError:
         return code
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _squared(node) is not None]
+    calls = [(node, keep) for node in ast.walk(tree) if isinstance(node, ast.Call) and (keep := _squared(node)) is not None]
     if not calls:
         return code
-    lines = code.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
+    offsets = _line_offsets(code)
     edits = []
-    for call in calls:
-        keep = _squared(call)
+    for call, keep in calls:
         call.keywords = [k for k in call.keywords if k.arg != "squared"]
         text = ast.unparse(call) if keep else f"np.sqrt({ast.unparse(call)})"
         start = offsets[call.lineno - 1] + call.col_offset
