@@ -144,6 +144,10 @@ def test_a_moved_api_gets_the_current_one(sandbox: Sandbox) -> None:
     ("from sklearn.preprocessing import KNeighborsClassifier", "Hint: KNeighborsClassifier is in sklearn.neighbors: from sklearn.neighbors import KNeighborsClassifier"),
     ("model = LinearRegression()", "Hint: LinearRegression is in sklearn.linear_model: from sklearn.linear_model import LinearRegression"),
     ("from statsmodels.stats.api import chi2_contingency", "Hint: chi2_contingency is in scipy.stats, bound as stats: write stats.chi2_contingency(...) (no import needed)."),
+    # looked up in the wrong module: any library name, not a list of known ones
+    ("result = scipy.pearsonr([1, 2, 3], [1, 2, 4])", "Hint: pearsonr is in scipy.stats, bound as stats: write stats.pearsonr(...) (no import needed)."),
+    ("result = pd.polyfit([1, 2], [3, 4], 1)", "Hint: polyfit is in numpy, bound as np: write np.polyfit(...) (no import needed)."),
+    ("result = np.r2_score([1, 2], [1, 2])", "Hint: r2_score is in sklearn.metrics: from sklearn.metrics import r2_score"),
 ])
 def test_a_name_from_the_wrong_module_or_unimported_gets_its_home(sandbox: Sandbox, code: str, hint: str) -> None:
     res = sandbox.run(code, replace(sandbox.limits, wall_s=60))  # the failing import itself loads a library
@@ -152,6 +156,8 @@ def test_a_name_from_the_wrong_module_or_unimported_gets_its_home(sandbox: Sandb
 
 def test_a_forgotten_variable_gets_no_library_hint(sandbox: Sandbox) -> None:
     res = sandbox.run("result = X_train.shape")
+    assert not res.success and "Hint" not in res.error
+    res = sandbox.run("result = np.std_dev([1, 2])")  # no library has that name: nothing to point at
     assert not res.success and "Hint" not in res.error
 
 

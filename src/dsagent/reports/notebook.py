@@ -15,29 +15,16 @@ import re
 from typing import Any
 
 from dsagent.reports.model import Report, meta_line
+from dsagent.sandbox.aliases import BOUND, EAGER, import_line
 
-# The worker's pre-bound names (sandbox/worker.py): alias → import statement.
-SANDBOX_IMPORTS = {
-    "pd": "import pandas as pd",
-    "np": "import numpy as np",
-    "plt": "import matplotlib.pyplot as plt",
-    "px": "import plotly.express as px",
-    "go": "import plotly.graph_objects as go",
-    "make_subplots": "from plotly.subplots import make_subplots",
-    "sns": "import seaborn as sns",
-    "scipy": "import scipy",
-    "stats": "import scipy.stats as stats",
-    "sm": "import statsmodels.api as sm",
-    "smf": "import statsmodels.formula.api as smf",
-    "sklearn": "import sklearn",
-}
-_ALWAYS = ("pd", "np")
+# The worker's pre-bound names: alias → import statement.
+_IMPORT_LINES = {alias: import_line(alias) for alias in BOUND}
 _TRIM = ".rename(columns=str.strip)"
 
 
 def imports_for(code: str) -> list[str]:
     """The import lines for the sandbox names ``code`` uses (pandas and numpy always)."""
-    return [line for alias, line in SANDBOX_IMPORTS.items() if alias in _ALWAYS or re.search(rf"\b{alias}\b", code)]
+    return [line for alias, line in _IMPORT_LINES.items() if alias in EAGER or re.search(rf"\b{alias}\b", code)]
 
 
 def _plain_pandas(path: str, sheet: str | None, options: dict[str, Any]) -> str:

@@ -194,7 +194,7 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 shown = ", ".join(map(repr, columns[:60])) + (" …" if len(columns) > 60 else "")
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
-    return name_hint(exc) or drift_hint(str(exc))
+    return drift_hint(str(exc)) or name_hint(exc)  # a moved API's own fix first (np.float: builtin float)
 
 
 def _loose(name: str) -> str:

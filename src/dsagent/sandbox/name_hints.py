@@ -1,4 +1,5 @@
-"""Where a library name lives, for an import from the wrong module or a name used unimported.
+"""Where a library name lives, for an import from the wrong module, a name used unimported or looked
+up in the wrong module.
 
 The small model imports ``KNeighborsClassifier`` from ``sklearn.preprocessing``, and shown
 ``ImportError: cannot import name ... from 'sklearn.preprocessing'`` it tries another wrong module
@@ -14,25 +15,31 @@ import re
 import sys
 from pathlib import Path
 
+from dsagent.sandbox.aliases import alias_of
+
 _MODULES = (
     "sklearn.linear_model", "sklearn.ensemble", "sklearn.tree", "sklearn.neighbors", "sklearn.svm",
     "sklearn.naive_bayes", "sklearn.cluster", "sklearn.decomposition", "sklearn.preprocessing",
     "sklearn.impute", "sklearn.model_selection", "sklearn.metrics", "sklearn.feature_selection",
     "sklearn.pipeline", "sklearn.compose", "sklearn.neural_network", "sklearn.mixture", "scipy.stats",
-    "statsmodels.api",
+    "statsmodels.api", "numpy", "pandas",
 )
-_BOUND = {"scipy.stats": "stats", "statsmodels.api": "sm"}  # names the sandbox already binds
 _IMPORT = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
+_ATTRIBUTE = re.compile(r"module '([\w.]+)' has no attribute '([a-z]\w+)'", re.IGNORECASE)
 # A NameError's name is often a variable the code forgot to set ('X', 't'): look up only names
 # shaped like a library's classes and functions.
 _LIBRARY_SHAPED = re.compile(r"[A-Z](?=\w*[a-z])\w*[A-Z]\w*|[a-z][a-z0-9]*_[a-z0-9_]+")
 
 
 def name_hint(exc: BaseException) -> str:
-    """'Hint: …' naming the module that has the name an ImportError or NameError is about, or ''."""
+    """'Hint: …' naming the module that has the name an ImportError, NameError or a module's
+    AttributeError is about, or ''."""
     if isinstance(exc, ImportError):
         match = _IMPORT.search(str(exc))
         name, wrong = (match.group(1), match.group(2)) if match else (None, None)
+    elif isinstance(exc, AttributeError):  # stats.r2_score, scipy.pearsonr, sklearn.LinearRegression
+        match = _ATTRIBUTE.search(str(exc))
+        wrong, name = (match.group(1), match.group(2)) if match else (None, None)
     elif isinstance(exc, NameError) and getattr(exc, "name", None) and _LIBRARY_SHAPED.fullmatch(exc.name):
         name, wrong = exc.name, None
     else:
@@ -40,8 +47,9 @@ def name_hint(exc: BaseException) -> str:
     home = _home_of(name) if name else None
     if home is None or home == wrong:
         return ""
-    if home in _BOUND:
-        return f"Hint: {name} is in {home}, bound as {_BOUND[home]}: write {_BOUND[home]}.{name}(...) (no import needed)."
+    alias = alias_of(home)
+    if alias:
+        return f"Hint: {name} is in {home}, bound as {alias}: write {alias}.{name}(...) (no import needed)."
     return f"Hint: {name} is in {home}: from {home} import {name}"
 
 

@@ -24,27 +24,13 @@ import types
 from pathlib import Path
 from typing import Any
 
-from dsagent.sandbox import artifacts, confine, loaded_files, protocol
+from dsagent.sandbox import aliases, artifacts, confine, loaded_files, protocol
 
-_LAZY_MODULES = {
-    "plt": "matplotlib.pyplot",
-    "px": "plotly.express",
-    "go": "plotly.graph_objects",
-    "sns": "seaborn",
-    "scipy": "scipy",
-    "stats": "scipy.stats",
-    "sm": "statsmodels.api",
-    "smf": "statsmodels.formula.api",
-    "sklearn": "sklearn",
-}
 # Most used first: a cell that needs plt soon after a restart waits the least.
 _WARMUP_ORDER = ("matplotlib.pyplot", "plotly.express", "plotly.graph_objects", "plotly.subplots",
                  "seaborn", "scipy.stats", "statsmodels.api", "statsmodels.formula.api", "sklearn")
 
 
-# Names bound to pre-imported modules; a run with an import allow-list does not see the ones whose
-# module it does not allow (they come back after the run).
-_ALIAS_MODULES = {**_LAZY_MODULES, "pd": "pandas", "np": "numpy", "make_subplots": "plotly"}
 _JAPANESE_FONT = "IPAexGothic"
 
 
@@ -64,7 +50,9 @@ class _ImportGuard:
 
 def _guarded_run(namespace: dict[str, Any], allowed: list[str]) -> dict[str, Any]:
     """Switch ``namespace`` to the allow-list; returns what :func:`_unguard` needs to switch back."""
-    hidden = {alias: namespace.pop(alias) for alias, module in _ALIAS_MODULES.items()
+    # A run with an import allow-list does not see the bound names whose module it does not allow
+    # (they come back after the run).
+    hidden = {alias: namespace.pop(alias) for alias, module in aliases.BOUND.items()
               if module.partition(".")[0] not in allowed and alias in namespace}
     namespace["__builtins__"] = {**vars(builtins), "__import__": _ImportGuard(allowed)}
     return hidden
@@ -224,7 +212,7 @@ class _Warmup(threading.Thread):
                 finally:
                     self.importing = False
                 self.library_mb += max(_rss_mb() - before, 0.0)
-            for alias, target in _LAZY_MODULES.items():
+            for alias, target in aliases.LAZY.items():
                 if isinstance(self.namespace.get(alias), _LazyModule) and target in sys.modules:
                     self.namespace[alias] = sys.modules[target]
             if self.namespace.get("make_subplots") is _make_subplots and "plotly.subplots" in sys.modules:
@@ -251,7 +239,7 @@ def _build_namespace(datasets: dict[str, Any]) -> dict[str, Any]:
 
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     namespace.update(pd=pd, np=np, datasets=datasets, make_subplots=_make_subplots)
-    for alias, target in _LAZY_MODULES.items():
+    for alias, target in aliases.LAZY.items():
         namespace[alias] = _LazyModule(alias, target, namespace)
     if len(datasets) == 1:
         namespace["df"] = next(iter(datasets.values()))
