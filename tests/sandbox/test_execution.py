@@ -165,6 +165,7 @@ def test_key_error_lists_columns(sandbox: Sandbox) -> None:
     res = sandbox.run("result = df['revenue'].sum()")
     assert not res.success and "KeyError" in res.error
     assert "Columns of df are: 'region', 'amount'" in res.error
+    assert "the column is named" not in res.error  # 'revenue' is like no column: no guess
 
 
 def test_key_error_on_the_datasets_dict_explains_it(sandbox: Sandbox) -> None:
@@ -209,6 +210,8 @@ def test_key_error_on_a_column_an_earlier_step_dropped_says_so(sandbox: Sandbox)
     # a header like ' WINDSPEED' (a space after the comma in the CSV) asked for as 'WINDSPEED'
     ("result = df['AMOUNT '].mean()", "KeyError: 'AMOUNT '",
      ["the column is named 'amount', not 'AMOUNT '", "write df['amount']"]),
+    # one letter off: a plural for a singular
+    ("result = df['amounts'].mean()", "KeyError: 'amounts'", ["the column is named 'amount', not 'amounts'"]),
 ])
 def test_index_errors_get_the_hint_that_says_the_fix(sandbox: Sandbox, code: str, error: str, hints: list[str]) -> None:
     res = sandbox.run(code)

@@ -183,10 +183,10 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
         frames = [("df", namespace["df"])] if "df" in namespace else []
         frames += [(f"datasets[{k!r}]", v) for k, v in datasets.items() if "df" not in namespace]
         for name, frame in frames:
-            near = [c for c in getattr(frame, "columns", []) if isinstance(c, str) and _loose(c) == _loose(exc.args[0])]
-            if near:  # ' WINDSPEED' asked as 'WINDSPEED': the listing alone does not make the model see it
-                return (f"Hint: the column is named {near[0]!r}, not {exc.args[0]!r} (spaces, case and _ matter): "
-                        f"write {name}[{near[0]!r}].")
+            near = _near_column(exc.args[0], getattr(frame, "columns", []))
+            if near is not None:  # ' WINDSPEED' asked as 'WINDSPEED': the listing alone does not make the model see it
+                return (f"Hint: the column is named {near!r}, not {exc.args[0]!r} (spaces, case, _ and spelling matter): "
+                        f"write {name}[{near!r}].")
         listed = []
         for name, frame in frames[:5]:
             columns = [str(c) for c in getattr(frame, "columns", [])]
@@ -195,6 +195,17 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
     return drift_hint(str(exc)) or name_hint(exc)  # a moved API's own fix first (np.float: builtin float)
+
+
+def _near_column(key: str, columns: Any) -> str | None:
+    """The column ``key`` meant: the same letters and digits but for spaces, case and punctuation
+    (``'WINDSPEED'`` for ``' WINDSPEED'``), else one spelt nearly the same (``'num. call abandoned'``
+    for ``'num. calls abandoned '``)."""
+    import difflib
+
+    names = {_loose(c): c for c in columns if isinstance(c, str)}
+    match = difflib.get_close_matches(_loose(key), list(names), n=1, cutoff=0.85)
+    return names[match[0]] if match else None
 
 
 def _loose(name: str) -> str:
