@@ -33,6 +33,10 @@ def _error(call) -> str:
     (lambda: __import__("statsmodels.stats.api", fromlist=["x"]).chi2_contingency, "in scipy.stats"),
     (lambda: np.asarray(pd.Series(["00:01:30", "00:00:10"]).to_numpy(), dtype=float), "pd.to_timedelta"),
     (lambda: pd.Series(["00:01:30", "00:00:10"]).astype(float), "pd.to_timedelta"),
+    # dates as text, or as dates, in a model's X
+    (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(pd.DataFrame({"d": ["2015-01-01", "2015-01-02"]}), [1, 2]), "pd.to_datetime"),
+    (lambda: pd.Series(["1/2/2015", "1/3/2015"]).astype(float), ".dt.dayofyear"),
+    (lambda: np.corrcoef(pd.to_datetime(pd.Series(["2015-01-01", "2015-01-02"])), [1, 2]), "(d - d.min()).dt.days"),
     # a text category in a model's X: encode it (a number stored as text gets to_numeric instead)
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["c"]], [1, 2, 3]), "get_dummies"),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(pd.DataFrame({"n": ["1.5", "2,5", "3"]}), [1, 2, 3]), "pd.to_numeric"),

@@ -29,6 +29,9 @@ _DRIFT: list[tuple[str, str]] = [
     (r"module 'numpy' has no attribute '(float|int|bool|object|str)'", "NumPy removed that alias: use the builtin (float, int, bool, object, str)."),
     (r"module 'numpy' has no attribute 'product'", "NumPy removed it: np.prod."),
     (r"module 'numpy' has no attribute 'trapz'", "NumPy renamed it: np.trapezoid."),
+    (r"could not convert string to float: (np\.str_\()?'(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})|DateTime64DType",
+     "those are dates: pd.to_datetime(df['col']) turns text into dates, and a model or a correlation needs "
+     "a number from them: .dt.year, .dt.month, .dt.dayofyear, or days since the first, (d - d.min()).dt.days."),
     (r"could not convert string to float: (np\.str_\()?'\d+:\d\d",
      "those are durations or clock times written as text ('00:01:30'): convert them first, "
      "pd.to_timedelta(df['col']).dt.total_seconds() gives seconds as numbers."),
