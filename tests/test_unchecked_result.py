@@ -44,3 +44,19 @@ def test_the_explanation_sees_what_a_chart_shows():
 
     text = describe_output({"result_str": "South", "figures": ["f.json"], "figure_data": "region  revenue\nSouth  90133.5"})
     assert "result = South" in text and "the chart shows:" in text and "90133.5" in text
+
+
+@pytest.mark.parametrize("result_str", [
+    "nan", "np.float64(nan)", "{'median': np.float64(nan), 'std': np.float64(284.54)}", "[1.5, nan]",
+])
+def test_a_nan_number_is_flagged(result_str):
+    assert "NaN" in unchecked_result("result = df['a'].median()", {**RAN, "result_str": result_str})
+
+
+@pytest.mark.parametrize("result_str", [
+    "   a    b\n0  1.0  NaN\n1  2.0  3.0",  # a table with a missing cell may be the answer
+    "0    NaN\n1    2.0\ndtype: float64",
+    "{'name': 'nancy', 'value': 'nan'}",  # text, not a number
+])
+def test_missing_cells_and_text_are_not_a_nan_number(result_str):
+    assert unchecked_result("result = df.head()", {**RAN, "result_str": result_str}) is None

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 RESAMPLE_TEMPERATURE = 0.7
 CODE_MAX_TOKENS = 768
 
+# A NaN as a value of its own (a scalar, a dict's or a list's item), not a missing cell in a table
+# printed over several lines, which may be the answer.
+_NAN_VALUE = re.compile(r"\A(?:[^\n]*[\[(:,{] ?)?(?:np\.float64\()?nan\b(?!\n.)", re.I)
 _FENCE = re.compile(r"```[ \t]*(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
 
 
@@ -72,15 +75,19 @@ def describe_output(execution_result: dict | None) -> str:
 def unchecked_result(code: str, execution_result: dict | None) -> str | None:
     """Why a successful run's ``result`` cannot be trusted without asking a model, or None.
 
-    Checked by code, not by the model: no ``result``/figure at all, or every value put into
-    ``result`` is a literal (small models copy numbers or the prompt's JSON instead of computing).
-    Values put in count too: ``result[k] = ...`` and ``result.append(...)``/``update(...)``.
+    Checked by code, not by the model: no ``result``/figure at all, a number in ``result`` that is
+    NaN, or every value put into ``result`` is a literal (small models copy numbers or the prompt's
+    JSON instead of computing). Values put in count too: ``result[k] = ...`` and
+    ``result.append(...)``/``update(...)``.
     """
     import ast
 
     er = execution_result or {}
     if er.get("result_str") is None and not er.get("figures") and not (er.get("stdout") or "").strip():
         return "the code set no `result`, made no figure and printed nothing"
+    if _NAN_VALUE.search(er.get("result_str") or ""):
+        return ("`result` holds NaN where a number belongs: missing values reached the computation "
+                "(drop them first, s.dropna(), or use pandas' own .mean()/.median()/.std(), which skip them)")
     try:
         tree = ast.parse(code)
     except SyntaxError:
