@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -190,6 +191,21 @@ def test_a_long_result_says_how_long_it_is() -> None:
     assert text.endswith("[100 rows x 2 columns]")
     text, _ = describe_result(pd.Series([1.5, 2.5], index=["x", "y"]))
     assert "Length" not in text  # short results are shown whole
+
+
+def test_numpy_scalars_in_a_result_are_shown_as_plain_values() -> None:
+    from collections import namedtuple
+
+    from dsagent.sandbox.artifacts import describe_result
+
+    pair = namedtuple("pair", "r p")
+    value = {"r": np.float64(0.13), "n": np.int64(3), "significant": np.False_, "parts": [np.float32(0.5), (np.int8(1),)],
+             "test": pair(np.float64(0.5), np.float64(0.01)), "day": np.datetime64("2015-01-02")}
+    text, kind = describe_result(value)
+    assert kind == "dict"
+    assert text == ("{'r': 0.13, 'n': 3, 'significant': False, 'parts': [0.5, (1,)], "
+                    "'test': pair(r=0.5, p=0.01), 'day': np.datetime64('2015-01-02')}")
+    assert describe_result(np.float64(2.5))[0] == "2.5"
 
 
 def test_key_error_on_a_column_an_earlier_step_dropped_says_so(sandbox: Sandbox) -> None:

@@ -23,6 +23,9 @@ _LIBRARY_FRAMES_KEPT = 3
 CELL_PREFIX = "<cell "
 
 
+_PLAIN_ITEMS = 1000  # a longer container is shown as it is (and truncated)
+
+
 def cell_filename(n: int) -> str:
     return f"{CELL_PREFIX}{n}>"
 
@@ -48,10 +51,28 @@ def describe_result(value: Any) -> tuple[str, str]:
         if len(value) > _DISPLAY_ROWS:
             text += f"\nLength: {len(value):,}"
     else:
-        text = str(value)
+        text = str(_plain(value))
     if len(text) > RESULT_CHARS:
         text = text[:RESULT_CHARS] + f"\n… [truncated: {len(text):,} characters in total]"
     return text, type_name
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """NumPy scalars as the Python values they hold, also inside (small) dicts, lists and tuples:
+    ``{'r': 0.13, 'significant': False}``, not ``{'r': np.float64(0.13), 'significant':
+    np.False_}`` — fewer tokens for the model, and nothing to copy wrongly into an answer
+    (``False_``). Dates keep their type (``.item()`` would make nanoseconds an int)."""
+    np = sys.modules.get("numpy")
+    if np is None or depth > 3:
+        return value
+    if isinstance(value, np.generic) and not isinstance(value, (np.datetime64, np.timedelta64)):
+        return value.item()
+    if isinstance(value, (dict, list, tuple)) and len(value) <= _PLAIN_ITEMS:
+        if isinstance(value, dict):
+            return {_plain(k, depth + 1): _plain(v, depth + 1) for k, v in value.items()}
+        items = [_plain(v, depth + 1) for v in value]
+        return items if isinstance(value, list) else type(value)(items) if not hasattr(value, "_fields") else type(value)(*items)
+    return value
 
 
 def is_plotly_figure(value: Any) -> bool:
