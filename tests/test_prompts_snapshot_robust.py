@@ -96,3 +96,9 @@ def test_prompts_carry_compact_json_without_reasoning():
     text = prompts.alignment(STATE)
     assert '"variables_needed":["region","price"]' in text
     assert "group and average" not in text and '"reasoning"' not in text.split("Return JSON")[0]
+
+def test_a_question_asking_for_a_p_value_is_told_where_the_tests_are():
+    asked = {**STATE, "question": "Is the correlation between age and fare significant? Report the p-value."}
+    for text in (prompts.generate_code(asked), prompts.fix_code(asked), prompts.cross_check(asked)):
+        assert "r, p = stats.pearsonr(x, y)" in text
+    assert "stats.pearsonr" not in prompts.generate_code(STATE)  # said only when asked: tokens cost time

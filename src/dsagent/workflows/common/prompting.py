@@ -40,6 +40,21 @@ NAMED_ANSWERS = ("\n- The question names its answers: make `result` a dict with 
 _ANSWER_NAME = re.compile(r"@(\w+)\[")
 
 
+# A rule a question's own words call for, said only then (every prompt token costs time): the small
+# model computes a p-value as the correlation itself, or from nothing, unless told where it is.
+_RECIPES = [
+    (re.compile(r"p-?values?\b|statistical(ly)? significan", re.I),
+     "\n- A p-value comes from a test in scipy.stats (bound as stats): r, p = stats.pearsonr(x, y); "
+     "stats.ttest_ind(a, b).pvalue; chi2, p, dof, expected = stats.chi2_contingency(pd.crosstab(df['a'], df['b'])); "
+     "stats.f_oneway(*groups).pvalue; stats.shapiro(x).pvalue."),
+]
+
+
+def recipes_for(question: str) -> str:
+    """The code rules the question's words call for (a p-value → where tests live), else ""."""
+    return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
+
+
 def answer_names(question: str) -> list[str]:
     """The answer names a question asks for in the ``@name[value]`` form, in order, once each."""
     return list(dict.fromkeys(_ANSWER_NAME.findall(question or "")))
@@ -56,14 +71,15 @@ def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
 
     A question that names its answers (``@mean_age[value]``) gets them as the keys of ``result``:
     the computed values then reach the answer as computed, with no model retyping them, and two
-    independent codes for the question become comparable key by key.
+    independent codes for the question become comparable key by key. A question that asks for a
+    p-value gets where the tests are (:func:`recipes_for`).
     """
     ids = list(dataset_ids)
     if len(ids) == 1:
         where = f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"
     else:
         where = "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
-    return CODE_RULES.format(where=where) + named_answers_rule(question)
+    return CODE_RULES.format(where=where) + named_answers_rule(question) + recipes_for(question)
 
 
 def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:
