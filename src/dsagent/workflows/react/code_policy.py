@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from dsagent.sandbox.aliases import BOUND
 from dsagent.workflows.react.state import ExpectedOutput
 
 ALLOWED_LIBRARIES = ("pandas", "numpy", "sklearn", "matplotlib", "seaborn")
@@ -29,9 +30,9 @@ def _stats_hint(libraries: Iterable[str]) -> str:
     """:data:`STATS_WITHOUT_SCIPY` when a refused library is scipy or statsmodels, else ""."""
     return STATS_WITHOUT_SCIPY if any(lib.partition(".")[0] in ("scipy", "statsmodels") for lib in libraries) else ""
 
-# The sandbox pre-imports these for the other workflows; in this one they are not there.
-_OTHER_LIBRARY_NAMES = {"px": "plotly", "go": "plotly", "make_subplots": "plotly", "scipy": "scipy",
-                        "stats": "scipy", "sm": "statsmodels", "smf": "statsmodels"}
+# The sandbox binds these for the other workflows; in this one they are not there (alias → library).
+_OTHER_LIBRARY_NAMES = {alias: module.partition(".")[0] for alias, module in BOUND.items()
+                        if module.partition(".")[0] not in ALLOWED_LIBRARIES}
 
 
 def _bound_names(tree: ast.AST) -> set[str]:
