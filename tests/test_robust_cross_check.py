@@ -148,3 +148,27 @@ def test_a_fixed_cross_check_counts(script_file, sales_csv):
                         "result = df['Units'].mean()", "result = df['units'].mean()", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"] and session.model.remaining == 0
+
+
+MEAN = "result = df['units'].mean()"
+
+
+def test_a_check_that_copies_an_earlier_checks_code_is_sampled_again(script_file, sales_csv):
+    rounded = "result = round(df['units'].mean(), 2)  # another code, the same answer"
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, IMPOSSIBLE, MEAN,
+                        f"# the mean\n{MEAN}",  # the second check copies the first: sampled once more
+                        rounded, "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert prompt(session, 7) == prompt(session, 6)  # the same prompt, sampled again
+    assert node_5_notes(result.run_id) == ["cross-check: two independent results outvote this one and replace it"]
+    assert result.code.strip() == MEAN and session.model.remaining == 0
+
+
+def test_two_copies_of_one_code_are_one_vote(script_file, sales_csv):
+    # the checks keep writing the same code: one computation, which cannot outvote node 4 alone
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, IMPOSSIBLE, MEAN, MEAN, MEAN, MEAN, MEAN,
+                        VALID, "Units and price."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: no two results agree"]
+    assert result.code.strip() == IMPOSSIBLE and session.model.remaining == 0  # the model's evaluation decided

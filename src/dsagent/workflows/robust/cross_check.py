@@ -24,6 +24,11 @@ none of node 4's code; one fix with its error if it fails) and compares the two 
   remediation.
   Node 5 asks the model nothing about a failed run: it cannot make it valid.
 
+Votes are counted by code: a check whose code repeats an earlier check's (the same prompt sampled
+again; comments and spacing aside) is sampled once more, and two checks with the same code count as
+one computation — on the local model two warm samples had copied a code that unpacked
+``shapiro()``'s statistic as its p-value, and outvoted the check that had it right.
+
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
 answer two computations backed (``reference``), else with each check, or leave the verdict to the model.
 """
@@ -60,18 +65,36 @@ class Verdict:
     """{code, execution_result} of the checks' result when it replaces node 4's."""
 
 
-def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | None = None) -> tuple[dict[str, Any], Any]:
+def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | None = None,
+                 earlier: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], Any]:
     """One independent code, run; if it fails, one fix with its error (a failed check decides nothing).
-    Returns the check's state ({code, result_str, error}) and its sandbox run."""
+    A code that repeats an ``earlier`` check's (the same prompt, sampled again) is sampled once more,
+    warm: a copy is no second opinion. Returns the check's state ({code, result_str, error}) and its
+    sandbox run."""
     failed = None
     for _ in range(2):
-        reply = ctx.llm(stable_messages(state, prompts.cross_check(state, failed)), max_tokens=CODE_MAX_TOKENS, temperature=temperature)
-        code = extract_code(reply)
+        messages = stable_messages(state, prompts.cross_check(state, failed))
+        code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=temperature))
+        if failed is None and any(_same_code(code, e["code"]) for e in earlier):
+            code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
         run = ctx.sandbox.run(code)
         if run.success:
             return {"code": code, "result_str": run.result, "error": None}, run
         failed = {"code": code, "error": run.error}
     return {"code": code, "result_str": None, "error": run.error}, run
+
+
+def _same_code(a: str, b: str) -> bool:
+    """The same code but for comments, blank lines and indentation-free spacing."""
+    def lines(code: str) -> list[str]:
+        return [line.split("#", 1)[0].strip() for line in code.splitlines() if line.split("#", 1)[0].strip()]
+    return lines(a) == lines(b)
+
+
+def _votes_with(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two checks agree as two votes: the same result from different codes (a check that copied
+    another's code, from the same prompt, is one computation run twice)."""
+    return results_agree(a["result_str"], b["result_str"]) and not _same_code(a["code"], b["code"])
 
 
 def _checks(check: dict[str, Any]) -> list[dict[str, Any]]:
@@ -101,23 +124,23 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     if results_agree(result_str, first["result_str"]):
         check["reference"] = first["result_str"]
         return Verdict(code_verdict(True, "an independent computation of the question gives the same result", 1.0), check, "cross-check agrees")
-    second, second_run = _independent(ctx, state, RESAMPLE_TEMPERATURE)
+    second, second_run = _independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
     check["second"] = second
     if results_agree(result_str, second["result_str"]):
         check["reference"] = result_str
         return Verdict(code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree")
-    if results_agree(first["result_str"], second["result_str"]):
+    if _votes_with(first, second):
         return _adopt(ctx, check, first, first_run, result_str, "2 of 3", 0.67)
     if second["result_str"] is not None:
         # Three different results: a third check, warm, can still make two agree (2 of 4).
-        third, third_run = _independent(ctx, state, RESAMPLE_TEMPERATURE)
+        third, third_run = _independent(ctx, state, RESAMPLE_TEMPERATURE, (first, second))
         check["third"] = third
         if results_agree(result_str, third["result_str"]):
             check["reference"] = result_str
             return Verdict(code_verdict(True, "a third independent computation gives the same result (2 of 4 agree)", 0.5),
                            check, "cross-check: 2 of 4 agree")
         for other, other_run in ((first, first_run), (second, second_run)):
-            if results_agree(other["result_str"], third["result_str"]):
+            if _votes_with(other, third):
                 return _adopt(ctx, check, other, other_run, result_str, "2 of 4", 0.5)
     if result_str is None:
         # Node 4 has nothing to compare: the first check's result stands in for it and the seed's
