@@ -102,3 +102,9 @@ def test_a_question_asking_for_a_p_value_is_told_where_the_tests_are():
     for text in (prompts.generate_code(asked), prompts.fix_code(asked), prompts.cross_check(asked)):
         assert "r, p = stats.pearsonr(x, y)" in text
     assert "stats.pearsonr" not in prompts.generate_code(STATE)  # said only when asked: tokens cost time
+
+
+def test_a_population_standard_deviation_is_told_its_ddof():
+    asked = {**STATE, "question": "What is the population standard deviation of price?"}
+    assert ".std(ddof=0)" in prompts.generate_code(asked) and "pvalue" not in prompts.generate_code(asked)
+    assert "ddof" not in prompts.generate_code(STATE)

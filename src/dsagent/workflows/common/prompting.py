@@ -47,11 +47,14 @@ _RECIPES = [
      "\n- A p-value comes from a test in scipy.stats (bound as stats): r, p = stats.pearsonr(x, y); "
      "stats.ttest_ind(a, b).pvalue; chi2, p, dof, expected = stats.chi2_contingency(pd.crosstab(df['a'], df['b'])); "
      "stats.f_oneway(*groups).pvalue; stats.shapiro(x).pvalue."),
+    (re.compile(r"population (standard deviation|variance|std)", re.I),
+     "\n- pandas' .std() and .var() are the sample ones (ddof=1); the population ones are .std(ddof=0) and .var(ddof=0)."),
 ]
 
 
 def recipes_for(question: str) -> str:
-    """The code rules the question's words call for (a p-value → where tests live), else ""."""
+    """The code rules the question's words call for (a p-value → where tests live; a population
+    standard deviation → ddof=0), else ""."""
     return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
 
 
