@@ -108,3 +108,8 @@ def test_a_population_standard_deviation_is_told_its_ddof():
     asked = {**STATE, "question": "What is the population standard deviation of price?"}
     assert ".std(ddof=0)" in prompts.generate_code(asked) and "pvalue" not in prompts.generate_code(asked)
     assert "ddof" not in prompts.generate_code(STATE)
+
+
+def test_a_percentage_is_said_to_be_out_of_100():
+    assert "100 * the fraction" in prompts.generate_code({**STATE, "question": "What percentage of rows is missing?"})
+    assert "100 * the fraction" not in prompts.generate_code(STATE)

@@ -49,12 +49,13 @@ _RECIPES = [
      "stats.f_oneway(*groups).pvalue; stats.shapiro(x).pvalue."),
     (re.compile(r"population (standard deviation|variance|std)", re.I),
      "\n- pandas' .std() and .var() are the sample ones (ddof=1); the population ones are .std(ddof=0) and .var(ddof=0)."),
+    (re.compile(r"percentage|\bpercent\b", re.I), "\n- A percentage is out of 100: 100 * the fraction (0.95 is 95 %)."),
 ]
 
 
 def recipes_for(question: str) -> str:
     """The code rules the question's words call for (a p-value → where tests live; a population
-    standard deviation → ddof=0), else ""."""
+    standard deviation → ddof=0; a percentage → out of 100), else ""."""
     return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
 
 
