@@ -156,7 +156,7 @@ MEAN = "result = df['units'].mean()"
 def test_a_check_that_copies_an_earlier_checks_code_is_sampled_again(script_file, sales_csv):
     rounded = "result = round(df['units'].mean(), 2)  # another code, the same answer"
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, IMPOSSIBLE, MEAN,
-                        f"# the mean\n{MEAN}",  # the second check copies the first: sampled once more
+                        f"import pandas as pd\n# the mean\n{MEAN}",  # the second check copies the first: sampled once more
                         rounded, "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert prompt(session, 7) == prompt(session, 6)  # the same prompt, sampled again
@@ -172,3 +172,11 @@ def test_two_copies_of_one_code_are_one_vote(script_file, sales_csv):
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id) == ["cross-check: no two results agree"]
     assert result.code.strip() == IMPOSSIBLE and session.model.remaining == 0  # the model's evaluation decided
+
+
+def test_a_check_whose_result_is_nan_gets_the_fix_and_no_vote(script_file, sales_csv):
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, MEAN, "result = {'mean': float('nan')}",
+                        "result = df['units'].dropna().mean()", "About 21 units."])
+    result, session = ask(spec, [sales_csv], "Average units?")
+    assert "This code failed:" in prompt(session, 6) and "holds NaN" in prompt(session, 6)
+    assert node_5_notes(result.run_id) == ["cross-check agrees"] and session.model.remaining == 0

@@ -85,9 +85,8 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
     er = execution_result or {}
     if er.get("result_str") is None and not er.get("figures") and not (er.get("stdout") or "").strip():
         return "the code set no `result`, made no figure and printed nothing"
-    if _NAN_VALUE.search(er.get("result_str") or ""):
-        return ("`result` holds NaN where a number belongs: missing values reached the computation "
-                "(drop them first, s.dropna(), or use pandas' own .mean()/.median()/.std(), which skip them)")
+    if nan_problem(er.get("result_str")):
+        return nan_problem(er.get("result_str"))
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -101,6 +100,14 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return None  # computed from something
     return "`result` is a hardcoded literal, not computed from the data"
+
+
+def nan_problem(result_str: str | None) -> str | None:
+    """Why a result whose number is NaN cannot be an answer, or None."""
+    if result_str and _NAN_VALUE.search(result_str):
+        return ("`result` holds NaN where a number belongs: missing values reached the computation "
+                "(drop them first, s.dropna(), or use pandas' own .mean()/.median()/.std()/.corr(), which skip them)")
+    return None
 
 
 def _values_put_in_result(tree: Any) -> list[Any]:

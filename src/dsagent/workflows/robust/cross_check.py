@@ -25,9 +25,11 @@ none of node 4's code; one fix with its error if it fails) and compares the two 
   Node 5 asks the model nothing about a failed run: it cannot make it valid.
 
 Votes are counted by code: a check whose code repeats an earlier check's (the same prompt sampled
-again; comments and spacing aside) is sampled once more, and two checks with the same code count as
-one computation — on the local model two warm samples had copied a code that unpacked
-``shapiro()``'s statistic as its p-value, and outvoted the check that had it right.
+again; comments, spacing and imports aside) is sampled once more, and two checks with the same code
+count as one computation; a check whose result is NaN gets its fix and is no vote. On the local
+model two warm samples had copied a code that unpacked ``shapiro()``'s statistic as its p-value and
+outvoted the check that had it right; two copies of ``np.corrcoef`` over missing values (NaN) had
+outvoted node 4's right correlation.
 
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
 answer two computations backed (``reference``), else with each check, or leave the verdict to the model.
@@ -35,6 +37,7 @@ answer two computations backed (``reference``), else with each check, or leave t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,11 +49,15 @@ from dsagent.workflows.common.code import (
     clip,
     execution_result,
     extract_code,
+    nan_problem,
     record_figures,
 )
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.schemas import code_verdict
+
+
+_IMPORT_LINE = re.compile(r"(import|from)\s+[\w.]+(\s+import\b|\s+as\s+\w+\s*$|\s*$|\s*,)")
 
 
 @dataclass
@@ -69,7 +76,7 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
                  earlier: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], Any]:
     """One independent code, run; if it fails, one fix with its error (a failed check decides nothing).
     A code that repeats an ``earlier`` check's (the same prompt, sampled again) is sampled once more,
-    warm: a copy is no second opinion. Returns the check's state ({code, result_str, error}) and its
+    warm: a copy is no second opinion. A result that is NaN is no answer: it gets the fix too. Returns the check's state ({code, result_str, error}) and its
     sandbox run."""
     failed = None
     for _ in range(2):
@@ -78,16 +85,19 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
         if failed is None and any(_same_code(code, e["code"]) for e in earlier):
             code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
         run = ctx.sandbox.run(code)
-        if run.success:
+        nan = nan_problem(run.result) if run.success else None
+        if run.success and not nan:
             return {"code": code, "result_str": run.result, "error": None}, run
-        failed = {"code": code, "error": run.error}
+        failed = {"code": code, "error": nan or run.error}
     return {"code": code, "result_str": None, "error": run.error}, run
 
 
 def _same_code(a: str, b: str) -> bool:
-    """The same code but for comments, blank lines and indentation-free spacing."""
+    """The same computation: the same code but for comments, blank lines, spacing around lines and
+    import lines (the sandbox has the libraries bound already)."""
     def lines(code: str) -> list[str]:
-        return [line.split("#", 1)[0].strip() for line in code.splitlines() if line.split("#", 1)[0].strip()]
+        kept = (line.split("#", 1)[0].strip() for line in code.splitlines())
+        return [line for line in kept if line and not _IMPORT_LINE.match(line)]
     return lines(a) == lines(b)
 
 
