@@ -8,7 +8,8 @@ Each question is asked as its text + constraints + required format. The response
 explanation, followed by the ``@name[value]`` items the analysis code itself computed (in its
 ``result``), which win over numbers the model retyped; when a name the format asks for is still
 missing, one extra model call turns the computed result into that form (counted in the figures);
-numbers with more decimals than the format asks for are rounded half-up by code.
+numbers with more decimals than the format asks for are rounded half-up by code, and a word the
+format spells (``(true)``) is written in its spelling when only the case differs.
 A workflow that asks the user a question (react) gets one reply: the request again, with leave to
 assume. Results go to a JSONL file (one line per question; reruns skip ids already there unless
 --fresh) and a summary is printed.
@@ -90,8 +91,11 @@ def computed_line(result_str: str | None, q: dict) -> str:
 
 
 def rounded_line(response: str, q: dict) -> str:
-    """"Rounded to two decimal places": the response's answers rounded as asked, by code, not the model."""
-    return tagged("Rounded", scoring.round_as_asked(extract_answers(response), q["format"]))
+    """"Rounded to two decimal places": the response's answers rounded as asked, by code, not the
+    model; and words in the format's spelling (``true`` where the code's result says ``True``)."""
+    answers = extract_answers(response)
+    line = tagged("Rounded", scoring.round_as_asked(answers, q["format"]))
+    return line + tagged("Spelled", scoring.spelled_as_asked(answers, q["format"]))
 
 
 def rescore(row: dict, q: dict) -> dict:

@@ -71,6 +71,24 @@ def round_as_asked(answers: dict[str, str], format_text: str) -> dict[str, str]:
     return rounded
 
 
+_SPELLED = re.compile(r'"([^"\n]{1,40})"|\((\w+)\)|\b(true|false|True|False|TRUE|FALSE)\b')
+
+
+def spelled_as_asked(answers: dict[str, str], format_text: str) -> dict[str, str]:
+    """The answers that are a word the format spells otherwise — ``True`` where it writes
+    ``true``, ``Normal`` for ``"normal"`` — in the format's spelling (case only, nothing else)."""
+    spellings = {}
+    for match in _SPELLED.finditer(format_text or ""):
+        word = next(g for g in match.groups() if g)
+        spellings.setdefault(word.lower(), word)
+    spelled = {}
+    for name, value in answers.items():
+        asked = spellings.get(value.strip().lower())
+        if asked is not None and asked != value.strip():
+            spelled[name] = asked
+    return spelled
+
+
 def expected_names(format_text: str) -> list[str]:
     """The answer names a question's `format` asks for, in order."""
     seen: list[str] = []

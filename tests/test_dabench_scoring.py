@@ -9,6 +9,7 @@ from dabench_scoring import (  # noqa: E402
     expected_names,
     extract_answers,
     round_as_asked,
+    spelled_as_asked,
     score_question,
     summarize,
 )
@@ -59,3 +60,13 @@ def test_numbers_are_rounded_half_up_as_the_format_asks():
     assert round_as_asked({"r": "0.205104", "s": "0.2", "name": "Alice", "n": "12"}, fmt) == {"r": "0.21"}
     assert round_as_asked({"r": "-0.125"}, fmt) == {"r": "-0.13"}
     assert round_as_asked({"r": "0.205104"}, "@r[r_value]") == {}
+
+
+def test_words_are_spelled_as_the_format_spells_them():
+    fmt = ('@significant_correlation[significant_correlation] @distribution_type[type] where "significant_correlation" is '
+           'a boolean value indicating whether there is a significant correlation (true) or not (false); "type" is '
+           '"normal" or "not normal"')
+    answers = {"significant_correlation": "True", "distribution_type": "Not Normal", "p_value": "0.03"}
+    assert spelled_as_asked(answers, fmt) == {"significant_correlation": "true", "distribution_type": "not normal"}
+    assert spelled_as_asked({"significant_correlation": "true"}, fmt) == {}  # already as asked
+    assert spelled_as_asked({"x": "True"}, "@x[value] where value is a number") == {}  # the format spells nothing
