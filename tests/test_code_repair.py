@@ -1,7 +1,9 @@
 """Mending a mistake small models make in every workflow before the code runs (common/repair.py)."""
 
+import pytest
+
 from dsagent.workflows.common.code import extract_code
-from dsagent.workflows.common.repair import mend_self_reference
+from dsagent.workflows.common.repair import mend_self_reference, mend_test_unpacking
 
 SELF_REFERENCE = """import pandas as pd
 
@@ -108,3 +110,22 @@ def test_squared_keyword_left_alone_when_not_a_literal_or_not_the_metric():
     for code in ["r = mean_squared_error(y, p, squared=flag)\n", "r = my_metric(y, p, squared=False)\n",
                  "r = mean_squared_error(y, p)\n", "r = (\n"]:
         assert mend_squared_keyword(code) == code
+
+
+@pytest.mark.parametrize("code, mended", [
+    ("shapiro_p_value, distribution_type = stats.shapiro(df['h'])", "distribution_type, shapiro_p_value = stats.shapiro(df['h'])"),
+    ("p, r = stats.pearsonr(x, y)  # r first", "r, p = stats.pearsonr(x, y)  # r first"),
+    ("if ok:\n    pval, t = ttest_ind(a, b)", "if ok:\n    t, pval = ttest_ind(a, b)"),
+])
+def test_a_tests_p_value_unpacked_first_is_swapped(code, mended):
+    assert mend_test_unpacking(code) == mended
+
+
+@pytest.mark.parametrize("code", [
+    "stat, p_value = stats.shapiro(x)",  # right already
+    "p_a, p_b = stats.ttest_ind(a, b)",  # both say p: nothing to go by
+    "p, n = divmod(7, 2)",  # not a test
+    "p_value, x = stats.shapiro(",  # does not parse
+])
+def test_other_unpackings_are_left_alone(code):
+    assert mend_test_unpacking(code) == code

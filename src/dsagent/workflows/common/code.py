@@ -5,7 +5,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from dsagent.workflows.common.repair import mend_answer_tags, mend_self_reference, mend_squared_keyword
+from dsagent.workflows.common.repair import (
+    mend_answer_tags,
+    mend_self_reference,
+    mend_squared_keyword,
+    mend_test_unpacking,
+)
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -28,7 +33,8 @@ def extract_code(reply: str) -> str:
     Small models often wrap code in markdown or add a sentence before it (MODEL-NOTES: 7 of 45
     failures were prose around the code), so prose lines before the first code-looking line go.
     Mistakes the model repeats are mended (``common.repair``): a dict literal that reads its own
-    keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False``.
+    keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False``, a
+    test's (statistic, p-value) unpacked the other way round.
     """
     blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
     if blocks:
@@ -43,7 +49,7 @@ def extract_code(reply: str) -> str:
 
 
 def _mended(code: str) -> str:
-    return mend_squared_keyword(mend_self_reference(mend_answer_tags(code)))
+    return mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(code))))
 
 
 def clip(text: str | None, limit: int = 1500) -> str:

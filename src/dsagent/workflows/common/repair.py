@@ -26,6 +26,11 @@ And it learned ``mean_squared_error(y, p, squared=False)`` for an RMSE, which sc
 removed: shown the TypeError and a hint naming ``root_mean_squared_error``, it wrote the same call
 five times in one run. The intent is unambiguous: ``np.sqrt(mean_squared_error(y, p))`` (``np`` is
 bound in the sandbox) works with every scikit-learn version.
+
+And a scipy.stats test returns (statistic, p-value), but it writes
+``shapiro_p_value, distribution_type = stats.shapiro(x)``: no error, a wrong number, and an
+independent check written by the same model often agrees with it. When the first name says p-value
+and the second does not, the two names are swapped.
 """
 
 from __future__ import annotations
@@ -173,6 +178,41 @@ def _squared(call: ast.Call) -> bool | None:
         if keyword.arg == "squared" and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, bool):
             return keyword.value.value
     return None
+
+
+# scipy.stats tests that return (statistic, pvalue).
+_TESTS = frozenset({"shapiro", "normaltest", "pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "ttest_ind",
+                    "ttest_rel", "ttest_1samp", "f_oneway", "kruskal", "mannwhitneyu", "wilcoxon", "kstest",
+                    "ks_2samp", "levene", "bartlett", "chisquare", "jarque_bera"})
+_P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|p_?val", re.I)
+
+
+def mend_test_unpacking(code: str) -> str:
+    """``code`` with ``p_value, x = stats.shapiro(...)`` as ``x, p_value = ...``: a test returns
+    (statistic, p-value), and a first name that says p-value gets the statistic (see the module)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    edits = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        target = node.targets[0]
+        if name not in _TESTS or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+            continue
+        first, second = target.elts
+        if (isinstance(first, ast.Name) and isinstance(second, ast.Name) and _P_NAME.search(first.id)
+                and not _P_NAME.search(second.id)):
+            edits.append((target, f"{second.id}, {first.id}"))
+    offsets = _line_offsets(code)
+    for target, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        start = offsets[target.lineno - 1] + target.col_offset
+        end = offsets[target.end_lineno - 1] + target.end_col_offset
+        code = code[:start] + text + code[end:]
+    return code
 
 
 def mend_self_reference(code: str) -> str:
