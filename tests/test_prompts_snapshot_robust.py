@@ -102,6 +102,8 @@ def test_a_question_asking_for_a_p_value_is_told_where_the_tests_are():
     for text in (prompts.generate_code(asked), prompts.fix_code(asked), prompts.cross_check(asked)):
         assert "r, p = stats.pearsonr(x, y)" in text
     assert "stats.pearsonr" not in prompts.generate_code(STATE)  # said only when asked: tokens cost time
+    assert "stats.pearsonr" in prompts.generate_code({**STATE, "question": "Report the p value of the test."})
+    assert "stats.pearsonr" not in prompts.generate_code({**STATE, "question": "Sum of the sharp values?"})
 
 
 def test_a_population_standard_deviation_is_told_its_ddof():
@@ -111,5 +113,5 @@ def test_a_population_standard_deviation_is_told_its_ddof():
 
 
 def test_a_percentage_is_said_to_be_out_of_100():
-    assert "100 * the fraction" in prompts.generate_code({**STATE, "question": "What percentage of rows is missing?"})
-    assert "100 * the fraction" not in prompts.generate_code(STATE)
+    assert "100 * a fraction" in prompts.generate_code({**STATE, "question": "What percentage of rows is missing?"})
+    assert "100 * a fraction" not in prompts.generate_code(STATE)

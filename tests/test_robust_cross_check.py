@@ -180,3 +180,10 @@ def test_a_check_whose_result_is_nan_gets_the_fix_and_no_vote(script_file, sales
     result, session = ask(spec, [sales_csv], "Average units?")
     assert "This code failed:" in prompt(session, 6) and "holds NaN" in prompt(session, 6)
     assert node_5_notes(result.run_id) == ["cross-check agrees"] and session.model.remaining == 0
+
+
+def test_codes_are_the_same_computation_but_for_comments_spacing_and_imports():
+    from dsagent.workflows.robust.cross_check import _same_code
+
+    assert _same_code("import numpy as np\n# r\nresult = np.corrcoef(a, b)[0, 1]", "result = np.corrcoef(a,b)[0,1]  # r")
+    assert not _same_code("result = df['# calls'].mean()", "result = df['# calls'].median()")  # a # in a string

@@ -48,6 +48,7 @@ def test_the_explanation_sees_what_a_chart_shows():
 
 @pytest.mark.parametrize("result_str", [
     "nan", "np.float64(nan)", "{'median': np.float64(nan), 'std': np.float64(284.54)}", "[1.5, nan]",
+    "ShapiroResult(statistic=nan, pvalue=nan)", "{'mean': <NA>}",
 ])
 def test_a_nan_number_is_flagged(result_str):
     assert "NaN" in unchecked_result("result = df['a'].median()", {**RAN, "result_str": result_str})
@@ -57,6 +58,8 @@ def test_a_nan_number_is_flagged(result_str):
     "   a    b\n0  1.0  NaN\n1  2.0  3.0",  # a table with a missing cell may be the answer
     "0    NaN\n1    2.0\ndtype: float64",
     "{'name': 'nancy', 'value': 'nan'}",  # text, not a number
+    "Nan", "Dropped rows (NaN in Age)",  # a place's name; a sentence
+    "{'Age': {0: 22.0, 1: nan}}",  # a nested record: its missing cell may be the answer
 ])
 def test_missing_cells_and_text_are_not_a_nan_number(result_str):
     assert unchecked_result("result = df.head()", {**RAN, "result_str": result_str}) is None

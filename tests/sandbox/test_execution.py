@@ -160,6 +160,8 @@ def test_a_forgotten_variable_gets_no_library_hint(sandbox: Sandbox) -> None:
     assert not res.success and "Hint" not in res.error
     res = sandbox.run("result = np.std_dev([1, 2])")  # no library has that name: nothing to point at
     assert not res.success and "Hint" not in res.error
+    res = sandbox.run("result = np.models")  # a word of a docstring ("linear models") is no listing
+    assert not res.success and "Hint" not in res.error
 
 
 def test_key_error_lists_columns(sandbox: Sandbox) -> None:
@@ -203,9 +205,22 @@ def test_numpy_scalars_in_a_result_are_shown_as_plain_values() -> None:
              "test": pair(np.float64(0.5), np.float64(0.01)), "day": np.datetime64("2015-01-02")}
     text, kind = describe_result(value)
     assert kind == "dict"
+    # a namedtuple (like a scipy test's result) is shown as it is: its constructor may need more
     assert text == ("{'r': 0.13, 'n': 3, 'significant': False, 'parts': [0.5, (1,)], "
-                    "'test': pair(r=0.5, p=0.01), 'day': np.datetime64('2015-01-02')}")
+                    "'test': pair(r=np.float64(0.5), p=np.float64(0.01)), 'day': np.datetime64('2015-01-02')}")
     assert describe_result(np.float64(2.5))[0] == "2.5"
+    assert describe_result(np.float32(0.1))[0] == "0.1"  # not 0.10000000149011612
+
+
+def test_a_scipy_test_result_is_a_result() -> None:
+    from scipy import stats
+
+    from dsagent.sandbox.artifacts import describe_result
+
+    for value in (stats.pearsonr([1, 2, 3, 4], [1, 3, 2, 4]), {"t": stats.ttest_ind([1, 2, 3], [2, 3, 5])},
+                  stats.linregress([1, 2, 3], [2, 4, 7])):
+        text, _ = describe_result(value)
+        assert "statistic" in text or "slope" in text
 
 
 def test_key_error_on_a_column_an_earlier_step_dropped_says_so(sandbox: Sandbox) -> None:

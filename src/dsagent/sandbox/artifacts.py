@@ -51,27 +51,33 @@ def describe_result(value: Any) -> tuple[str, str]:
         if len(value) > _DISPLAY_ROWS:
             text += f"\nLength: {len(value):,}"
     else:
-        text = str(_plain(value))
+        try:
+            text = str(_plain(value))
+        except Exception:  # noqa: BLE001 - showing it plainly is a nicety: never fail a run for it
+            text = str(value)
     if len(text) > RESULT_CHARS:
         text = text[:RESULT_CHARS] + f"\n… [truncated: {len(text):,} characters in total]"
     return text, type_name
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
-    """NumPy scalars as the Python values they hold, also inside (small) dicts, lists and tuples:
-    ``{'r': 0.13, 'significant': False}``, not ``{'r': np.float64(0.13), 'significant':
+    """NumPy scalars as the Python values they hold, also inside (small) plain dicts, lists and
+    tuples: ``{'r': 0.13, 'significant': False}``, not ``{'r': np.float64(0.13), 'significant':
     np.False_}`` — fewer tokens for the model, and nothing to copy wrongly into an answer
-    (``False_``). Dates keep their type (``.item()`` would make nanoseconds an int)."""
+    (``False_``). Other containers (a scipy test's result, a namedtuple) are shown as they are;
+    dates keep their type (``.item()`` would make nanoseconds an int); a float32 keeps its short
+    form (``0.1``, not ``0.10000000149011612``)."""
     np = sys.modules.get("numpy")
     if np is None or depth > 3:
         return value
     if isinstance(value, np.generic) and not isinstance(value, (np.datetime64, np.timedelta64)):
+        if isinstance(value, np.floating) and value.itemsize < 8:
+            return float(str(value))
         return value.item()
-    if isinstance(value, (dict, list, tuple)) and len(value) <= _PLAIN_ITEMS:
-        if isinstance(value, dict):
+    if type(value) in (dict, list, tuple) and len(value) <= _PLAIN_ITEMS:
+        if type(value) is dict:
             return {_plain(k, depth + 1): _plain(v, depth + 1) for k, v in value.items()}
-        items = [_plain(v, depth + 1) for v in value]
-        return items if isinstance(value, list) else type(value)(items) if not hasattr(value, "_fields") else type(value)(*items)
+        return type(value)(_plain(v, depth + 1) for v in value)
     return value
 
 
@@ -220,13 +226,25 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
 
 def _near_column(key: str, columns: Any) -> str | None:
     """The column ``key`` meant: the same letters and digits but for spaces, case and punctuation
-    (``'WINDSPEED'`` for ``' WINDSPEED'``), else one spelt nearly the same (``'num. call abandoned'``
-    for ``'num. calls abandoned '``)."""
-    import difflib
+    (``'WINDSPEED'`` for ``' WINDSPEED'``), else one letter more or less (``'num. call abandoned'``
+    for ``'num. calls abandoned '``). A letter changed is another column as often as a typo
+    (``max``/``min``, ``2018``/``2019``, ``male``/``female``): no guess then."""
+    loose = _loose(key)
+    names = [c for c in columns if isinstance(c, str)]
+    same = [c for c in names if _loose(c) == loose]
+    if same:
+        return same[0]
+    near = [c for c in names if _one_letter_apart(_loose(c), loose)]
+    return near[0] if len(near) == 1 else None
 
-    names = {_loose(c): c for c in columns if isinstance(c, str)}
-    match = difflib.get_close_matches(_loose(key), list(names), n=1, cutoff=0.85)
-    return names[match[0]] if match else None
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one letter inserted or deleted (not a digit)."""
+    if abs(len(a) - len(b)) != 1 or min(len(a), len(b)) < 4:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    i = next((i for i, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    return long_[i].isalpha() and short[i:] == long_[i + 1:]
 
 
 def _loose(name: str) -> str:

@@ -56,8 +56,11 @@ def name_hint(exc: BaseException) -> str:
 def _home_of(name: str) -> str | None:
     """The first module that has ``name``: an imported one is asked; one not yet imported is not
     imported (seconds of the run's time limit) — its ``__init__.py`` is read for the name, which
-    scikit-learn's subpackages list in ``__all__`` and scipy.stats in its docstring."""
-    quoted = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+    scikit-learn's subpackages list in ``__all__`` and scipy.stats in its docstring's listing."""
+    # Listed, not just mentioned: in __all__ ("LinearRegression"), an import line, or scipy's
+    # autosummary (a line that starts with the name) — a docstring's prose ("linear models") is not.
+    n = re.escape(name)
+    quoted = re.compile(rf"""["']{n}["']|^[ \t]+{n}(?:[ \t]|$)|^\s*(?:from\s+\S+\s+)?import\s[^\n]*(?<![\w.]){n}\b""", re.M)
     for module in _MODULES:
         loaded = sys.modules.get(module)
         if loaded is not None:

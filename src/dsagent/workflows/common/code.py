@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 RESAMPLE_TEMPERATURE = 0.7
 CODE_MAX_TOKENS = 768
 
-# A NaN as a value of its own (a scalar, a dict's or a list's item), not a missing cell in a table
-# printed over several lines, which may be the answer.
-_NAN_VALUE = re.compile(r"\A(?:[^\n]*[\[(:,{] ?)?(?:np\.float64\()?nan\b(?!\n.)", re.I)
+# A NaN as a value of its own (a scalar, or an item of a flat dict, list or a test's result: `nan`
+# as Python and NumPy print it, `<NA>` as pandas does), not a missing cell in a table printed over
+# several lines nor in a nested record ({'Age': {1: nan}}), which may be the answer.
+_NAN_VALUE = re.compile(r"\A(?:[^\n]*[\[(:,{=] ?)?(?:np\.float64\()?(?:nan\b|<NA>)(?!\n.)")
 _FENCE = re.compile(r"```[ \t]*(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
 
 
@@ -110,7 +111,8 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
 
 def nan_problem(result_str: str | None) -> str | None:
     """Why a result whose number is NaN cannot be an answer, or None."""
-    if result_str and _NAN_VALUE.search(result_str):
+    nested = result_str is not None and result_str.count("{") + result_str.count("[") > 1
+    if result_str and not nested and _NAN_VALUE.search(result_str):
         return ("`result` holds NaN where a number belongs: missing values reached the computation "
                 "(drop them first, s.dropna(), or use pandas' own .mean()/.median()/.std()/.corr(), which skip them)")
     return None

@@ -43,13 +43,13 @@ _ANSWER_NAME = re.compile(r"@(\w+)\[")
 # A rule a question's own words call for, said only then (every prompt token costs time): the small
 # model computes a p-value as the correlation itself, or from nothing, unless told where it is.
 _RECIPES = [
-    (re.compile(r"p-?values?\b|statistical(ly)? significan", re.I),
+    (re.compile(r"\bp[- ]?values?\b|statistical(ly)? significan", re.I),
      "\n- A p-value comes from a test in scipy.stats (bound as stats): r, p = stats.pearsonr(x, y); "
      "stats.ttest_ind(a, b).pvalue; chi2, p, dof, expected = stats.chi2_contingency(pd.crosstab(df['a'], df['b'])); "
      "stats.f_oneway(*groups).pvalue; stats.shapiro(x).pvalue."),
     (re.compile(r"population (standard deviation|variance|std)", re.I),
      "\n- pandas' .std() and .var() are the sample ones (ddof=1); the population ones are .std(ddof=0) and .var(ddof=0)."),
-    (re.compile(r"percentage|\bpercent\b", re.I), "\n- A percentage is out of 100: 100 * the fraction (0.95 is 95 %)."),
+    (re.compile(r"percentage|\bpercent\b", re.I), "\n- A percentage is out of 100 (95, not 0.95): 100 * a fraction; a column already in percent stays as it is."),
 ]
 
 

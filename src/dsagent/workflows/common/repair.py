@@ -184,7 +184,7 @@ def _squared(call: ast.Call) -> bool | None:
 _TESTS = frozenset({"shapiro", "normaltest", "pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "ttest_ind",
                     "ttest_rel", "ttest_1samp", "f_oneway", "kruskal", "mannwhitneyu", "wilcoxon", "kstest",
                     "ks_2samp", "levene", "bartlett", "chisquare", "jarque_bera"})
-_P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|p_?val", re.I)
+_P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|(^|_)p_?val", re.I)
 
 
 def mend_test_unpacking(code: str) -> str:

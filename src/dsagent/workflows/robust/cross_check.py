@@ -37,7 +37,7 @@ answer two computations backed (``reference``), else with each check, or leave t
 
 from __future__ import annotations
 
-import re
+import ast
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,9 +55,6 @@ from dsagent.workflows.common.code import (
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.schemas import code_verdict
-
-
-_IMPORT_LINE = re.compile(r"(import|from)\s+[\w.]+(\s+import\b|\s+as\s+\w+\s*$|\s*$|\s*,)")
 
 
 @dataclass
@@ -89,16 +86,22 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
         if run.success and not nan:
             return {"code": code, "result_str": run.result, "error": None}, run
         failed = {"code": code, "error": nan or run.error}
-    return {"code": code, "result_str": None, "error": run.error}, run
+    return {"code": code, "result_str": None, "error": failed["error"]}, run
 
 
 def _same_code(a: str, b: str) -> bool:
-    """The same computation: the same code but for comments, blank lines, spacing around lines and
-    import lines (the sandbox has the libraries bound already)."""
-    def lines(code: str) -> list[str]:
-        kept = (line.split("#", 1)[0].strip() for line in code.splitlines())
-        return [line for line in kept if line and not _IMPORT_LINE.match(line)]
-    return lines(a) == lines(b)
+    """The same computation: the same syntax tree but for comments, spacing and imports (the
+    sandbox has the libraries bound already); codes that do not parse compare line by line."""
+    try:
+        return _computation(a) == _computation(b)
+    except SyntaxError:
+        return [line.strip() for line in a.splitlines() if line.strip()] == [line.strip() for line in b.splitlines() if line.strip()]
+
+
+def _computation(code: str) -> str:
+    tree = ast.parse(code)
+    tree.body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
+    return ast.dump(tree)
 
 
 def _votes_with(a: dict[str, Any], b: dict[str, Any]) -> bool:
