@@ -92,8 +92,9 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
     er = execution_result or {}
     if er.get("result_str") is None and not er.get("figures") and not (er.get("stdout") or "").strip():
         return "the code set no `result`, made no figure and printed nothing"
-    if nan_problem(er.get("result_str")):
-        return nan_problem(er.get("result_str"))
+    nan = nan_problem(er.get("result_str"))
+    if nan:
+        return nan
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -112,7 +113,7 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
 def nan_problem(result_str: str | None) -> str | None:
     """Why a result whose number is NaN cannot be an answer, or None."""
     nested = result_str is not None and result_str.count("{") + result_str.count("[") > 1
-    if result_str and not nested and _NAN_VALUE.search(result_str):
+    if not nested and _NAN_VALUE.search(result_str or ""):
         return ("`result` holds NaN where a number belongs: missing values reached the computation "
                 "(drop them first, s.dropna(), or use pandas' own .mean()/.median()/.std()/.corr(), which skip them)")
     return None

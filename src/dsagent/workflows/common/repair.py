@@ -153,26 +153,34 @@ def mend_squared_keyword(code: str) -> str:
     calls = [(node, keep) for node in ast.walk(tree) if isinstance(node, ast.Call) and (keep := _squared(node)) is not None]
     if not calls:
         return code
-    offsets = _line_offsets(code)
     edits = []
     for call, keep in calls:
         call.keywords = [k for k in call.keywords if k.arg != "squared"]
-        text = ast.unparse(call) if keep else f"np.sqrt({ast.unparse(call)})"
-        start = offsets[call.lineno - 1] + call.col_offset
-        end = offsets[call.end_lineno - 1] + call.end_col_offset
-        edits.append((start, end, text))
-    spans = sorted((start, end) for start, end, _ in edits)
-    if any(later_start < end for (_, end), (later_start, _) in zip(spans, spans[1:])):
-        return code  # nested metric calls: left to the error and its hint
-    for start, end, text in sorted(edits, reverse=True):
+        edits.append((call, ast.unparse(call) if keep else f"np.sqrt({ast.unparse(call)})"))
+    mended = _replace_nodes(code, edits)
+    return code if mended is None else mended  # nested metric calls: left to the error and its hint
+
+
+def _replace_nodes(code: str, edits: list[tuple[ast.AST, str]]) -> str | None:
+    """``code`` with each node's source replaced by its text; None when two nodes overlap."""
+    offsets = _line_offsets(code)
+    spans = sorted((offsets[node.lineno - 1] + node.col_offset, offsets[node.end_lineno - 1] + node.end_col_offset, text)
+                   for node, text in edits)
+    if any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:])):
+        return None
+    for start, end, text in reversed(spans):
         code = code[:start] + text + code[end:]
     return code
 
 
+def _called_name(call: ast.Call) -> str | None:
+    """``f`` of ``f(...)`` or ``m.f(...)``."""
+    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+
+
 def _squared(call: ast.Call) -> bool | None:
     """The literal ``squared=`` value of a squared-error metric call, or None."""
-    name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
-    if name not in _SQUARED_METRICS:
+    if _called_name(call) not in _SQUARED_METRICS:
         return None
     for keyword in call.keywords:
         if keyword.arg == "squared" and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, bool):
@@ -198,21 +206,14 @@ def mend_test_unpacking(code: str) -> str:
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             continue
-        func = node.value.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         target = node.targets[0]
-        if name not in _TESTS or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+        if _called_name(node.value) not in _TESTS or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
             continue
         first, second = target.elts
         if (isinstance(first, ast.Name) and isinstance(second, ast.Name) and _P_NAME.search(first.id)
                 and not _P_NAME.search(second.id)):
             edits.append((target, f"{second.id}, {first.id}"))
-    offsets = _line_offsets(code)
-    for target, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
-        start = offsets[target.lineno - 1] + target.col_offset
-        end = offsets[target.end_lineno - 1] + target.end_col_offset
-        code = code[:start] + text + code[end:]
-    return code
+    return _replace_nodes(code, edits) or code
 
 
 def mend_self_reference(code: str) -> str:

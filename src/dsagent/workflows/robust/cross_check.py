@@ -73,8 +73,8 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
                  earlier: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], Any]:
     """One independent code, run; if it fails, one fix with its error (a failed check decides nothing).
     A code that repeats an ``earlier`` check's (the same prompt, sampled again) is sampled once more,
-    warm: a copy is no second opinion. A result that is NaN is no answer: it gets the fix too. Returns the check's state ({code, result_str, error}) and its
-    sandbox run."""
+    warm: a copy is no second opinion. A result that is NaN is no answer: it gets the fix too.
+    Returns the check's state ({code, result_str, error}) and its sandbox run."""
     failed = None
     for _ in range(2):
         messages = stable_messages(state, prompts.cross_check(state, failed))
@@ -95,13 +95,17 @@ def _same_code(a: str, b: str) -> bool:
     try:
         return _computation(a) == _computation(b)
     except SyntaxError:
-        return [line.strip() for line in a.splitlines() if line.strip()] == [line.strip() for line in b.splitlines() if line.strip()]
+        return _lines(a) == _lines(b)
 
 
 def _computation(code: str) -> str:
     tree = ast.parse(code)
     tree.body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
     return ast.dump(tree)
+
+
+def _lines(code: str) -> list[str]:
+    return [line.strip() for line in code.splitlines() if line.strip()]
 
 
 def _votes_with(a: dict[str, Any], b: dict[str, Any]) -> bool:
