@@ -7,6 +7,7 @@ make a cell run outside the sandbox). A leaf module: it imports nothing.
 
 from __future__ import annotations
 
+# Most used first: the worker imports the lazy ones in the background in this order.
 BOUND = {
     "pd": "pandas",
     "np": "numpy",
