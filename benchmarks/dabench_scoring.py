@@ -24,6 +24,26 @@ _DICT_ITEM = re.compile(r"""['"]@?(\w+)['"]\s*:\s*(?:np\.\w+\()?\s*(-?\d+(?:\.\d
 
 _UNROUNDED = re.compile(r"-?\d+\.\d{5,}")
 _BARE_VALUE = re.compile(r"[^\n{}\[\]()@:]{1,80}")
+_ITEM = r"""(?:np\.\w+\()?\s*(?:-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|'[^'\n]*'|"[^"\n]*")\s*\)?"""
+_LIST = re.compile(rf"\[\s*({_ITEM}(?:\s*,\s*{_ITEM})*)\s*,?\s*\]")
+_DICT_LIST = re.compile(r"""['"]@?(\w+)['"]\s*:\s*(\[[^\[\]\n]*\])""")
+
+
+def _listed(text: str, places: int | None) -> str | None:
+    """A flat list of numbers or strings as the benchmark writes one, ``a, b`` (numbers with more
+    decimals than the format asks rounded half-up, by code); None for anything else."""
+    if re.fullmatch(r"\[\s*\]", text.strip()):
+        return ""
+    match = _LIST.fullmatch(text.strip())
+    if match is None:
+        return None
+    items = []
+    for item in re.findall(_ITEM, match.group(1)):
+        value = re.sub(r"^np\.\w+\(\s*|\s*\)$", "", item.strip()).strip("'\"")
+        if places is not None and _LONG_NUMBER.fullmatch(value) and len(value.split(".")[1]) > places:
+            value = str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+        items.append(value)
+    return ", ".join(items)
 
 
 def computed_answers(result_str: str, names: list[str], format_text: str = "") -> dict[str, str]:
@@ -31,17 +51,28 @@ def computed_answers(result_str: str, names: list[str], format_text: str = "") -
     ``{'name': value}`` entries, or — when the format asks for one answer — a result that is one
     bare value (``Gibraltar``, ``0.67``). A number with 5+ decimals counts only when the format
     asks for one precision (``round_as_asked`` then rounds it by code); otherwise it is left to the
-    formatting call, which knows what the format wants."""
-    rounds = asked_decimals(format_text) is not None
+    formatting call, which knows what the format wants. A flat list (``['Kuwait', 'Chad']``, as a
+    ``{'name': [...]}`` entry or the whole result) is written as the benchmark writes one:
+    ``Kuwait, Chad``."""
+    places = asked_decimals(format_text)
+    rounds = places is not None
     found = {n: v for n, v in extract_answers(result_str).items() if n in names}
     for name, value in _DICT_ITEM.findall(result_str or ""):
         if name in names and name not in found:
             value = value.strip("'\"")
             if rounds or not _UNROUNDED.fullmatch(value):
                 found[name] = value
+    for name, value in _DICT_LIST.findall(result_str or ""):
+        if name in names and name not in found:
+            listed = _listed(value, places)
+            if listed is not None:
+                found[name] = listed
     if len(names) == 1 and not found:
         value = (result_str or "").strip().strip("'\"").strip()
-        if _BARE_VALUE.fullmatch(value) and (rounds or not _UNROUNDED.fullmatch(value)):
+        listed = _listed(value, places)
+        if listed is not None:
+            found[names[0]] = listed
+        elif _BARE_VALUE.fullmatch(value) and (rounds or not _UNROUNDED.fullmatch(value)):
             found[names[0]] = value
     return found
 

@@ -52,6 +52,20 @@ def test_computed_answers_come_from_the_result_not_the_prose():
     assert score_question("@mean_neg[0.06]\nComputed: @mean_neg[0.07]", [["mean_neg", "0.07"]]) == [True]
 
 
+def test_a_computed_flat_list_is_written_as_the_benchmark_writes_one():
+    names = ["outliers", "n"]
+    got = computed_answers("{'outliers': ['Kuwait', 'Saudi Arabia'], 'n': 2}", names)
+    assert got == {"outliers": "Kuwait, Saudi Arabia", "n": "2"}
+    assert computed_answers("['Kuwait', \"Chad\"]", ["outliers"]) == {"outliers": "Kuwait, Chad"}  # the whole result
+    assert computed_answers("{'outliers': []}", names) == {"outliers": ""}  # none found
+    two = "@m[values] rounded to two decimal places"
+    assert computed_answers("{'m': [np.float64(0.123456), np.float64(1.0)]}", ["m"], two) == {"m": "0.12, 1.0"}
+    assert computed_answers("{'m': [[1, 2], [3]]}", ["m"]) == {}  # nested: left to the formatter
+    assert computed_answers("{'m': [df, 2]}", ["m"]) == {}  # not a plain value
+    assert score_question("@outliers[Kuwait]\nComputed: @outliers[Kuwait, Saudi Arabia]",
+                          [["outliers", "Kuwait, Saudi Arabia"]]) == [True]
+
+
 def test_numbers_are_rounded_half_up_as_the_format_asks():
     fmt = '@r[r_value] where "r_value" is a number between -1 and 1, rounded to two decimal places.'
     assert asked_decimals(fmt) == 2 and asked_decimals("rounded to 3 decimal places") == 3
