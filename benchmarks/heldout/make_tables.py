@@ -24,6 +24,14 @@ diabetes.csv         sklearn.datasets.load_diabetes(as_frame=True, scaled=False)
 stocks.csv           plotly.data.stocks(), unchanged (weekly prices normalised to 1
                      on 2018-01-01).
 experiment.csv       plotly.data.experiment(), unchanged.
+election.csv         plotly.data.election(), unchanged (58 districts of the 2013 Montreal
+                     mayoral election; columns district, Coderre, Bergeron, Joly, total,
+                     winner, result, district_id). Written as UTF-8.
+breast_cancer.csv    sklearn.datasets.load_breast_cancer(as_frame=True).frame; spaces in
+                     column names become underscores (``mean radius`` -> ``mean_radius``);
+                     ``target`` becomes the string column ``diagnosis`` (0 -> "malignant",
+                     1 -> "benign"); ``mean_texture`` is set to empty on every row whose
+                     0-based position satisfies ``i % 13 == 12`` (rows 12, 25, 38, ...).
 """
 
 from __future__ import annotations
@@ -77,6 +85,19 @@ def experiment() -> pd.DataFrame:
     return pdata.experiment()
 
 
+def election() -> pd.DataFrame:
+    return pdata.election()
+
+
+def breast_cancer() -> pd.DataFrame:
+    df = datasets.load_breast_cancer(as_frame=True).frame.reset_index(drop=True)
+    df.columns = [c.replace(" ", "_") for c in df.columns]
+    df["diagnosis"] = df.pop("target").map({0: "malignant", 1: "benign"})
+    mask = np.arange(len(df)) % 13 == 12
+    df.loc[mask, "mean_texture"] = np.nan
+    return df
+
+
 TABLES = {
     "gapminder.csv": gapminder,
     "restaurant_tips.csv": restaurant_tips,
@@ -84,6 +105,8 @@ TABLES = {
     "diabetes.csv": diabetes,
     "stocks.csv": stocks,
     "experiment.csv": experiment,
+    "election.csv": election,
+    "breast_cancer.csv": breast_cancer,
 }
 
 
