@@ -115,3 +115,10 @@ def test_a_population_standard_deviation_is_told_its_ddof():
 def test_a_percentage_is_said_to_be_out_of_100():
     assert "100 * a fraction" in prompts.generate_code({**STATE, "question": "What percentage of rows is missing?"})
     assert "100 * a fraction" not in prompts.generate_code(STATE)
+
+
+def test_a_question_for_the_top_one_is_told_idxmax_gives_a_row_label():
+    for question in ("Which country had the highest life expectancy?", "Which of the six stores had the lowest sales in 2020?"):
+        assert "the name is df.loc[df['y'].idxmax(), 'name_column']" in prompts.generate_code({**STATE, "question": question})
+    assert "idxmax" not in prompts.generate_code({**STATE, "question": "What is the highest price? Which rows are missing."})
+    assert "idxmax" not in prompts.generate_code(STATE)

@@ -41,7 +41,8 @@ _ANSWER_NAME = re.compile(r"@(\w+)\[")
 
 
 # A rule a question's own words call for, said only then (every prompt token costs time): the small
-# model computes a p-value as the correlation itself, or from nothing, unless told where it is.
+# model computes a p-value as the correlation itself, or from nothing, unless told where it is, and
+# answers "which country is highest" with idxmax()'s row number.
 _RECIPES = [
     (re.compile(r"\bp[- ]?values?\b|statistical(ly)? significan", re.I),
      "\n- A p-value comes from a test in scipy.stats (bound as stats): r, p = stats.pearsonr(x, y); "
@@ -50,12 +51,16 @@ _RECIPES = [
     (re.compile(r"population (standard deviation|variance|std)", re.I),
      "\n- pandas' .std() and .var() are the sample ones (ddof=1); the population ones are .std(ddof=0) and .var(ddof=0)."),
     (re.compile(r"percentage|\bpercent\b", re.I), "\n- A percentage is out of 100 (95, not 0.95): 100 * a fraction; a column already in percent stays as it is."),
+    (re.compile(r"\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|maximum|minimum|most|least|top|best|worst)\b", re.I),
+     "\n- .idxmax() and .idxmin() of a column give the row's index label, not its name: the name is "
+     "df.loc[df['y'].idxmax(), 'name_column'] (after a groupby or value_counts the index is the group)."),
 ]
 
 
 def recipes_for(question: str) -> str:
     """The code rules the question's words call for (a p-value → where tests live; a population
-    standard deviation → ddof=0; a percentage → out of 100), else ""."""
+    standard deviation → ddof=0; a percentage → out of 100; which one is highest → idxmax gives a
+    row label, not a name), else ""."""
     return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
 
 
