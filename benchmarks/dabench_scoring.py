@@ -40,9 +40,7 @@ def _listed(text: str, places: int | None) -> str | None:
     items = []
     for item in re.findall(_ITEM, match.group(1)):
         value = re.sub(r"^np\.\w+\(\s*|\s*\)$", "", item.strip()).strip("'\"")
-        if places is not None and _LONG_NUMBER.fullmatch(value) and len(value.split(".")[1]) > places:
-            value = str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
-        items.append(value)
+        items.append((_half_up(value, places) if places is not None else None) or value)
     return ", ".join(items)
 
 
@@ -94,12 +92,15 @@ def round_as_asked(answers: dict[str, str], format_text: str) -> dict[str, str]:
     places = asked_decimals(format_text)
     if places is None:
         return {}
-    rounded = {}
-    for name, value in answers.items():
-        value = value.strip()
-        if _LONG_NUMBER.fullmatch(value) and len(value.split(".")[1]) > places:
-            rounded[name] = str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
-    return rounded
+    rounded = {name: _half_up(value.strip(), places) for name, value in answers.items()}
+    return {name: value for name, value in rounded.items() if value is not None}
+
+
+def _half_up(value: str, places: int) -> str | None:
+    """``value`` rounded half-up to ``places`` decimals when it is a number with more, else None."""
+    if _LONG_NUMBER.fullmatch(value) and len(value.split(".")[1]) > places:
+        return str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    return None
 
 
 _SPELLED = re.compile(r'"([^"\n]{1,40})"|\((\w+)\)|\b(true|false|True|False|TRUE|FALSE)\b')
