@@ -122,3 +122,11 @@ def test_a_question_for_the_top_one_is_told_idxmax_gives_a_row_label():
         assert "the name is df.loc[df['y'].idxmax(), 'name_column']" in prompts.generate_code({**STATE, "question": question})
     assert "idxmax" not in prompts.generate_code({**STATE, "question": "What is the highest price? Which rows are missing."})
     assert "idxmax" not in prompts.generate_code(STATE)
+
+
+def test_bands_with_stated_edges_are_told_that_pd_cut_closes_the_right_edge():
+    for question in ("Create 'band': 'young' if age < 40, 'middle' if 40 <= age < 60, 'senior' if age >= 60.",
+                     "Bin the fares into three bins and count each bin."):
+        assert "pd.cut(x, edges, right=False)" in prompts.generate_code({**STATE, "question": question})
+    for question in ("What is the mean fare?", "Count the rows where the 95% confidence interval holds 0.", "Is p < 0.05?"):
+        assert "right=False" not in prompts.generate_code({**STATE, "question": question})
