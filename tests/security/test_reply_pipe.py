@@ -44,7 +44,9 @@ def test_forged_reply_cannot_embed_a_file_outside(script_file, sales_csv: Path, 
     secret.chmod(0o600)
     table = outside / "secret.csv"
     table.write_text("k\nSECRET-TABLE-ROW\n")
-    spec = script_file([PLAN, _forged([str(secret)], [str(table)]), "A chart."])
+    forged = _forged([str(secret)], [str(table)])
+    # each retry forges again (a comment makes each code new: the same code twice is resampled)
+    spec = script_file([PLAN] + [f"{forged}# attempt {k}\n" for k in range(3)] + ["A chart."] * 3)
     with Session([sales_csv], model=spec) as session:
         result = session.ask("Plot the units")
     html = Path(result.report_path).with_suffix(".html").read_text()

@@ -91,7 +91,8 @@ def test_planted_table_link_is_not_read_back(script_file, sales_csv: Path, outsi
         "        os.replace(str(path) + '.lnk', str(path))\n"
         "result = Frame({'a': [1, 2]})\n"
     ) % str(secret)
-    spec = script_file([PLAN, code, "Done."])
+    # each retry attacks again (a comment makes each code new: the same code twice is resampled)
+    spec = script_file([PLAN] + [f"{code}# attempt {k}\n" for k in range(3)] + ["Done."] * 3)
     with Session([sales_csv], model=spec) as session:
         result = session.ask("Show a table")
         workspace = Path(result.workspace)
