@@ -13,7 +13,6 @@ import pickle
 import resource
 import shutil
 import signal
-import stat
 import tempfile
 import time
 import weakref
@@ -23,6 +22,9 @@ from typing import Any
 
 from dsagent.errors import DsagentError
 from dsagent.sandbox import fsafe, memory, outputs
+from dsagent.sandbox.leftovers import DATA_PREFIX, breach_message
+from dsagent.sandbox.leftovers import cleanup as _cleanup
+from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
 from dsagent.sandbox.base import ExecutionResult, Isolation, Limits
 from dsagent.sandbox.process import WorkerProcess, build_isolation, sandbox_uid, worker_env
 from dsagent.sandbox.protocol import ProtocolError
@@ -42,7 +44,6 @@ _SIZE_EVERY_S = 0.5  # how often the parent measures the code's directory during
 SANDBOX_DIR = "sandbox"
 """The code's own directory inside the workspace (its cwd, HOME and TMPDIR): the only place it may
 write. dsagent's own files (cells/, figures/, tables/, report.*) are beside it, out of its reach."""
-_LEFTOVER_PREFIX = "dsagent-sandbox-"
 _STATE_LOST = "The worker was restarted, so its state was reset: variables from earlier cells are gone (the datasets are loaded again)."
 
 
@@ -130,7 +131,7 @@ class Sandbox:
             os.chown(self._mpl_dir, self._uid, self._uid)
         if not self._finalizer.alive:  # started again after close()
             self._finalizer = weakref.finalize(self, _cleanup, self._state)
-        data_dir = Path(tempfile.mkdtemp(prefix=f"{_LEFTOVER_PREFIX}{os.getpid()}-"))
+        data_dir = Path(tempfile.mkdtemp(prefix=f"{DATA_PREFIX}{os.getpid()}-"))
         self._state["data_dir"] = data_dir
         manifest = []
         for i, (dataset_id, frame) in enumerate(self._datasets.items()):
@@ -198,6 +199,12 @@ class Sandbox:
         notes = list(message["notes"])
         if self._state["cgroup"] is None:
             notes.append(f"memory limit by RSS polling only ({self._cgroup_note})")
+        if hasattr(resource, "prlimit"):
+            try:
+                resource.prlimit(worker.pid, resource.RLIMIT_CPU)
+            except OSError:
+                notes.append("rlimits: file size and address space are the worker's own hard limits; no per-cell "
+                             "CPU limit (dsagent lacks CAP_SYS_RESOURCE over the worker's uid; the wall limit holds)")
         parent = {"memory_cgroup": self._state["cgroup"] is not None, "rlimits": hasattr(resource, "prlimit")}
         self._isolation = build_isolation(message["features"], notes, parent)
         self._idle = {"library_mb": 0.0, "warm": False}
@@ -316,9 +323,9 @@ class Sandbox:
 
     def collect(self, name: str, folder: str = "outputs") -> Path | None:
         """A file the code wrote (``name`` relative to its directory), copied to
-        ``<workspace>/<folder>/cell_<n>_<name>`` when it is a regular file reached without links
+        ``<workspace>/<folder>/<its file name>`` when it is a regular file reached without links
         and not too large; None otherwise. Use the copy, never the code's own file."""
-        return outputs.collect_file(self.sandbox_dir, self.workspace, name, self._cell, folder)
+        return outputs.collect_file(self.sandbox_dir, self.workspace, name, folder)
 
     def _wipe_after(self, worker: WorkerProcess) -> None:
         worker.kill()
@@ -376,26 +383,7 @@ class Sandbox:
             breached = "cpu" if exit_code == -signal.SIGXCPU else None
         self._restart()
         stdout = (reply or {}).get("stdout", "")
-        if breached == "wall_time":
-            error = f"Wall-time limit exceeded: the code was still running after {limits.wall_s:g} s and was stopped."
-        elif breached == "memory":
-            detail = f" ({reply['error']})" if reply and reply.get("error") else ""
-            error = (f"Memory limit exceeded: the code needed more than {limits.memory_mb} MB{detail}. "
-                     "Use fewer rows or columns, smaller dtypes, or aggregate before expanding.")
-        elif breached == "output":
-            error = (f"Output limit exceeded: the code printed more than {limits.output_kb} KB. "
-                     "Print less: a summary, df.head() or the `result` variable instead of whole tables.")
-        elif breached == "workspace":
-            error = (f"Workspace size limit exceeded: the code's files passed {limits.workspace_mb} MB in total, so the "
-                     "cell was stopped and the files it had written were deleted. Write fewer or smaller files.")
-        elif breached == "protocol":
-            error = (f"The sandbox worker sent a malformed or forged reply ({violation}), so the cell was stopped. "
-                     "Code must not write to the sandbox's own pipes.")
-        elif breached == "cpu":
-            breached = "wall_time"
-            error = f"CPU-time limit exceeded (the backstop of the {limits.wall_s:g} s wall-time limit)."
-        else:
-            error = f"The worker process died unexpectedly (exit code {exit_code})." + (f"\n{log}" if log else "")
+        breached, error = breach_message(breached, limits, reply, violation, exit_code, log)
         return ExecutionResult(
             success=False, code=code, stdout=stdout, error=f"{error} {_STATE_LOST}",
             duration_s=round(duration, 4), peak_mb=round(peak_mb, 1), limit_breached=breached,
@@ -411,32 +399,3 @@ def _prlimit(pid: int, which: int, soft: int) -> None:
         resource.prlimit(pid, which, (soft, resource.prlimit(pid, which)[1]))
     except (OSError, ValueError):
         pass  # the worker just exited; the run reports that instead
-
-
-def _remove_leftovers() -> None:
-    """The private data (``/tmp/dsagent-sandbox-<pid>-*``) and memory cgroups
-    of dsagent processes that died without cleaning up (kill -9)."""
-    for path in Path(tempfile.gettempdir()).glob(f"{_LEFTOVER_PREFIX}*"):
-        pid = memory.owner_pid(path.name, _LEFTOVER_PREFIX)
-        if pid is None or pid == os.getpid() or memory.pid_alive(pid):
-            continue
-        try:
-            info = os.lstat(path)
-        except OSError:
-            continue
-        if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid():
-            shutil.rmtree(path, ignore_errors=True)
-    memory.remove_stale_cgroups()
-
-
-def _cleanup(state: dict[str, Any]) -> None:
-    worker = state.get("worker")
-    if worker is not None:
-        worker.kill()  # waits: the cgroup can only go once its process has exited (trap 10)
-        state["worker"] = None
-    if state.get("cgroup") is not None:
-        state["cgroup"].remove()
-        state["cgroup"] = None
-    if state.get("data_dir") is not None:
-        shutil.rmtree(state["data_dir"], ignore_errors=True)
-        state["data_dir"] = None

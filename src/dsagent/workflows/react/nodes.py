@@ -166,8 +166,7 @@ def _execute(ctx: RunContext, generated: CodeGenOutput, instruction: str) -> Exe
     for expected in generated.expected_outputs:
         # The code's file is copied (no links followed, size-capped) beside dsagent's own files;
         # only the copy is used.
-        folder = "figures" if expected.output_type == "figure" else "outputs"
-        copy = ctx.sandbox.collect(expected.file_name, folder) if run.success else None
+        copy = ctx.sandbox.collect(expected.file_name) if run.success else None
         if copy is not None:
             outputs.append(expected.model_copy(update={"file_name": str(copy.relative_to(workspace))}))
             if expected.output_type == "figure":
