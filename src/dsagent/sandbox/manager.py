@@ -393,9 +393,11 @@ class Sandbox:
 def _prlimit(pid: int, which: int, soft: int) -> None:
     """Soft limits only: lowering a hard limit could not be undone without CAP_SYS_RESOURCE.
 
-    The worker cannot raise them back: seccomp denies it setrlimit and prlimit64 writes.
+    The worker cannot raise them back: seccomp denies it setrlimit and prlimit64 writes. A soft
+    limit above the hard one the worker set at start is clamped to it.
     """
     try:
-        resource.prlimit(pid, which, (soft, resource.prlimit(pid, which)[1]))
+        hard = resource.prlimit(pid, which)[1]
+        resource.prlimit(pid, which, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
     except (OSError, ValueError):
         pass  # the worker just exited; the run reports that instead
