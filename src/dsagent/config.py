@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     sandbox_memory_mb: int = Field(1024, ge=64, description="Sandbox: memory limit of the worker (resident, above its start), MB.")
     sandbox_output_kb: int = Field(256, ge=1, description="Sandbox: limit on printed output per execution, KB.")
     sandbox_file_mb: int = Field(256, ge=1, description="Sandbox: largest file the code may write, MB.")
+    sandbox_workspace_mb: int = Field(1024, ge=1, description="Sandbox: total size of the files the code may keep in its workspace folder, MB.")
     llm_timeout_s: float = Field(300.0, gt=0, description="Timeout of one call to a remote model provider, seconds.")
     local_n_ctx: int = Field(8192, ge=512, description="Embedded model: context window in tokens.")
     local_threads: int = Field(0, ge=0, description="Embedded model: CPU threads (0 = all cores).")

@@ -130,15 +130,17 @@ class Session:
         package = load_workflow(workflow)
         if not question.strip():
             raise UserError("the question is empty: say what you want to know about the data")
-        model = self.model
-        label = model_label(model)
+        # The run row comes first, so a run killed while the model loads is in the log (interrupted).
         run_id = self.run_log.start_run(
-            workflow=workflow, model=label, question=question,
+            workflow=workflow, model=str(self.settings.model), question=question,
             datasets=[ds.name for ds in self.datasets.values()], workspace=str(self.workspace),
         )
         started = time.perf_counter()
-        ctx = RunContext(self.settings, model, label, _LazySandbox(self), self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets)
         try:
+            model = self.model
+            label = model_label(model)
+            self.run_log.set_model(run_id, label)
+            ctx = RunContext(self.settings, model, label, _LazySandbox(self), self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets)
             summary = summarize_datasets(self.datasets, question) if self.datasets else ""
             state = self._run_graph(ctx, package, question, summary)
         except BaseException as exc:
@@ -155,7 +157,7 @@ class Session:
         tables = None if final.get("output_type") == "error" else (state.get("execution_result") or {}).get("tables")
         try:
             report = build_report(question, final, meta, tables=tables)
-            write_markdown(report, report_md)
+            write_markdown(report, report_md)  # both written on fresh names, never through a link
             report_html = write_html(report, report_md.with_suffix(".html"))
         except BaseException as exc:
             self.run_log.finish_run(run_id, "failed", error=f"writing the report: {type(exc).__name__}: {exc}")

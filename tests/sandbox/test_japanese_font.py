@@ -43,7 +43,7 @@ def test_japanese_titles_render_with_a_cjk_font(sandbox: Sandbox) -> None:
     assert outcome["registered"] == "ipaexg.ttf"
     assert not [w for w in outcome["warnings"] if "missing from font" in w], outcome["warnings"]
     assert "missing from font" not in res.stdout
-    workspace = sandbox.workspace
+    workspace = sandbox.sandbox_dir
     for name in ("jp_matplotlib.png", "jp_seaborn.png"):
         assert (workspace / name).stat().st_size > 5_000
 
@@ -60,4 +60,4 @@ def test_a_glyph_neither_font_has_is_still_reported(sandbox: Sandbox) -> None:
     res = sandbox.run(code, PLOTTING)
     assert res.success, res.error
     assert "missing from font" in res.result and "IPAexGothic" in res.result
-    assert Path(sandbox.workspace / "thai.png").exists()
+    assert Path(sandbox.sandbox_dir / "thai.png").exists()

@@ -90,7 +90,7 @@ def test_writing_outside_the_workspace_fails(sandbox: Sandbox, tmp_path: Path) -
         assert not res.success and "PermissionError" in res.error
     assert not target.exists() and not Path("/tmp/dsagent-escape.txt").exists()
     res = sandbox.run("open('inside.txt', 'w').write('ok'); result = open('inside.txt').read()")
-    assert res.result == "ok" and (sandbox.workspace / "inside.txt").exists()
+    assert res.result == "ok" and (sandbox.sandbox_dir / "inside.txt").exists()
 
 
 def test_tcp_to_localhost_fails(sandbox: Sandbox) -> None:
@@ -141,7 +141,7 @@ def test_rlimits_cannot_be_raised(sandbox: Sandbox) -> None:
 def test_file_size_limit(sandbox: Sandbox) -> None:
     res = sandbox.run(f"open('big.bin', 'wb').write(b'x' * {(TEST_LIMITS.file_mb + 1) * 1024 * 1024})")
     assert not res.success and "File too large" in res.error
-    (sandbox.workspace / "big.bin").unlink(missing_ok=True)
+    (sandbox.sandbox_dir / "big.bin").unlink(missing_ok=True)
 
 
 def test_environment_is_scrubbed(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:

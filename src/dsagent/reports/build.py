@@ -8,6 +8,7 @@ rebuilt from their stored package the same way (:func:`report_for_run`).
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -17,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from dsagent.reports.model import Report, Section
+from dsagent.sandbox import fsafe
 from dsagent.sandbox.base import error_line
 
 TABLE_ROWS = 100
@@ -51,18 +53,26 @@ def build_report(question: str, final_output: Mapping[str, Any], meta: Mapping[s
             report = own if isinstance(own, Report) else Report.model_validate(own)
         except ValidationError as exc:
             caveat = f"The workflow's own report was invalid ({exc.error_count()} errors); this one is rebuilt from its output."
-            report = _from_package(question, final_output, tables)
+            report = _from_package(question, final_output, tables, meta.get("workspace"))
             report.caveats.append(caveat)
         else:
             report = report.model_copy(deep=True)
             report.question = report.question or question
     else:
-        report = _from_package(question, final_output, tables)
+        report = _from_package(question, final_output, tables, meta.get("workspace"))
     report.meta = {**report.meta, **{k: v for k, v in meta.items() if v is not None}}
     return report
 
 
-def _from_package(question: str, out: Mapping[str, Any], tables: Sequence[str] | None) -> Report:
+def _workspace_file(path: str, workspace: str | None, max_bytes: int = 64 * 1024 * 1024) -> bytes:
+    """A figure or table of the run: inside its workspace, a regular file reached without links
+    (the sandboxed code may have planted links in the workspace; nothing outside is read)."""
+    if workspace:
+        return fsafe.read_inside(Path(workspace), path, max_bytes)
+    return Path(path).read_bytes()
+
+
+def _from_package(question: str, out: Mapping[str, Any], tables: Sequence[str] | None, workspace: str | None = None) -> Report:
     sections: list[Section] = []
 
     def text(markdown: str) -> None:
@@ -73,15 +83,16 @@ def _from_package(question: str, out: Mapping[str, Any], tables: Sequence[str] |
     text(f"## {'What went wrong' if failed_run else 'Answer'}\n\n{explanation or '(no explanation)'}")
     if failed_run and out.get("error"):
         text(f"## Error\n\n{_fence(out['error'], 'text')}")
-    table = _result_table(tables[0]) if tables else None
+    table = _result_table(tables[0], workspace) if tables else None
     if table is not None:
         text("## Result")
         sections.append(table)
     elif out.get("result_str"):
         text(f"## Result\n\n{_fence(out['result_str'], 'text')}")
-    for n, path in enumerate(out.get("figures") or [], start=1):
+    figures = [p for p in out.get("figures") or [] if not workspace or fsafe.relative_inside(Path(workspace), p) is not None]
+    for n, path in enumerate(figures, start=1):
         kind = "plotly" if str(path).endswith(".json") else "image"
-        sections.append(Section(section_type=kind, content=str(path), description=_figure_title(path) or f"Figure {n}"))
+        sections.append(Section(section_type=kind, content=str(path), description=_figure_title(path, workspace) or f"Figure {n}"))
     evaluation = _evaluation_text(out.get("evaluation"))
     if evaluation:
         text(f"## Evaluation\n\n{evaluation}")
@@ -146,12 +157,12 @@ def _evaluation_text(evaluation: Any) -> str:
     return str(evaluation or "").strip()
 
 
-def _figure_title(path: str) -> str | None:
+def _figure_title(path: str, workspace: str | None = None) -> str | None:
     """A Plotly figure's own title, as its caption."""
     if not str(path).endswith(".json"):
         return None
     try:
-        title = json.loads(Path(path).read_text(encoding="utf-8")).get("layout", {}).get("title")
+        title = json.loads(_workspace_file(path, workspace).decode("utf-8")).get("layout", {}).get("title")
     except (OSError, ValueError, AttributeError):
         return None
     title = title.get("text") if isinstance(title, dict) else title
@@ -159,14 +170,14 @@ def _figure_title(path: str) -> str | None:
     return " ".join(re.sub(r"<[^>]*>", " ", str(title)).split()) or None if title else None
 
 
-def _result_table(path: str) -> Section | None:
+def _result_table(path: str, workspace: str | None = None) -> Section | None:
     """The first rows of a result CSV (written by the sandbox with its index) as JSON records."""
     import pandas as pd
 
     try:
-        frame = pd.read_csv(path, nrows=TABLE_ROWS + 1)
-        with open(path, "rb") as fh:
-            total = max(sum(1 for _ in fh) - 1, 0)  # rows of a plain CSV; a quoted newline overcounts
+        data = _workspace_file(path, workspace)
+        frame = pd.read_csv(io.BytesIO(data), nrows=TABLE_ROWS + 1)
+        total = max(len(data.splitlines()) - 1, 0)  # rows of a plain CSV; a quoted newline overcounts
     except (OSError, ValueError):
         return None
     first = frame.columns[0] if len(frame.columns) else None

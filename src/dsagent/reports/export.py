@@ -12,6 +12,7 @@ from typing import Any
 
 from dsagent.errors import UserError
 from dsagent.reports.model import Report
+from dsagent.sandbox import fsafe
 
 FORMATS: tuple[str, ...] = ("md", "html", "ipynb")
 
@@ -38,7 +39,7 @@ def write(report: Report, path: Path, fmt: str | None = None) -> Path:
     fmt = fmt or path.suffix.lstrip(".").lower()
     text = render(report, fmt, path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    fsafe.write_text(path, text)  # a fresh name renamed over the target: never through a planted link
     return path
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.reports.model import Report, Section, meta_line
+from dsagent.sandbox import fsafe
 
 _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".svg": "image/svg+xml", ".webp": "image/webp"}
 
@@ -109,7 +110,7 @@ def _image(report: Report, section: Section) -> str:
     path = report.resolve(section.content)
     mime = _IMAGE_TYPES.get(path.suffix.lower())
     try:
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        data = base64.b64encode(report.read_file(section.content)).decode("ascii")
     except OSError:
         return _missing("image", path)
     if mime is None:
@@ -122,7 +123,7 @@ def _image(report: Report, section: Section) -> str:
 def _plotly(report: Report, section: Section, n: int) -> str:
     path = report.resolve(section.content)
     try:
-        figure = json.loads(path.read_text(encoding="utf-8"))
+        figure = json.loads(report.read_file(section.content).decode("utf-8"))
     except (OSError, ValueError):
         return _missing("Plotly figure", path)
     if not isinstance(figure, dict):
@@ -202,5 +203,5 @@ def render_html(report: Report) -> str:
 
 
 def write_html(report: Report, path: Path) -> Path:
-    path.write_text(render_html(report), encoding="utf-8")
+    fsafe.write_text(path, render_html(report))
     return path

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.reports.model import Report, Section, meta_line
+from dsagent.sandbox import fsafe
 
 TABLE_ROWS = 50
 """Rows of a table written into Markdown; report.html shows all the report keeps."""
@@ -90,5 +91,5 @@ def render_markdown(report: Report, base: Path) -> str:
 
 
 def write_markdown(report: Report, path: Path) -> Path:
-    path.write_text(render_markdown(report, path.parent), encoding="utf-8")
+    fsafe.write_text(path, render_markdown(report, path.parent))
     return path

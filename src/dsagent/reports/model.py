@@ -72,6 +72,16 @@ class Report(BaseModel):
             candidate = Path(self.meta["workspace"]) / candidate
         return candidate
 
+    def read_file(self, path: str, max_bytes: int = 64 * 1024 * 1024) -> bytes:
+        """A section's file, for embedding. With a workspace in ``meta`` (every run's report) it
+        must be a regular file inside that workspace, reached without following a link: sandboxed
+        code may have planted links there, and nothing outside may end up in a report."""
+        from dsagent.sandbox import fsafe
+
+        if self.meta.get("workspace"):
+            return fsafe.read_inside(Path(self.meta["workspace"]), self.resolve(path), max_bytes)
+        return self.resolve(path).read_bytes()
+
     def code(self) -> list[str]:
         """The code sections' sources, in order: what the notebook re-runs."""
         return [s.content for s in self.sections if s.section_type == "code"]

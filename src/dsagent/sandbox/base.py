@@ -22,6 +22,8 @@ class Limits:
     memory_mb: int = 1024
     output_kb: int = 256
     file_mb: int = 256
+    workspace_mb: int = 1024
+    """Total size of the files the code may keep in its directory (the parent measures it)."""
 
     @classmethod
     def from_settings(cls, settings: Any) -> "Limits":
@@ -30,11 +32,13 @@ class Limits:
             memory_mb=settings.sandbox_memory_mb,
             output_kb=settings.sandbox_output_kb,
             file_mb=settings.sandbox_file_mb,
+            workspace_mb=settings.sandbox_workspace_mb,
         )
 
 
 class ExecutionResult(BaseModel):
-    """What one execution produced. Figures and tables are paths inside the workspace."""
+    """What one execution produced. Figures and tables are dsagent's own copies in the workspace's
+    ``figures/`` and ``tables/`` (checked and copied from the code's directory, see outputs.py)."""
 
     success: bool
     code: str = ""
@@ -47,7 +51,7 @@ class ExecutionResult(BaseModel):
     figure_data: str | None = Field(None, description="the numbers the Plotly figure shows, as text (for explanations)")
     duration_s: float = 0.0
     peak_mb: float = 0.0
-    limit_breached: str | None = Field(None, description="'wall_time', 'memory', 'output' or None")
+    limit_breached: str | None = Field(None, description="'wall_time', 'memory', 'output', 'workspace', 'protocol' or None")
 
     @property
     def output_type(self) -> str | None:

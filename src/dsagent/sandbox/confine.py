@@ -29,18 +29,28 @@ _CLONE_NEWUSER = 0x10000000
 _CLONE_THREAD = 0x00010000
 _PR_CAPBSET_DROP = 24
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+_PR_SET_PDEATHSIG, _PR_SET_KEEPCAPS = 1, 8
 _CAP_VERSION_3 = 0x20080522
+_CAP_DAC_READ_SEARCH = 2
 _LAST_CAP = 63
+_LIBRARIES_VM_MB, _AS_SLACK_MB = 1024, 512  # as manager.py's _ALL_LIBRARIES_VM_MB and _AS_SLACK_MB
 
 # Families a Python data stack may touch; namespaces and Landlock stop real traffic for these.
 # Everything else (vsock, packet, …) is denied: a network namespace does not isolate vsock.
-_ALLOWED_SOCKET_FAMILIES = {1, 2, 10, 16}  # AF_UNIX, AF_INET, AF_INET6, AF_NETLINK
+# AF_UNIX is denied too: a socket on a path outside the workspace would reach (or be reached by)
+# processes outside; socketpair() (a separate syscall, used by libraries) stays allowed.
+_ALLOWED_SOCKET_FAMILIES = {2, 10, 16}  # AF_INET, AF_INET6, AF_NETLINK
 _DENIED_SYSCALLS = (
     "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",
     "mount", "umount2", "pivot_root", "chroot", "setns", "unshare", "bpf", "perf_event_open",
     "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot",
     "swapon", "swapoff", "keyctl", "add_key", "request_key", "userfaultfd",
     "open_by_handle_at", "name_to_handle_at", "iopl", "ioperm",
+    # Landlock has no right for metadata: no mode, owner, times or xattrs on any file (this also
+    # holds when dsagent is not root and the worker owns the user's files); no hard links.
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+    "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr",
+    "setxattrat", "removexattr", "lremovexattr", "fremovexattr", "removexattrat", "link", "linkat",
 )
 
 
@@ -80,14 +90,71 @@ def enter_network_namespace(report: ConfinementReport) -> None:
     report.notes.append(f"network namespace unavailable: {os.strerror(first)}")
 
 
+def set_parent_death_signal(parent_pid: int) -> None:
+    """The worker dies with dsagent (SIGKILL when its spawning thread ends); the kernel clears
+    this on a change of uid, so it is set again after :func:`switch_user`."""
+    if platform.system() != "Linux":
+        return
+    _libc().prctl(_PR_SET_PDEATHSIG, 9, 0, 0, 0)
+    if os.getppid() != parent_pid:  # dsagent died before the signal was armed
+        os._exit(1)
+
+
+def set_hard_limits(file_mb: int, memory_mb: int) -> None:
+    """Hard rlimits for the worker's whole life, set by itself: a parent without CAP_SYS_RESOURCE
+    cannot prlimit a worker of another uid. Files up to ``file_mb``; address space for what is
+    loaded now, every library still to come and the memory limit (the cgroup holds resident
+    memory; this turns a huge allocation into a MemoryError)."""
+    mb = 1024 * 1024
+    vm_kb = 0
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                vm_kb = int(line.split()[1])
+    except (OSError, ValueError):
+        return
+    address_space = vm_kb * 1024 + (_LIBRARIES_VM_MB + memory_mb + _AS_SLACK_MB) * mb
+    for which, value in ((resource.RLIMIT_FSIZE, file_mb * mb), (resource.RLIMIT_AS, address_space)):
+        soft, hard = resource.getrlimit(which)
+        if hard == resource.RLIM_INFINITY or value < hard:
+            resource.setrlimit(which, (value, value))
+
+
+def switch_user(uid: int | None, report: ConfinementReport) -> None:
+    """Give up root: a uid of its own owns none of the user's files, so modes, times, owners and
+    xattrs outside cannot change. Only CAP_DAC_READ_SEARCH survives (drop_capabilities), so the
+    interpreter stays readable where it lives under a 0700 home (SANDBOX-NOTES trap 9)."""
+    if uid is None or platform.system() != "Linux":
+        report.features["own_uid"] = False
+        report.notes.append("own uid: dsagent is not root, so the worker keeps the user's uid "
+                            "(seccomp still refuses chmod, chown, utime and xattrs)")
+        return
+    libc = _libc()
+    libc.prctl(_PR_SET_KEEPCAPS, 1, 0, 0, 0)
+    try:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    except OSError as exc:
+        report.features["own_uid"] = False
+        report.notes.append(f"own uid: could not switch to uid {uid}: {exc.strerror}")
+        return
+    finally:
+        libc.prctl(_PR_SET_KEEPCAPS, 0, 0, 0, 0)
+    report.features["own_uid"] = True
+
+
 def drop_capabilities(report: ConfinementReport) -> None:
-    """A root worker keeps no capability: it cannot raise rlimits, load modules or mount."""
+    """No capability but CAP_DAC_READ_SEARCH, and that one only after a switch to an own uid:
+    the worker cannot raise rlimits, load modules, mount, chown or override file modes."""
     if platform.system() != "Linux":
         report.features["caps_dropped"] = False
         return
     libc = _libc()
+    keep = 1 << _CAP_DAC_READ_SEARCH if report.features.get("own_uid") else 0
     for cap in range(_LAST_CAP + 1):
-        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+        if not keep >> cap & 1:
+            libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
     libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 
     class Header(ctypes.Structure):
@@ -96,7 +163,9 @@ def drop_capabilities(report: ConfinementReport) -> None:
     class Data(ctypes.Structure):
         _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
-    ok = libc.capset(ctypes.byref(Header(_CAP_VERSION_3, 0)), (Data * 2)()) == 0
+    data = (Data * 2)()
+    data[0].effective = data[0].permitted = keep
+    ok = libc.capset(ctypes.byref(Header(_CAP_VERSION_3, 0)), data) == 0
     report.features["caps_dropped"] = ok
     if not ok:
         report.notes.append(f"capset failed: {os.strerror(ctypes.get_errno())}")
@@ -125,6 +194,8 @@ def apply_seccomp(report: ConfinementReport) -> None:
         # The parent sets soft rlimits per run; the code may read them but not raise them.
         filt.add_rule(eperm, "setrlimit")
         filt.add_rule(eperm, "prlimit64", sc.Arg(2, sc.NE, 0))
+        # The parent-death signal stays as set: the worker cannot outlive dsagent.
+        filt.add_rule(eperm, "prctl", sc.Arg(0, sc.EQ, _PR_SET_PDEATHSIG))
         # glibc tries clone3 first; ENOSYS makes it fall back to clone, whose flags we can see.
         filt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
         for family in range(64):
@@ -147,12 +218,14 @@ def python_paths() -> list[str]:
 
 
 def confine(
-    workspace: str, data_dir: str, mpl_dir: str, read_files: Sequence[str], report: ConfinementReport
+    workspace: str, data_dir: str, mpl_dir: str, read_files: Sequence[str], report: ConfinementReport,
+    uid: int | None = None, parent_pid: int | None = None, hard_limits: dict[str, int] | None = None,
 ) -> None:
-    """Landlock, capabilities and seccomp, in that order (seccomp last: it denies ``unshare``)."""
+    """Landlock, an own uid, capabilities and seccomp, in that order (seccomp last: it denies
+    ``unshare``). ``workspace`` is the code's own directory: the only one it may write."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if platform.system() != "Linux":
-        report.features.update(landlock_fs=False, landlock_net=False, seccomp=False)
+        report.features.update(landlock_fs=False, landlock_net=False, seccomp=False, own_uid=False)
         report.notes.append("not Linux: no Landlock or seccomp")
         return
     system = ["/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/share",
@@ -170,5 +243,10 @@ def confine(
     report.notes.extend(outcome.notes)
     if outcome.fs:
         report.notes.append(f"Landlock ABI {outcome.abi}")
+    if hard_limits:
+        set_hard_limits(hard_limits["file_mb"], hard_limits["memory_mb"])
+    switch_user(uid, report)
     drop_capabilities(report)
+    if parent_pid is not None:
+        set_parent_death_signal(parent_pid)
     apply_seccomp(report)

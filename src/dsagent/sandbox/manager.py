@@ -21,9 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.errors import DsagentError
-from dsagent.sandbox import memory
+from dsagent.sandbox import fsafe, memory, outputs
+from dsagent.sandbox.leftovers import DATA_PREFIX, breach_message
+from dsagent.sandbox.leftovers import cleanup as _cleanup
+from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
 from dsagent.sandbox.base import ExecutionResult, Isolation, Limits
-from dsagent.sandbox.process import WorkerProcess, build_isolation, worker_env
+from dsagent.sandbox.process import WorkerProcess, build_isolation, sandbox_uid, worker_env
+from dsagent.sandbox.protocol import ProtocolError
 
 START_TIMEOUT_S = 120.0  # the very first start builds matplotlib's font cache
 _POLL_S = 0.1  # trap 7: an OOM kill is only seen when polled
@@ -32,6 +36,14 @@ _IMPORT_RSS_MB = 100.0
 _IMPORT_VM_MB = 256.0
 _AS_SLACK_MB = 512.0  # RLIMIT_AS only turns huge allocations into MemoryError (trap 1)
 _CPU_MARGIN_S = 5
+# Between cells the worker keeps a memory cap: its libraries (all of them, while the background
+# imports run) plus the limit. A thread that outlives its cell meets the same limit.
+_ALL_LIBRARIES_MB = 400.0
+_ALL_LIBRARIES_VM_MB = 1024.0
+_SIZE_EVERY_S = 0.5  # how often the parent measures the code's directory during a cell
+SANDBOX_DIR = "sandbox"
+"""The code's own directory inside the workspace (its cwd, HOME and TMPDIR): the only place it may
+write. dsagent's own files (cells/, figures/, tables/, report.*) are beside it, out of its reach."""
 _STATE_LOST = "The worker was restarted, so its state was reset: variables from earlier cells are gone (the datasets are loaded again)."
 
 
@@ -74,6 +86,10 @@ class Sandbox:
         self._state: dict[str, Any] = {"worker": None, "cgroup": None, "data_dir": None}
         self._finalizer = weakref.finalize(self, _cleanup, self._state)
         self._cgroup_note = ""
+        self.sandbox_dir = self.workspace / SANDBOX_DIR
+        self._uid = sandbox_uid()
+        self._idle = {"library_mb": 0.0, "warm": False}
+        self._note = ""  # what happened to the worker between cells, told with the next result
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -106,12 +122,16 @@ class Sandbox:
         return self._isolation
 
     def _prepare(self) -> None:
-        for sub in ("cells", "figures", "tables", ".tmp"):
+        _remove_leftovers()
+        for sub in ("cells", "figures", "tables"):
             (self.workspace / sub).mkdir(parents=True, exist_ok=True)
+        self._make_sandbox_dir()
         self._mpl_dir.mkdir(parents=True, exist_ok=True)
+        if self._uid is not None:  # matplotlib uses its cache dir only if it may write there (Landlock still says no)
+            os.chown(self._mpl_dir, self._uid, self._uid)
         if not self._finalizer.alive:  # started again after close()
             self._finalizer = weakref.finalize(self, _cleanup, self._state)
-        data_dir = Path(tempfile.mkdtemp(prefix="dsagent-sandbox-"))
+        data_dir = Path(tempfile.mkdtemp(prefix=f"{DATA_PREFIX}{os.getpid()}-"))
         self._state["data_dir"] = data_dir
         manifest = []
         for i, (dataset_id, frame) in enumerate(self._datasets.items()):
@@ -123,17 +143,35 @@ class Sandbox:
         group, self._cgroup_note = memory.MemoryCgroup.create()
         self._state["cgroup"] = group
 
+    def _make_sandbox_dir(self) -> None:
+        """``sandbox/`` with figures/, tables/ and .tmp/, owned by the worker's uid. Made without
+        following links; a folder the code left in a strange state is wiped and made again."""
+        for attempt in range(2):
+            try:
+                for parts in ([], ["figures"], ["tables"], [".tmp"]):
+                    with fsafe.open_dir(self.workspace, [SANDBOX_DIR, *parts], create=True) as fd:
+                        if self._uid is not None:
+                            os.fchown(fd, self._uid, self._uid)
+                return
+            except fsafe.UnsafePath:
+                if attempt:
+                    raise
+                self._wipe_sandbox_dir()
+
+    def _wipe_sandbox_dir(self) -> None:
+        shutil.rmtree(self.sandbox_dir, ignore_errors=True)  # fd-based: never follows a link
+        if os.path.lexists(self.sandbox_dir):
+            os.unlink(self.sandbox_dir)
+
     def _spawn(self) -> None:
         data_dir: Path = self._state["data_dir"]
         self._spawned += 1
         config = {
-            "workspace": str(self.workspace), "data_dir": str(data_dir), "mpl_dir": str(self._mpl_dir),
+            "workspace": str(self.sandbox_dir), "data_dir": str(data_dir), "mpl_dir": str(self._mpl_dir),
             "read_files": [str(p) for p in self.source_files], "confine": True, "preload": self._preload,
+            "uid": self._uid, "hard_limits": {"file_mb": self.limits.file_mb, "memory_mb": self.limits.memory_mb},
         }
-        worker = WorkerProcess(
-            config, data_dir / f"worker_{self._spawned}.json", data_dir / "worker.log",
-            worker_env(self.workspace, self._mpl_dir), self.workspace,
-        )
+        worker = WorkerProcess(config, worker_env(self.sandbox_dir, self._mpl_dir), self.sandbox_dir)
         self._state["worker"] = worker
         group = self._state["cgroup"]
         if group is not None:
@@ -147,7 +185,10 @@ class Sandbox:
         worker: WorkerProcess = self._state["worker"]
         if worker.ready:
             return
-        got, message = worker.poll_reply(START_TIMEOUT_S)
+        try:
+            got, message = worker.poll_reply(START_TIMEOUT_S)
+        except ProtocolError as exc:
+            got, message = True, {"error": str(exc)}
         if not got or message is None or message.get("type") != "ready":
             reason = (message or {}).get("error") or worker.log_tail() or "no reply"
             worker.kill()
@@ -158,8 +199,16 @@ class Sandbox:
         notes = list(message["notes"])
         if self._state["cgroup"] is None:
             notes.append(f"memory limit by RSS polling only ({self._cgroup_note})")
+        if hasattr(resource, "prlimit"):
+            try:
+                resource.prlimit(worker.pid, resource.RLIMIT_CPU)
+            except OSError:
+                notes.append("rlimits: file size and address space are the worker's own hard limits; no per-cell "
+                             "CPU limit (dsagent lacks CAP_SYS_RESOURCE over the worker's uid; the wall limit holds)")
         parent = {"memory_cgroup": self._state["cgroup"] is not None, "rlimits": hasattr(resource, "prlimit")}
         self._isolation = build_isolation(message["features"], notes, parent)
+        self._idle = {"library_mb": 0.0, "warm": False}
+        self._idle_limits(worker.pid, self.limits)
 
     def _restart(self) -> None:
         """Kill now, launch the successor now, let the next run wait for its readiness."""
@@ -170,49 +219,118 @@ class Sandbox:
         self._spawn()
 
     # -- running ---------------------------------------------------------------------------
+    def _check_between_cells(self, limits: Limits) -> None:
+        """What the worker did while no cell ran: died (a thread past the memory cap), wrote to
+        the reply pipe, or filled the disk. Any of these restarts it; the next result says so."""
+        worker: WorkerProcess | None = self._state["worker"]
+        if worker is None or not worker.ready:
+            return
+        why = ""
+        if not worker.alive():
+            why = "The worker stopped between cells (a thread of an earlier cell passed a limit)."
+        elif worker.reader.pending():
+            why = "Code of an earlier cell wrote to the sandbox's reply channel, so the worker was stopped."
+        elif fsafe.tree_bytes(self.sandbox_dir, limits.workspace_mb * memory.MB) > limits.workspace_mb * memory.MB:
+            self._wipe_after(worker)
+            why = f"The code's files passed the workspace limit of {limits.workspace_mb} MB between cells and were deleted."
+        if why:
+            self._restart()
+            self._note = f"{why} {_STATE_LOST}"
+
     def run(self, code: str, limits: Limits | None = None, *, allowed_imports: Sequence[str] | None = None) -> ExecutionResult:
         """Run one cell. ``allowed_imports`` (top-level module names), when given, is an allow-list
         for this cell only: its other imports fail with an ImportError that names the allowed ones,
         and the pre-imported names of other modules (px, sm, stats, …) are hidden from it."""
         limits = limits or self.limits
+        self._check_between_cells(limits)
         self.start()
         self._cell += 1
         n = self._cell
-        (self.workspace / "cells" / f"cell_{n}.py").write_text(code)
+        fsafe.write_bytes(self.workspace, f"cells/cell_{n}.py", code.encode("utf-8"))
         worker: WorkerProcess = self._state["worker"]
-        status = worker.request({"op": "status"}, timeout=30.0) or {"library_mb": 0.0, "warm": False}
-        cap_mb = self._apply_limits(worker.pid, limits, status)
-        memory.reset_peak(worker.pid)
+        reply, killed_for, violation, peak_kb = None, None, None, 0
+        try:
+            reply = worker.request({"op": "status"}, timeout=30.0)
+            if reply is None:  # it was dying already (a thread of an earlier cell passed the memory cap)
+                self._restart()
+                self._note = f"The worker stopped between cells (a thread of an earlier cell passed a limit). {_STATE_LOST}"
+                self.start()
+                worker = self._state["worker"]
+                reply = worker.request({"op": "status"}, timeout=30.0)
+            status = outputs.check_status(reply)
+            reply = None
+        except (ProtocolError, outputs.ReplyError) as exc:
+            status, killed_for, violation = None, "protocol", str(exc)
         oom_before = self._oom_kills()
         started = time.monotonic()
-        sent = worker.send({"op": "run", "cell": n, "code": code, "output_bytes": limits.output_kb * 1024,
-                            "allowed_imports": None if allowed_imports is None else list(allowed_imports)})
-        reply, killed_for, peak_kb = None, None, 0
-        deadline = started + limits.wall_s
-        while sent:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                killed_for = "wall_time"
-                break
-            got, reply = worker.poll_reply(min(_POLL_S, remaining))
-            vm = memory.read_status(worker.pid)
-            peak_kb = max(peak_kb, vm.get("VmHWM", 0), vm.get("VmRSS", 0))
-            if got:
-                break
-            if self._state["cgroup"] is None and vm.get("VmRSS", 0) / 1024 > cap_mb:
-                killed_for = "memory"
-                break
+        if status is not None:
+            self._idle = {"library_mb": status["library_mb"], "warm": status["warm"]}
+            cap_mb = self._apply_limits(worker.pid, limits, status)
+            memory.reset_peak(worker.pid)
+            sent = worker.send({"op": "run", "cell": n, "code": code, "output_bytes": limits.output_kb * 1024,
+                                "allowed_imports": None if allowed_imports is None else list(allowed_imports)})
+            deadline, next_size = started + limits.wall_s, started + _SIZE_EVERY_S
+            while sent:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    killed_for = "wall_time"
+                    break
+                try:
+                    got, reply = worker.poll_reply(min(_POLL_S, remaining))
+                except ProtocolError as exc:
+                    killed_for, violation = "protocol", str(exc)
+                    break
+                vm = memory.read_status(worker.pid)
+                peak_kb = max(peak_kb, vm.get("VmHWM", 0), vm.get("VmRSS", 0))
+                if got or time.monotonic() >= next_size:
+                    next_size = time.monotonic() + _SIZE_EVERY_S
+                    if fsafe.tree_bytes(self.sandbox_dir, limits.workspace_mb * memory.MB) > limits.workspace_mb * memory.MB:
+                        killed_for, reply = "workspace", None
+                        break
+                if got:
+                    break
+                if self._state["cgroup"] is None and vm.get("VmRSS", 0) / 1024 > cap_mb:
+                    killed_for = "memory"
+                    break
         duration = time.monotonic() - started
         peak_mb = peak_kb / 1024
-        if reply is not None and reply.get("breached") is None:
-            self._release_limits(worker.pid)
-            return ExecutionResult(
+        if reply is not None and killed_for is None:
+            try:
+                reply = outputs.check_done(reply, limits.output_kb * 1024)
+                if reply["breached"] is None:
+                    figures, tables = outputs.collect(self.sandbox_dir, self.workspace, n, reply["figures"], reply["tables"])
+            except outputs.ReplyError as exc:
+                killed_for, violation = "protocol", str(exc)
+        if reply is not None and killed_for is None and reply["breached"] is None:
+            self._idle_limits(worker.pid, limits)
+            result = ExecutionResult(
                 success=reply["error"] is None, code=code, stdout=reply["stdout"], error=reply["error"],
-                result=reply["result"], result_type=reply["result_type"], figures=reply["figures"], figure_data=reply.get("figure_data"),
-                tables=reply["tables"], duration_s=round(reply.get("duration_s", duration), 4),
+                result=reply["result"], result_type=reply["result_type"], figures=figures, figure_data=reply.get("figure_data"),
+                tables=tables, duration_s=round(reply.get("duration_s") or duration, 4),
                 peak_mb=round(peak_mb, 1),
             )
-        return self._breach(code, limits, reply, killed_for, oom_before, duration, peak_mb)
+        else:
+            result = self._breach(code, limits, reply if killed_for is None else None, killed_for, oom_before, duration, peak_mb, violation)
+        return self._with_note(result)
+
+    def _with_note(self, result: ExecutionResult) -> ExecutionResult:
+        note, self._note = self._note, ""
+        if not note:
+            return result
+        if result.success:
+            return result.model_copy(update={"stdout": f"[dsagent: {note}]\n{result.stdout}"})
+        return result.model_copy(update={"error": f"{result.error}\n[dsagent: {note}]"})
+
+    def collect(self, name: str, folder: str = "outputs") -> Path | None:
+        """A file the code wrote (``name`` relative to its directory), copied to
+        ``<workspace>/<folder>/<its file name>`` when it is a regular file reached without links
+        and not too large; None otherwise. Use the copy, never the code's own file."""
+        return outputs.collect_file(self.sandbox_dir, self.workspace, name, folder)
+
+    def _wipe_after(self, worker: WorkerProcess) -> None:
+        worker.kill()
+        self._wipe_sandbox_dir()
+        self._make_sandbox_dir()
 
     def _apply_limits(self, pid: int, limits: Limits, status: dict[str, Any]) -> float:
         """Memory cap (cgroup or polling), RLIMIT_AS, RLIMIT_CPU and RLIMIT_FSIZE for one run."""
@@ -233,13 +351,17 @@ class Sandbox:
         _prlimit(pid, resource.RLIMIT_CPU, cpu)
         return cap_mb
 
-    def _release_limits(self, pid: int) -> None:
-        """Between runs the background imports may grow the worker past the last run's cap."""
+    def _idle_limits(self, pid: int, limits: Limits) -> None:
+        """Between cells the cap stays: the libraries (all of them while the background imports
+        run) plus the limit, so a thread that outlives its cell cannot grow past it."""
+        library_mb = self._idle["library_mb"] if self._idle["warm"] else max(self._idle["library_mb"], _ALL_LIBRARIES_MB)
         group = self._state["cgroup"]
         if group is not None:
-            group.set_limit(-1)
+            group.set_limit(int((self._baseline_mb + library_mb + limits.memory_mb) * memory.MB))
         if hasattr(resource, "prlimit"):
-            _prlimit(pid, resource.RLIMIT_AS, resource.RLIM_INFINITY)
+            vm_mb = memory.read_status(pid).get("VmSize", 0) / 1024
+            vm_allowance = 0.0 if self._idle["warm"] else _ALL_LIBRARIES_VM_MB
+            _prlimit(pid, resource.RLIMIT_AS, int((vm_mb + limits.memory_mb + vm_allowance + _AS_SLACK_MB) * memory.MB))
 
     def _oom_kills(self) -> int:
         group = self._state["cgroup"]
@@ -247,11 +369,13 @@ class Sandbox:
 
     def _breach(
         self, code: str, limits: Limits, reply: dict[str, Any] | None, killed_for: str | None,
-        oom_before: int, duration: float, peak_mb: float,
+        oom_before: int, duration: float, peak_mb: float, violation: str | None = None,
     ) -> ExecutionResult:
         worker: WorkerProcess = self._state["worker"]
         breached = killed_for or (reply or {}).get("breached")
         exit_code = worker.kill()
+        if breached == "workspace":
+            self._wipe_after(worker)
         log = worker.log_tail(800)
         if breached is None and self._oom_kills() > oom_before:
             breached = "memory"
@@ -259,20 +383,7 @@ class Sandbox:
             breached = "cpu" if exit_code == -signal.SIGXCPU else None
         self._restart()
         stdout = (reply or {}).get("stdout", "")
-        if breached == "wall_time":
-            error = f"Wall-time limit exceeded: the code was still running after {limits.wall_s:g} s and was stopped."
-        elif breached == "memory":
-            detail = f" ({reply['error']})" if reply and reply.get("error") else ""
-            error = (f"Memory limit exceeded: the code needed more than {limits.memory_mb} MB{detail}. "
-                     "Use fewer rows or columns, smaller dtypes, or aggregate before expanding.")
-        elif breached == "output":
-            error = (f"Output limit exceeded: the code printed more than {limits.output_kb} KB. "
-                     "Print less: a summary, df.head() or the `result` variable instead of whole tables.")
-        elif breached == "cpu":
-            breached = "wall_time"
-            error = f"CPU-time limit exceeded (the backstop of the {limits.wall_s:g} s wall-time limit)."
-        else:
-            error = f"The worker process died unexpectedly (exit code {exit_code})." + (f"\n{log}" if log else "")
+        breached, error = breach_message(breached, limits, reply, violation, exit_code, log)
         return ExecutionResult(
             success=False, code=code, stdout=stdout, error=f"{error} {_STATE_LOST}",
             duration_s=round(duration, 4), peak_mb=round(peak_mb, 1), limit_breached=breached,
@@ -282,22 +393,11 @@ class Sandbox:
 def _prlimit(pid: int, which: int, soft: int) -> None:
     """Soft limits only: lowering a hard limit could not be undone without CAP_SYS_RESOURCE.
 
-    The worker cannot raise them back: seccomp denies it setrlimit and prlimit64 writes.
+    The worker cannot raise them back: seccomp denies it setrlimit and prlimit64 writes. A soft
+    limit above the hard one the worker set at start is clamped to it.
     """
     try:
-        resource.prlimit(pid, which, (soft, resource.prlimit(pid, which)[1]))
+        hard = resource.prlimit(pid, which)[1]
+        resource.prlimit(pid, which, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
     except (OSError, ValueError):
         pass  # the worker just exited; the run reports that instead
-
-
-def _cleanup(state: dict[str, Any]) -> None:
-    worker = state.get("worker")
-    if worker is not None:
-        worker.kill()  # waits: the cgroup can only go once its process has exited (trap 10)
-        state["worker"] = None
-    if state.get("cgroup") is not None:
-        state["cgroup"].remove()
-        state["cgroup"] = None
-    if state.get("data_dir") is not None:
-        shutil.rmtree(state["data_dir"], ignore_errors=True)
-        state["data_dir"] = None

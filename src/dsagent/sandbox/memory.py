@@ -149,3 +149,46 @@ def _v1_parents() -> list[Path]:
         pass
     parents.append(_V1_ROOT)
     return [p for i, p in enumerate(parents) if p.is_dir() and p not in parents[:i]]
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def owner_pid(name: str, prefix: str) -> int | None:
+    """The pid in ``<prefix><pid>-…`` (the dsagent process that made it), else None."""
+    if not name.startswith(prefix):
+        return None
+    head = name[len(prefix):].split("-", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def remove_stale_cgroups() -> int:
+    """Remove the cgroups of dsagent processes that died without cleaning up (kill -9): kill
+    what still runs in them, then remove them. Returns how many went."""
+    roots = _v1_parents() + [r for r in _V2_CANDIDATES if (r / "cgroup.controllers").exists()]
+    removed = 0
+    for root in roots:
+        try:
+            entries = list(root.iterdir())
+        except OSError:
+            continue
+        for path in entries:
+            pid = owner_pid(path.name, "dsagent-")
+            if pid is None or pid == os.getpid() or pid_alive(pid) or not path.is_dir():
+                continue
+            group = MemoryCgroup(path, 1 if root in _v1_parents() else 2)
+            for line in group._read("cgroup.procs").split():
+                try:
+                    os.kill(int(line), 9)
+                except (OSError, ValueError):
+                    pass
+            group.remove()
+            removed += not path.exists()
+    return removed

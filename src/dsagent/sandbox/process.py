@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
-import time
+import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,26 @@ from dsagent.sandbox import protocol
 from dsagent.sandbox.base import Isolation
 
 # Confinement the "full" level needs; landlock_scope (ABI 6) and the rest are extras.
-_REQUIRED_FOR_FULL = ("netns", "landlock_fs", "landlock_net", "seccomp", "memory_cgroup")
+_REQUIRED_FOR_FULL = ("netns", "landlock_fs", "landlock_net", "seccomp", "memory_cgroup", "own_uid")
 _warned: set[str] = set()
+
+
+_SANDBOX_UIDS = range(61_000, 61_100)
+
+
+def sandbox_uid() -> int | None:
+    """The uid the worker switches to when dsagent is root: the first of a private range that no
+    account uses (so it owns none of the machine's files). None when dsagent is not root."""
+    if sys.platform != "linux" or os.geteuid() != 0:
+        return None
+    import pwd
+
+    for uid in _SANDBOX_UIDS:
+        try:
+            pwd.getpwuid(uid)
+        except KeyError:
+            return uid
+    return None
 
 
 class SandboxWarning(UserWarning):
@@ -46,25 +64,62 @@ def worker_env(workspace: Path, mpl_dir: Path) -> dict[str, str]:
     }
 
 
-class WorkerProcess:
-    """One launched worker: its pipes, its pid, and the stderr log kept for crash reports."""
+_STDERR_KEPT = 64 * 1024
+"""The worker's stderr is drained through a pipe and only its last bytes are kept (for crash
+reports): code that floods fd 2 fills no disk outside the workspace."""
+_spawner: ThreadPoolExecutor | None = None
+_spawner_lock = threading.Lock()
 
-    def __init__(self, config: dict[str, Any], config_path: Path, log_path: Path, env: dict[str, str], cwd: Path) -> None:
+
+def _spawn_thread() -> ThreadPoolExecutor:
+    """One thread that lives as long as dsagent: workers are started from it, because the kernel
+    sends PR_SET_PDEATHSIG when the thread that forked the worker exits, not the process."""
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None:
+            _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dsagent-sandbox-spawn")
+        return _spawner
+
+
+class WorkerProcess:
+    """One launched worker: its pipes, its pid, and the tail of its stderr kept for crash reports.
+
+    The configuration travels as the first message on the command pipe (the worker's stdin), not
+    in a file the code could read later."""
+
+    def __init__(self, config: dict[str, Any], env: dict[str, str], cwd: Path) -> None:
         command_r, self.command_w = os.pipe()
         self.reply_r, reply_w = os.pipe()
-        config = {**config, "command_fd": command_r, "reply_fd": reply_w}
-        config_path.write_text(json.dumps(config))
-        self.log_path = log_path
-        with open(log_path, "ab") as log:
-            self.proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-                [sys.executable, "-P", "-s", "-m", "dsagent.sandbox.worker", str(config_path)],
-                pass_fds=(command_r, reply_w), env=env, cwd=cwd,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
-            )
-        os.close(command_r)
-        os.close(reply_w)
+        config = {**config, "reply_fd": reply_w, "parent_pid": os.getpid()}
+        try:
+            self.proc = _spawn_thread().submit(self._launch, command_r, reply_w, env, cwd).result()
+        finally:
+            os.close(command_r)
+            os.close(reply_w)
         self.pid = self.proc.pid
         self.ready = False
+        self.reader = protocol.Reader(self.reply_r)
+        self._stderr = bytearray()
+        self._drain = threading.Thread(target=self._drain_stderr, name="dsagent-sandbox-stderr", daemon=True)
+        self._drain.start()
+        self.send(config)
+
+    @staticmethod
+    def _launch(command_r: int, reply_w: int, env: dict[str, str], cwd: Path) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(  # noqa: S603 - our own interpreter and module
+            [sys.executable, "-P", "-s", "-m", "dsagent.sandbox.worker"],
+            pass_fds=(reply_w,), env=env, cwd=cwd,
+            stdin=command_r, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+
+    def _drain_stderr(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        while chunk := stream.read1(1 << 16):
+            self._stderr += chunk
+            if len(self._stderr) > _STDERR_KEPT:
+                del self._stderr[: len(self._stderr) - _STDERR_KEPT]
+        stream.close()
 
     def send(self, message: dict[str, Any]) -> bool:
         try:
@@ -74,21 +129,15 @@ class WorkerProcess:
             return False
 
     def poll_reply(self, timeout: float) -> tuple[bool, dict[str, Any] | None]:
-        """(True, message) when a reply came, (True, None) at EOF, (False, None) on timeout."""
-        readable, _, _ = select.select([self.reply_r], [], [], max(timeout, 0))
-        if not readable:
-            return False, None
-        return True, protocol.recv(self.reply_r)
+        """(True, message) when a whole reply came, (True, None) at EOF, (False, None) on timeout.
+        Raises protocol.ProtocolError for a malformed one."""
+        return self.reader.poll(timeout)
 
     def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
         if not self.send(message):
             return None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            got, reply = self.poll_reply(deadline - time.monotonic())
-            if got:
-                return reply
-        return None
+        got, reply = self.poll_reply(timeout)
+        return reply if got else None
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -101,6 +150,7 @@ class WorkerProcess:
             except ProcessLookupError:
                 pass
         code = self.proc.wait()
+        self._drain.join(2)
         for fd in (self.command_w, self.reply_r):
             try:
                 os.close(fd)
@@ -110,10 +160,7 @@ class WorkerProcess:
         return code
 
     def log_tail(self, chars: int = 2000) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-chars:].strip()
-        except OSError:
-            return ""
+        return bytes(self._stderr).decode(errors="replace")[-chars:].strip()
 
 
 def build_isolation(worker_features: dict[str, bool], notes: list[str], parent_features: dict[str, bool]) -> Isolation:

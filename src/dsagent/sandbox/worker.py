@@ -305,9 +305,24 @@ def _collect(namespace: dict[str, Any], workspace: Path, n: int, reply: dict[str
             pass
 
 
-def main(config_path: str) -> int:
-    config = json.loads(Path(config_path).read_text())
-    reply_fd, command_fd = config["reply_fd"], config["command_fd"]
+def _read_config() -> tuple[dict[str, Any], int]:
+    """The configuration is the first message on stdin (the command pipe), not a file the code
+    could read; the pipe moves to another fd and stdin becomes /dev/null."""
+    config = protocol.recv(0)
+    if config is None:
+        raise SystemExit("dsagent worker: no configuration on stdin")
+    command_fd = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    return config, command_fd
+
+
+def main() -> int:
+    config, command_fd = _read_config()
+    reply_fd = config["reply_fd"]
+    if config["confine"]:
+        confine.set_parent_death_signal(config["parent_pid"])
     report = confine.ConfinementReport()
     sys.meta_path.insert(0, _FontSetup())
     try:
@@ -322,7 +337,8 @@ def main(config_path: str) -> int:
             import matplotlib.font_manager  # noqa: F401 - builds the font cache while we may write
 
         if config["confine"]:
-            confine.confine(config["workspace"], config["data_dir"], str(mpl_dir), config["read_files"], report)
+            confine.confine(config["workspace"], config["data_dir"], str(mpl_dir), config["read_files"], report,
+                            uid=config.get("uid"), parent_pid=config["parent_pid"], hard_limits=config.get("hard_limits"))
         namespace = _build_namespace(datasets)
     except BaseException as exc:  # noqa: BLE001 - the parent must learn why the worker died
         protocol.send(reply_fd, {"type": "fatal", "error": f"{type(exc).__name__}: {exc}"})
@@ -348,4 +364,4 @@ def main(config_path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main())

@@ -72,6 +72,9 @@ class RunLog:
         )
         return run_id
 
+    def set_model(self, run_id: str, model: str) -> None:
+        self._write("UPDATE runs SET model = :m WHERE id = :id", m=model, id=run_id)
+
     def set_isolation(self, run_id: str, isolation: str) -> None:
         self._write("UPDATE runs SET isolation = :iso WHERE id = :id", iso=isolation, id=run_id)
 

@@ -156,18 +156,21 @@ def clip_line(text: str | None, limit: int = 100) -> str:
 
 
 def _execute(ctx: RunContext, generated: CodeGenOutput, instruction: str) -> ExecutionResult:
-    """Run under the seed's library allow-list; keep the announced files that exist, and the
-    charts the sandbox saved from open figures unless they are the announced ones again."""
+    """Run under the seed's library allow-list; keep the announced files that exist (dsagent's
+    checked copies), and the charts the sandbox saved from open figures unless they are the
+    announced ones again."""
     run = ctx.sandbox.run(generated.code, allowed_imports=ALLOWED_IMPORTS)
     workspace = Path(ctx.workspace).resolve()
     outputs: list[ExpectedOutput] = []
     figures: list[str] = []
     for expected in generated.expected_outputs:
-        path = (workspace / expected.file_name).resolve()
-        if path.is_relative_to(workspace) and path.is_file():
-            outputs.append(expected.model_copy(update={"file_name": str(path.relative_to(workspace))}))
+        # The code's file is copied (no links followed, size-capped) beside dsagent's own files;
+        # only the copy is used.
+        copy = ctx.sandbox.collect(expected.file_name) if run.success else None
+        if copy is not None:
+            outputs.append(expected.model_copy(update={"file_name": str(copy.relative_to(workspace))}))
             if expected.output_type == "figure":
-                figures.append(str(path))
+                figures.append(str(copy))
     auto = [f for f in run.figures if f.endswith(".png")]
     if figures and len(auto) <= len(figures):
         for path in auto:  # the same open figures, saved a second time after the cell
