@@ -20,6 +20,8 @@ def _progress(event) -> None:  # type: ignore[no-untyped-def]
         mark = "✓" if event.outcome == "ok" else "✗" if event.outcome in {"failed", "error", "exception"} else "•"
         detail = f" — {event.detail}" if getattr(event, "detail", "") else ""
         _err(f"  {mark} {event.node} {event.seconds:.1f}s{detail}")
+    elif event.kind == "info" and event.message:
+        _err(f"  … {event.message}")
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
