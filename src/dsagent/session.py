@@ -181,12 +181,14 @@ class Session:
     def _remember(self, question: str, result: AnalysisResult) -> None:
         from langchain_core.messages import AIMessage, HumanMessage
 
+        from dsagent.workflows.common.prompting import quote_data
+
         answer = result.explanation
         if result.result_str and result.output_type != "ask":
             # A follow-up ("now only for 2023", "as a line chart") acts on this result and its code.
             result_text = result.result_str.strip()
             result_text = result_text if len(result_text) <= REMEMBERED_RESULT_CHARS else result_text[:REMEMBERED_RESULT_CHARS] + " …"
-            answer += f"\n\nResult:\n{result_text}"
+            answer += f"\n\nResult:\n{quote_data(result_text)}"
         if result.code:
             answer += f"\n\nCode used:\n```python\n{result.code.strip()}\n```"
         self.history += [HumanMessage(content=question), AIMessage(content=answer)]
