@@ -38,8 +38,9 @@ def write(report: Report, path: Path, fmt: str | None = None) -> Path:
     fmt = fmt or path.suffix.lstrip(".").lower()
     text = render(report, fmt, path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+    from dsagent.atomic import write_atomic
+
+    return write_atomic(path, text)
 
 
 def default_path(run: dict[str, Any], artifacts: list[dict[str, Any]], fmt: str) -> Path:

@@ -202,5 +202,6 @@ def render_html(report: Report) -> str:
 
 
 def write_html(report: Report, path: Path) -> Path:
-    path.write_text(render_html(report), encoding="utf-8")
-    return path
+    from dsagent.atomic import write_atomic
+
+    return write_atomic(path, render_html(report))

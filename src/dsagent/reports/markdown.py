@@ -90,5 +90,6 @@ def render_markdown(report: Report, base: Path) -> str:
 
 
 def write_markdown(report: Report, path: Path) -> Path:
-    path.write_text(render_markdown(report, path.parent), encoding="utf-8")
-    return path
+    from dsagent.atomic import write_atomic
+
+    return write_atomic(path, render_markdown(report, path.parent))

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dsagent.atomic import write_atomic
 from dsagent.errors import DsagentError
 from dsagent.sandbox import memory
 from dsagent.sandbox.base import ExecutionResult, Isolation, Limits
@@ -178,7 +179,7 @@ class Sandbox:
         self.start()
         self._cell += 1
         n = self._cell
-        (self.workspace / "cells" / f"cell_{n}.py").write_text(code)
+        write_atomic(self.workspace / "cells" / f"cell_{n}.py", code)
         worker: WorkerProcess = self._state["worker"]
         status = worker.request({"op": "status"}, timeout=30.0) or {"library_mb": 0.0, "warm": False}
         cap_mb = self._apply_limits(worker.pid, limits, status)

@@ -52,6 +52,13 @@ class RunLog:
             event.listen(self.engine, "connect", lambda c, _r: c.execute("PRAGMA journal_mode=WAL"))
         with self.engine.begin() as conn:
             migrations.apply(conn, utcnow)
+        self.settle_interrupted()
+
+    def settle_interrupted(self) -> int:
+        """Mark every run left 'running' by a process of this host that has ended (kill -9, a crash)
+        as 'interrupted': done at every start, so the next `dsagent` command finds them so. Returns how many."""
+        rows = self._read("SELECT id, owner, status FROM runs WHERE status = 'running'")
+        return sum(row["status"] == "interrupted" for row in self._settle(rows))
 
     def _write(self, sql: str, **params: Any) -> Any:
         with self.engine.begin() as conn:

@@ -65,12 +65,14 @@ def safe_name(name: str) -> str:
 
 def save_uploads(workspace_dir: Path, uploads: Sequence[tuple[str, bytes]]) -> list[Path]:
     """Write each ``(name, bytes)`` into ``workspace_dir/uploads/`` (and nowhere else)."""
+    from dsagent.atomic import write_atomic
+
     folder = workspace_dir / "uploads"
     folder.mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
     for name, data in uploads:
         path = folder / safe_name(name)
-        path.write_bytes(data)
+        write_atomic(path, data)
         paths.append(path)
     return paths
 
