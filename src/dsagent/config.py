@@ -49,6 +49,7 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(120.0, gt=0, description="Remote model provider: seconds one try of a call may take before it is given up (and retried).")
     llm_total_timeout_s: float = Field(180.0, gt=0, description="Remote model provider: the most one model call may take, all tries and back-off waits together; then the run ends with a provider error (exit 3).")
     llm_max_attempts: int = Field(3, ge=1, le=10, description="Remote model provider: tries of one call (a refused connection, timeout, HTTP 5xx or 429, a malformed or empty reply is retried; 401/403/404/400 are not).")
+    web_token: str | None = Field(None, description="`dsagent web`: access token every browser session must give (the page asks, or `?token=` in the link); required when --host is not a loopback address.")
     local_n_ctx: int = Field(8192, ge=512, description="Embedded model: context window in tokens.")
     local_threads: int = Field(0, ge=0, description="Embedded model: CPU threads (0 = all cores).")
     temperature: float = Field(0.0, ge=0, le=2, description="Sampling temperature for every model call.")

@@ -52,13 +52,19 @@ class AnalysisResult(BaseModel):
 
 
 def new_workspace(root: Path) -> Path:
+    """A new folder ``<root>/<yyyymmddhhmmss>[-n]/``, never one another session (or browser) made:
+    mkdir claims the name atomically, so two made in the same second get two names."""
     stamp = datetime.now().strftime("%Y%m%d%H%M%S")
-    path, n = root / stamp, 1
-    while path.exists():
-        n += 1
-        path = root / f"{stamp}-{n}"
-    path.mkdir(parents=True)
-    return path.resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while True:
+        path = root / (stamp if n == 1 else f"{stamp}-{n}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            n += 1
+            continue
+        return path.resolve()
 
 
 class Session:

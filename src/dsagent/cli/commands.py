@@ -110,7 +110,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_web(args: argparse.Namespace) -> int:
     from dsagent.web.server import serve
 
-    serve(host=args.host, port=args.port, model=args.model, workflow=args.workflow)
+    serve(host=args.host, port=args.port, model=args.model, workflow=args.workflow, token=args.token)
     return 0  # not reached: serve() becomes the Streamlit server
 
 

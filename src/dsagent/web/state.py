@@ -15,6 +15,7 @@ The functions take the state mapping, so the tests drive them without a browser.
 
 from __future__ import annotations
 
+import hmac
 import logging
 import re
 import threading
@@ -44,6 +45,17 @@ def init_state(state: State) -> None:
     for key, value in defaults.items():  # keys already there (a test's, a rerun's) are kept
         if key not in state:
             state[key] = value
+
+
+def authorized(state: State, expected: str | None, offered: str | None) -> bool:
+    """True when no access token is set (``web_token``), or this browser session gave it (kept for
+    the session's reruns; compared in constant time)."""
+    if not expected or state.get("authorized"):
+        return True
+    if offered and hmac.compare_digest(offered.encode("utf-8"), expected.encode("utf-8")):
+        state["authorized"] = True
+        return True
+    return False
 
 
 def ensure_workspace(state: State) -> Path:
