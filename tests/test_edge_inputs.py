@@ -107,7 +107,7 @@ def test_very_wide_tables_keep_every_prompt_inside_the_local_context(columns, sc
     # 8,192 tokens of context, less the longest reply a node asks for (768 for code) and the chat template.
     assert max(sizes) < 8192 - 768 - 100, (how, sizes)
     assert "sensor_00042_reading" in prompts[1]  # the column the question names is listed
-    assert f"more columns not listed" in prompts[0] and "df.columns names them all" in prompts[0]
+    assert "more columns not listed" in prompts[0] and "df.columns names them all" in prompts[0]
     print(f"{columns} columns: prompt tokens per call {sizes} ({how})")
 
 

@@ -13,7 +13,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from dsagent.cli.main import main
