@@ -95,7 +95,9 @@ class RunContext:
         self.progress(ProgressEvent("info", self._node, message=message))
 
     @contextmanager
-    def _listening(self) -> Iterator[None]:
+    def retries_logged(self) -> Iterator[None]:
+        """Within this block, a remote model call's retries (llm/guard.py) are logged and shown as progress:
+        :meth:`llm` and :meth:`llm_structured` use it; a node that calls the model itself (e.g. with tools) should too."""
         from dsagent.llm.guard import RETRY_LISTENER
 
         token = RETRY_LISTENER.set(self._retried)
@@ -111,7 +113,7 @@ class RunContext:
         if temperature is not None:
             kwargs["temperature"] = temperature
         try:
-            with self._listening():
+            with self.retries_logged():
                 reply = self.model.invoke(messages, **kwargs)
         except DsagentError as exc:
             self._record([], started, str(exc))
@@ -129,7 +131,7 @@ class RunContext:
 
         started = time.perf_counter()
         try:
-            with self._listening():
+            with self.retries_logged():
                 parsed, replies = invoke_structured(self.model, messages, schema)
         except StructuredOutputError as exc:
             self._record([], started, str(exc))
