@@ -16,6 +16,7 @@ import argparse
 import gc
 import json
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -49,8 +50,9 @@ def _settle_closers(timeout: float = 60) -> None:
         t.join(max(0.0, deadline - time.monotonic()))
 
 
-def soak(questions: int = 200, per_conversation: int = 10, workdir: Path | None = None) -> dict[str, Any]:
-    """Ask ``questions`` questions; returns the answers counted and a measurement per conversation."""
+def soak(questions: int = 200, per_conversation: int = 10, workdir: Path | None = None, every: int = 10) -> dict[str, Any]:
+    """Ask ``questions`` questions; returns the answers counted and a measurement every ``every`` questions."""
+    own = workdir is None
     workdir = Path(workdir or tempfile.mkdtemp(prefix="dsagent-soak-"))
     os.environ.setdefault("DSAGENT_HOME", str(workdir / "home"))
     os.environ["DSAGENT_WORKSPACE_ROOT"] = str(workdir / "workspace")
@@ -68,27 +70,30 @@ def soak(questions: int = 200, per_conversation: int = 10, workdir: Path | None 
         for n in range(1, questions + 1):
             message = web_state.ask(state, f"Units per region? ({n})", "quick", state["model_spec"])
             answered += message["result"] is not None and message["result"].output_type != "error"
-            if n % per_conversation == 0 or n == questions:
+            if n % every == 0 or n == questions:
                 _settle_closers()
                 gc.collect()
                 checkpoints.append({"question": n, **_measure()})
-                if n < questions:
-                    # New conversation: the scripted model's queue goes on where it stopped.
-                    position = state["session"].model.position
-                    web_state.reset_conversation(state)
-                    state["session"].model.position = position
+            if n % per_conversation == 0 and n < questions:
+                # New conversation: the scripted model's queue goes on where it stopped.
+                position = state["session"].model.position
+                web_state.reset_conversation(state)
+                state["session"].model.position = position
     finally:
         if state.get("session") is not None:
             state["session"].close()
+        if own:
+            shutil.rmtree(workdir, ignore_errors=True)
     return {"answered": answered, "questions": questions, "seconds": round(time.perf_counter() - started, 1), "checkpoints": checkpoints}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=200)
-    parser.add_argument("--per-conversation", type=int, default=10)
+    parser.add_argument("--per-conversation", type=int, default=10, help="questions before New conversation")
+    parser.add_argument("--every", type=int, default=10, help="measure after every this many questions")
     args = parser.parse_args(argv)
-    figures = soak(args.questions, args.per_conversation)
+    figures = soak(args.questions, args.per_conversation, every=args.every)
     for c in figures["checkpoints"]:
         print(f"after {c['question']:>4} questions: rss {c['rss_mb']:>7.1f} MB  fds {c['fds']:>4}  "
               f"workers {c['children']} ({c['workers_rss_mb']:.1f} MB)", file=sys.stderr)
