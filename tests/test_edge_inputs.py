@@ -49,6 +49,22 @@ def test_an_unreadable_file_exits_2_with_the_reason(tmp_path, capsys, script_fil
     assert err == "dsagent: error: locked.csv: cannot be read (Permission denied). Check its permissions (ls -l), or copy it somewhere you can read."
 
 
+def test_a_folder_that_cannot_be_entered_is_a_user_error(tmp_path, capsys, script_file, monkeypatch):
+    """Path.exists() raises PermissionError for a file under a folder we may not search (EACCES)."""
+    inner = tmp_path / "private" / "data.csv"
+
+    real_exists = Path.exists
+
+    def denied(self):  # type: ignore[no-untyped-def]
+        if self == inner:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_exists(self)
+
+    monkeypatch.setattr(Path, "exists", denied)
+    assert main(["ask", str(inner), "q?", "--model", script_file([])]) == 2
+    assert "data.csv: cannot be read (Permission denied)" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("kind", ["fifo", "link_to_dev_zero", "dev_null", "socket"])
 def test_special_files_are_named_and_never_read(kind, tmp_path, script_file):
     path = tmp_path / "data.csv"

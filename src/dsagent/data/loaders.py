@@ -46,6 +46,13 @@ class LoadedFrame:
 def read_file(path: Path) -> list[LoadedFrame]:
     """Read ``path`` into one or more frames, or raise :class:`UserError` saying what to fix."""
     path = Path(path).expanduser()
+    try:
+        return _read_checked(path)
+    except OSError as exc:  # a folder on the way we may not enter, a file that changed under us
+        raise UserError(f"{path.name}: cannot be read ({exc.strerror or exc}). Check the path and its permissions.") from None
+
+
+def _read_checked(path: Path) -> list[LoadedFrame]:
     if not path.exists():
         raise UserError(f"{path}: file not found. Check the path and the spelling of the name.")
     if path.is_dir():
