@@ -8,7 +8,7 @@ the run log, and the whole call stays within DSAGENT_LLM_TOTAL_TIMEOUT_S.
 
 from __future__ import annotations
 
-import time
+import re
 
 import pytest
 from fake_openai import FakeOpenAI, refused_url
@@ -28,17 +28,23 @@ def fast_limits(monkeypatch):
     monkeypatch.setenv("DSAGENT_LLM_MAX_ATTEMPTS", "2")
 
 
-def ask(url: str, csv, capsys, fake: FakeOpenAI | None = None) -> tuple[int, str, float]:
-    """Exit code, stderr, and seconds from the first request to the end (the part the limits bound)."""
-    started = time.monotonic()
+def ask(url: str, csv, capsys) -> tuple[int, str]:
+    """`dsagent ask` against the provider at ``url``: exit code and stderr."""
     code = main(["ask", str(csv), "How many units in total?", "--model", f"openai-compatible:m@{url}"])
-    first = fake.requests[0] if fake is not None and fake.requests else started
-    return code, capsys.readouterr().err, time.monotonic() - first
+    return code, capsys.readouterr().err
 
 
 def last_run_calls() -> list[dict]:
     log = RunLog(load_settings().db_url)
     return log.llm_calls(log.recent_runs(1)[0]["id"])
+
+
+def failed_node_seconds() -> float:
+    """How long the node whose model call failed ran (the run log's step): the part the limits bound.
+    (The command's own end — closing the sandbox worker — is not, and is slow on a busy machine.)"""
+    log = RunLog(load_settings().db_url)
+    steps = log.steps(log.recent_runs(1)[0]["id"])
+    return next(s["duration_s"] for s in reversed(steps) if s["outcome"] == "exception")
 
 
 FAULTS = {
@@ -53,7 +59,7 @@ FAULTS = {
 @pytest.mark.parametrize("mode", list(FAULTS))
 def test_a_failing_provider_is_retried_once_then_exit_3(mode, sales_csv, capsys):
     with FakeOpenAI([mode]) as fake:
-        code, err, seconds = ask(fake.url, sales_csv, capsys, fake)
+        code, err = ask(fake.url, sales_csv, capsys)
     assert code == 3, err
     last = err.strip().splitlines()[-1]
     assert last.startswith("dsagent: error: ") and FAULTS[mode] in last and "TypeError" not in last.split("(")[0]
@@ -62,12 +68,12 @@ def test_a_failing_provider_is_retried_once_then_exit_3(mode, sales_csv, capsys)
     assert "retrying in 1.0 s (try 2 of 2)" in err  # shown while it runs
     calls = last_run_calls()
     assert [c["ok"] for c in calls] == [0, 0] and "retried after 1.0 s" in calls[0]["error"]
-    assert seconds < 4 + 1  # DSAGENT_LLM_TOTAL_TIMEOUT_S
+    assert failed_node_seconds() < 4 + 0.5  # DSAGENT_LLM_TOTAL_TIMEOUT_S
 
 
 def test_an_empty_reply_is_retried_then_a_provider_error(sales_csv, capsys):
     with FakeOpenAI([f"ok:{PLAN}", "empty"]) as fake:
-        code, err, _ = ask(fake.url, sales_csv, capsys)
+        code, err = ask(fake.url, sales_csv, capsys)
     assert code == 3 and "returned an empty reply" in err.splitlines()[-1]
     assert len(fake.requests) == 3  # the plan, then the code call twice
 
@@ -75,7 +81,7 @@ def test_an_empty_reply_is_retried_then_a_provider_error(sales_csv, capsys):
 def test_429_waits_as_long_as_retry_after_says(sales_csv, capsys, monkeypatch):
     monkeypatch.setenv("DSAGENT_LLM_MAX_ATTEMPTS", "3")
     with FakeOpenAI(["429:2", "429:3"]) as fake:
-        code, err, _ = ask(fake.url, sales_csv, capsys)
+        code, err = ask(fake.url, sales_csv, capsys)
     assert code == 3 and "rate limiting (HTTP 429)" in err
     gaps = [b - a for a, b in zip(fake.requests, fake.requests[1:])]
     assert gaps[0] >= 1.9  # Retry-After: 2, not our 1 s back-off
@@ -85,16 +91,16 @@ def test_429_waits_as_long_as_retry_after_says(sales_csv, capsys, monkeypatch):
 
 def test_a_hanging_provider_is_given_up_within_the_total_timeout(sales_csv, capsys):
     with FakeOpenAI(["hang"], hang_s=30) as fake:
-        code, err, seconds = ask(fake.url, sales_csv, capsys, fake)
+        code, err = ask(fake.url, sales_csv, capsys)
     assert code == 3
-    assert "no reply from the model server" in err and "within 1.5 s" in err.splitlines()[-1]
+    assert "no reply from the model server" in err and re.search(r"within 1(\.\d)? s", err.splitlines()[-1])
     assert len(fake.requests) == 2
-    assert seconds < 4 + 1, seconds  # DSAGENT_LLM_TOTAL_TIMEOUT_S=4, not 2 x 120 s
+    assert failed_node_seconds() < 4 + 0.5  # DSAGENT_LLM_TOTAL_TIMEOUT_S=4, not 2 x 120 s
 
 
 def test_a_refused_connection_says_where_and_what_to_check(sales_csv, capsys):
     url = refused_url()
-    code, err, _ = ask(url, sales_csv, capsys)
+    code, err = ask(url, sales_csv, capsys)
     assert code == 3
     last = err.splitlines()[-1]
     assert f"cannot reach the model server at {url}" in last and "is the server running" in last
@@ -103,14 +109,14 @@ def test_a_refused_connection_says_where_and_what_to_check(sales_csv, capsys):
 @pytest.mark.parametrize(("mode", "words"), [("401", "refused the credentials (HTTP 401)"), ("404", "HTTP 404")])
 def test_a_client_error_is_not_retried(mode, words, sales_csv, capsys):
     with FakeOpenAI([mode]) as fake:
-        code, err, _ = ask(fake.url, sales_csv, capsys)
+        code, err = ask(fake.url, sales_csv, capsys)
     assert code == 3 and words in err.splitlines()[-1] and "gave up after 1 try" in err
     assert len(fake.requests) == 1
 
 
 def test_a_provider_that_recovers_gives_the_answer(sales_csv, capsys):
     with FakeOpenAI(["500", f"ok:{PLAN}", "ok:result = int(df['units'].sum())", "ok:The total is computed."]) as fake:
-        code, err, _ = ask(fake.url, sales_csv, capsys)
+        code, err = ask(fake.url, sales_csv, capsys)
     assert code == 0, err
     assert len(fake.requests) == 4
     calls = last_run_calls()
