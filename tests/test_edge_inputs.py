@@ -144,10 +144,15 @@ def _data_csv(tmp_path: Path, with_injection: bool) -> Path:
     return path
 
 
-@pytest.mark.parametrize("workflow", ["quick", "react"])
+@pytest.mark.parametrize("workflow", ["quick", "react", "robust"])
 def test_an_injection_in_the_data_changes_nothing_the_agent_does(workflow, tmp_path, script_file):
     if workflow == "quick":
         replies = [PLAN, "result = int(df['units'].sum())", "The total is shown."]
+    elif workflow == "robust":
+        from robust_script import ALIGNED, DATA_WORK, PROFILE_OK, REQ_UNITS
+
+        code = "result = int(df['units'].sum())"
+        replies = [DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, code, "total = df['units'].sum()\nresult = int(total)", "The total is shown."]
     else:
         act = {"rationale": "sum", "next_action": "act", "instruction": "sum the units", "question": None, "assumption": None}
         fin = {**act, "next_action": "finalize", "instruction": None}
