@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from dsagent.atomic import append_line
+
 sys.path.insert(0, str(Path(__file__).parent))
 import dabench_scoring as scoring  # noqa: E402
 from dabench_scoring import computed_answers, expected_names, extract_answers, score_question  # noqa: E402
@@ -174,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     safe_model = args.model.replace(":", "_").replace("/", "_")[:40]
     out = args.out or Path("benchmarks/results") / f"{args.workflow}-{safe_model}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = {} if args.fresh or not out.exists() else {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    # A run killed mid-line leaves a last line without its newline: it is not a result.
+    lines = [] if args.fresh or not out.exists() else out.read_text().split("\n")[:-1]
+    done = {r["id"]: r for r in map(json.loads, filter(None, lines))}
     if args.fresh and out.exists():
         out.unlink()
     if args.rescore:
@@ -187,8 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, q in enumerate(todo, 1):
         row = run_one(q, args.data, args)
         rows.append(row)
-        with out.open("a") as fh:
-            fh.write(json.dumps(row) + "\n")
+        append_line(out, json.dumps(row))  # one whole line per question, even if killed
         mark = "✓" if row["correct"] and all(row["correct"]) else "✗"
         print(f"[{i}/{len(todo)}] id={q['id']} {q['level']:<6} {mark} {row['seconds']:.0f}s calls={row['llm_calls']}"
               + (f" error={row['error'][:80]}" if row.get("error") else ""), file=sys.stderr, flush=True)

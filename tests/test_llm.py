@@ -52,9 +52,11 @@ def test_remote_providers_need_keys_and_are_built_without_network(monkeypatch):
         get_chat_model("openai:gpt-4.1-mini")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     model = get_chat_model("openai:gpt-4.1-mini")
-    assert type(model).__name__ == "ChatOpenAI" and model.model_name == "gpt-4.1-mini"
+    # Every remote model is wrapped in the one retry/deadline policy (llm/guard.py); the provider's own has no retries.
+    assert type(model).__name__ == "GuardedChatModel" and model.model_name == "gpt-4.1-mini"
+    assert type(model.inner).__name__ == "ChatOpenAI" and model.inner.max_retries == 0
     compat = get_chat_model("openai-compatible:qwen@http://127.0.0.1:9/v1")
-    assert str(compat.openai_api_base) == "http://127.0.0.1:9/v1"
+    assert str(compat.inner.openai_api_base) == "http://127.0.0.1:9/v1" and "http://127.0.0.1:9/v1" in compat.where
     with pytest.raises(UserError, match="<model>@<base_url>"):
         get_chat_model("openai-compatible:qwen")
 

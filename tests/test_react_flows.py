@@ -90,7 +90,7 @@ def test_an_error_goes_back_to_reason_which_adjusts_the_instruction(script_file,
     assert route(result.run_id) == [("reason", "ok"), ("code_exec", "failed"), ("reason", "ok"),
                                     ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
     # reason was shown the failure; code_exec was shown the failed code and its error
-    assert "FAILED: KeyError: 'Column not found: Price' Hint: Columns of df are:" in prompt(session, 2)
+    assert "FAILED:\n<data>\nKeyError: 'Column not found: Price' Hint: Columns of df are:" in prompt(session, 2)
     fix = prompt(session, 3)
     assert "The previous code for this step failed" in fix and "df.groupby('region')['Price']" in fix
     assert "lowercase column price" in fix
@@ -160,7 +160,7 @@ def test_a_follow_up_acts_on_the_latest_result(script_file, sales_csv):
     # the second message's reason sees the first turn: its answer, code and result
     seen = "\n".join(str(m.content) for m in session.model.history[4])
     assert "df.groupby('month')['units'].sum()" in seen and "Units per month are shown." in seen
-    assert "Result:\n" + first.result_str.strip() in seen and "2024-01" in first.result_str
+    assert "Result:\n<data>\n" + first.result_str.strip() in seen and "2024-01" in first.result_str
     # the chart is the announced file, not a second copy of it
     assert [Path(f).name for f in second.figures] == ["monthly_units.png"]
     assert not list((Path(second.workspace) / "figures").glob("*.png"))

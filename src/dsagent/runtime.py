@@ -87,14 +87,34 @@ class RunContext:
                 completion_tokens=c, latency_s=latency, ok=error is None, error=error,
             )
 
+    def _retried(self, retry: Any) -> None:
+        """A remote call is about to be retried (``llm/guard.py``): logged as a failed call, shown as progress."""
+        message = f"model call failed ({retry.problem}); retrying in {retry.wait_s:.1f} s (try {retry.attempt + 1} of {retry.max_attempts})"
+        self.run_log.record_llm_call(self.run_id, node=self._node, model=self.model_label, prompt_tokens=0, completion_tokens=0,
+                                     latency_s=0.0, ok=False, error=f"try {retry.attempt}: {retry.problem}; retried after {retry.wait_s:.1f} s")
+        self.progress(ProgressEvent("info", self._node, message=message))
+
+    @contextmanager
+    def retries_logged(self) -> Iterator[None]:
+        """Within this block, a remote model call's retries (llm/guard.py) are logged and shown as progress:
+        :meth:`llm` and :meth:`llm_structured` use it; a node that calls the model itself (e.g. with tools) should too."""
+        from dsagent.llm.guard import RETRY_LISTENER
+
+        token = RETRY_LISTENER.set(self._retried)
+        try:
+            yield
+        finally:
+            RETRY_LISTENER.reset(token)
+
     def llm(self, messages: list[BaseMessage], *, max_tokens: int | None = None, temperature: float | None = None) -> str:
-        """One plain-text model call, recorded in the run log."""
+        """One plain-text model call, recorded in the run log (with every retry of it)."""
         started = time.perf_counter()
         kwargs: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
         if temperature is not None:
             kwargs["temperature"] = temperature
         try:
-            reply = self.model.invoke(messages, **kwargs)
+            with self.retries_logged():
+                reply = self.model.invoke(messages, **kwargs)
         except DsagentError as exc:
             self._record([], started, str(exc))
             raise
@@ -111,7 +131,8 @@ class RunContext:
 
         started = time.perf_counter()
         try:
-            parsed, replies = invoke_structured(self.model, messages, schema)
+            with self.retries_logged():
+                parsed, replies = invoke_structured(self.model, messages, schema)
         except StructuredOutputError as exc:
             self._record([], started, str(exc))
             raise

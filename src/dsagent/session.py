@@ -52,13 +52,19 @@ class AnalysisResult(BaseModel):
 
 
 def new_workspace(root: Path) -> Path:
+    """A new folder ``<root>/<yyyymmddhhmmss>[-n]/``, never one another session (or browser) made:
+    mkdir claims the name atomically, so two made in the same second get two names."""
     stamp = datetime.now().strftime("%Y%m%d%H%M%S")
-    path, n = root / stamp, 1
-    while path.exists():
-        n += 1
-        path = root / f"{stamp}-{n}"
-    path.mkdir(parents=True)
-    return path.resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while True:
+        path = root / (stamp if n == 1 else f"{stamp}-{n}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            n += 1
+            continue
+        return path.resolve()
 
 
 class Session:
@@ -183,12 +189,14 @@ class Session:
     def _remember(self, question: str, result: AnalysisResult) -> None:
         from langchain_core.messages import AIMessage, HumanMessage
 
+        from dsagent.workflows.common.prompting import quote_data
+
         answer = result.explanation
         if result.result_str and result.output_type != "ask":
             # A follow-up ("now only for 2023", "as a line chart") acts on this result and its code.
             result_text = result.result_str.strip()
             result_text = result_text if len(result_text) <= REMEMBERED_RESULT_CHARS else result_text[:REMEMBERED_RESULT_CHARS] + " …"
-            answer += f"\n\nResult:\n{result_text}"
+            answer += f"\n\nResult:\n{quote_data(result_text)}"
         if result.code:
             answer += f"\n\nCode used:\n```python\n{result.code.strip()}\n```"
         self.history += [HumanMessage(content=question), AIMessage(content=answer)]

@@ -12,7 +12,7 @@ from dsagent.web import server
 
 def test_streamlit_command_is_headless_local_and_quiet():
     command = server.streamlit_command("127.0.0.1", 8765, python="/py")
-    assert command[:5] == ["/py", "-m", "streamlit", "run", str(server.APP_FILE)]
+    assert command[:5] == ["/py", "-m", "dsagent.web.launch", "run", str(server.APP_FILE)]  # streamlit's CLI, outside calls cut
     options = dict(zip(command[5::2], command[6::2], strict=True))
     assert options["--server.headless"] == "true"
     assert options["--server.address"] == "127.0.0.1" and options["--server.port"] == "8765"
@@ -30,7 +30,7 @@ def test_cmd_web_execs_streamlit_with_the_defaults(monkeypatch, capsys):
     assert argv[argv.index("--server.port") + 1] == "8501"
     assert "DSAGENT_MODEL" not in env and env["STREAMLIT_BROWSER_GATHER_USAGE_STATS"] == "false"
     assert "http://localhost:8501" in capsys.readouterr().err
-    main(["web", "--port", "9000", "--host", "0.0.0.0", "--model", "scripted:r.json", "--workflow", "robust"])
+    main(["web", "--port", "9000", "--host", "0.0.0.0", "--model", "scripted:r.json", "--workflow", "robust", "--token", "a-long-token"])
     _, argv, env = calls[1]
     assert argv[argv.index("--server.port") + 1] == "9000" and argv[argv.index("--server.address") + 1] == "0.0.0.0"
     assert env["DSAGENT_MODEL"] == "scripted:r.json" and env["DSAGENT_WORKFLOW"] == "robust"

@@ -20,6 +20,8 @@ def _progress(event) -> None:  # type: ignore[no-untyped-def]
         mark = "✓" if event.outcome == "ok" else "✗" if event.outcome in {"failed", "error", "exception"} else "•"
         detail = f" — {event.detail}" if getattr(event, "detail", "") else ""
         _err(f"  {mark} {event.node} {event.seconds:.1f}s{detail}")
+    elif event.kind == "info" and event.message:
+        _err(f"  … {event.message}")
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -108,7 +110,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_web(args: argparse.Namespace) -> int:
     from dsagent.web.server import serve
 
-    serve(host=args.host, port=args.port, model=args.model, workflow=args.workflow)
+    serve(host=args.host, port=args.port, model=args.model, workflow=args.workflow, token=args.token)
     return 0  # not reached: serve() becomes the Streamlit server
 
 

@@ -64,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Start the Streamlit web app: upload data files, pick a workflow and a model, ask questions; "
                          "answers show live progress, interactive charts, tables, code and report downloads.")
     web.add_argument("--port", type=int, default=8501, help="port to listen on (default 8501)")
-    web.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    web.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only; any other address needs --token)")
+    web.add_argument("--token", default=None, help="access token every browser session must give (page field or ?token=); "
+                     "required with a --host other machines can reach (default: the web_token setting, DSAGENT_WEB_TOKEN)")
     web.add_argument("--model", help="default model spec shown in the app (default: settings, DSAGENT_MODEL)")
     web.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="default workflow shown in the app (default: the workflow setting; quick)")
     return parser

@@ -9,7 +9,9 @@ from __future__ import annotations
 import codecs
 import csv
 import json
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,10 +46,18 @@ class LoadedFrame:
 def read_file(path: Path) -> list[LoadedFrame]:
     """Read ``path`` into one or more frames, or raise :class:`UserError` saying what to fix."""
     path = Path(path).expanduser()
+    try:
+        return _read_checked(path)
+    except OSError as exc:  # a folder on the way we may not enter, a file that changed under us
+        raise UserError(f"{path.name}: cannot be read ({exc.strerror or exc}). Check the path and its permissions.") from None
+
+
+def _read_checked(path: Path) -> list[LoadedFrame]:
     if not path.exists():
         raise UserError(f"{path}: file not found. Check the path and the spelling of the name.")
     if path.is_dir():
         raise UserError(f"{path}: is a directory. Pass the data files inside it, not the folder.")
+    _check_regular_and_readable(path)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
         hint = " Re-save it as .xlsx." if suffix == ".xls" else ""
@@ -66,6 +76,30 @@ def read_file(path: Path) -> list[LoadedFrame]:
     else:
         loaded = [_read_text_table(path)]
     return [_trimmed_names(part) for part in loaded]
+
+
+_SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _check_regular_and_readable(path: Path) -> None:
+    """A data file must be a regular file we may read. A FIFO, a device (``/dev/zero``) or a socket —
+    or a link to one — is named as such without being opened (reading one can block or never end);
+    a file we may not read says so, with the system's reason."""
+    try:
+        st = path.stat()  # follows links: a link to /dev/zero is judged by /dev/zero
+    except OSError as exc:
+        raise UserError(f"{path}: cannot be read ({exc.strerror or exc}). Check the path and its permissions.") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((name for test, name in _SPECIAL if test(st.st_mode)), "not a regular file")
+        target = f" (a link to {os.path.realpath(path)})" if path.is_symlink() else ""
+        raise UserError(f"{path.name}: is {kind}{target}, not a data file. Pass a regular file (CSV, Excel, Parquet, JSON).")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        hint = " Check its permissions (ls -l), or copy it somewhere you can read." if isinstance(exc, PermissionError) else ""
+        raise UserError(f"{path.name}: cannot be read ({exc.strerror or exc}).{hint}") from None
+    os.close(fd)
 
 
 def _trimmed_names(loaded: LoadedFrame) -> LoadedFrame:

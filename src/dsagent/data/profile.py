@@ -8,8 +8,10 @@ local model reads ~50 tokens/s, so every figure here has to earn its place.
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +23,14 @@ from dsagent.data.tokens import count_tokens
 
 WIDE_COLUMNS = 30
 TOKEN_BUDGET = 2000
+SUMMARY_A_BUDGET = 1500
+"""Prompt tokens for Summary A's compact lines: a table too wide for them lists the columns that
+matter most (the question's, keys, incomplete, numeric) and counts the rest, so a profile stays
+about ``TOKEN_BUDGET`` at any width (5,000 columns had made a ~30k-token prompt; the local model
+reads 8,192). The same columns at every call for one question, so the prompt prefix is stable."""
+NAME_CHARS = 60
+"""A longer column name is shown cut, with its position (``df.columns[i]``): names are data, and a
+sentence-long one ("ignore previous instructions and …") must not read as a prompt of its own."""
 _SHORT_DTYPES = {"int": "int", "uint": "int", "float": "float", "bool": "bool", "datetime": "date"}
 _KEY_NAME = re.compile(r"(^|[_\s])(id|key|code|uuid|no|number)$|id$", re.IGNORECASE)
 _MAX_FORCED = 10
@@ -60,18 +70,18 @@ def profile_dataset(
     if positions is not None:
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
 
+    position = {name: i for i, name in enumerate(names)}
+
     def detail(name: str) -> str:
-        i = names.index(name)
-        return _detailed_line(add_details(stats[name], frame.iloc[:, i], sampled.iloc[:, i]))
+        i = position[name]
+        return _detailed_line(add_details(stats[name], frame.iloc[:, i], sampled.iloc[:, i]), i)
 
     if cols <= WIDE_COLUMNS:
         summary_b = "\n".join(detail(name) for name in names)
         text = f"{header}\n{summary_b}"
         return DatasetProfile(ds.id, text, count_tokens(text), "B", None, summary_b, names)
 
-    summary_a = "All columns (name: dtype u=unique miss=missing% mean):\n" + "\n".join(
-        _compact_line(stats[name]) for name in names
-    )
+    summary_a = _summary_a(stats, position, question, count_tokens(header))
     used = count_tokens(f"{header}\n{summary_a}\n") + 12
     chosen: dict[str, str] = {}
     forced = must_detail(stats, question, relevant_columns)
@@ -86,6 +96,26 @@ def profile_dataset(
     summary_b = f"Detailed, {len(detailed)} of {cols} columns:\n" + "\n".join(chosen[n] for n in detailed)
     text = f"{header}\n{summary_a}\n{summary_b}"
     return DatasetProfile(ds.id, text, count_tokens(text), "A+B", summary_a, summary_b, detailed)
+
+
+def _summary_a(stats: Mapping[str, ColumnStats], position: Mapping[str, int], question: str | None, header_tokens: int) -> str:
+    """One compact line per column in table order, as many as :data:`SUMMARY_A_BUDGET` holds
+    (chosen by :func:`rank_columns` for the question), then a count of the rest by dtype."""
+    budget, used, listed = SUMMARY_A_BUDGET - header_tokens, 0, {}
+    for name in rank_columns(stats, question, None):
+        line = _compact_line(stats[name], position[name])
+        cost = count_tokens(line) + 1
+        if used + cost > budget:
+            break
+        listed[name], used = line, used + cost
+    head = "All columns (name: dtype u=unique miss=missing% mean):\n"
+    if len(listed) == len(stats):
+        return head + "\n".join(listed[name] for name in stats)
+    rest = Counter(_short_dtype(s.dtype) for name, s in stats.items() if name not in listed)
+    kinds = ", ".join(f"{n:,} {dtype}" for dtype, n in rest.most_common())
+    return (f"Columns (name: dtype u=unique miss=missing% mean), {len(listed)} of {len(stats):,} listed:\n"
+            + "\n".join(listed[name] for name in stats if name in listed)
+            + f"\n… {len(stats) - len(listed):,} more columns not listed ({kinds}): df.columns names them all")
 
 
 def summarize_datasets(datasets: Mapping[str, Dataset], question: str | None = None) -> str:
@@ -163,9 +193,10 @@ def must_detail(stats: Mapping[str, ColumnStats], question: str | None, relevant
 # --- rendering --------------------------------------------------------------------------------
 
 
-def _compact_line(s: ColumnStats) -> str:
+def _compact_line(s: ColumnStats, position: int | None = None) -> str:
     # ~10 tokens: bare names when unambiguous, rounded figures (Qwen pays a token per digit).
-    name = s.name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s.name) else _name(s.name)
+    bare = len(s.name) <= NAME_CHARS and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s.name)
+    name = s.name if bare else _name(s.name, position)
     parts = [f"{name}: {_short_dtype(s.dtype)}"]
     if s.unique is not None and s.kind != "bool":
         parts.append("u=all" if _unique(s) == "all" else f"u={approx(s.unique)}")
@@ -176,8 +207,8 @@ def _compact_line(s: ColumnStats) -> str:
     return " ".join(parts)
 
 
-def _detailed_line(s: ColumnStats) -> str:
-    parts = [f"- {_name(s.name)} {s.dtype}"]
+def _detailed_line(s: ColumnStats, position: int | None = None) -> str:
+    parts = [f"- {_name(s.name, position)} {s.dtype}"]
     if s.missing:
         parts.append(f"miss={_pct(s.missing, s.rows)}")
     if s.unique is not None:
@@ -201,8 +232,12 @@ def _detailed_line(s: ColumnStats) -> str:
     return text
 
 
-def _name(name: str) -> str:
-    return '"' + name.replace('"', '\\"') + '"'
+def _name(name: str, position: int | None = None) -> str:
+    """A column name as a quoted string literal (newlines escaped); a long one cut (:data:`NAME_CHARS`)."""
+    if len(name) <= NAME_CHARS:
+        return json.dumps(name, ensure_ascii=False)
+    where = f", df.columns[{position}]" if position is not None else ""
+    return json.dumps(name[: NAME_CHARS - 1] + "…", ensure_ascii=False) + f" (name cut, {len(name)} chars{where})"
 
 
 def _value(value: object, limit: int = 24) -> str:

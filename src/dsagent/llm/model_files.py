@@ -110,7 +110,9 @@ def install(models_dir: Path, progress: Progress = lambda _m: None, force: bool 
         )
     os.replace(tmp, path)
     st = path.stat()
-    _stamp_path(models_dir).write_text(json.dumps({"sha256": sha, "size": st.st_size, "mtime_ns": st.st_mtime_ns}))
+    from dsagent.atomic import write_atomic
+
+    write_atomic(_stamp_path(models_dir), json.dumps({"sha256": sha, "size": st.st_size, "mtime_ns": st.st_mtime_ns}))
     progress(f"local model installed and verified: {path}")
     return path
 

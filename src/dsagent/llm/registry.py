@@ -51,7 +51,6 @@ def get_chat_model(spec: str | None = None, settings: "Settings | None" = None) 
     settings = settings or load_settings()
     spec = spec or settings.model
     provider, name = parse_spec(spec)
-    timeout = settings.llm_timeout_s
     temperature = settings.temperature
 
     if provider == "scripted":
@@ -72,25 +71,42 @@ def get_chat_model(spec: str | None = None, settings: "Settings | None" = None) 
         )
     if not name:
         raise UserError(f"model spec {spec!r} needs a model name, e.g. `{provider}:<model>`")
+    inner, where = _remote(provider, name, spec, settings)
+    from dsagent.llm.guard import GuardedChatModel, RetryPolicy
+
+    # Retries, back-off and the deadline are ours (one policy for every provider): max_retries=0.
+    return GuardedChatModel(inner=inner, policy=RetryPolicy.from_settings(settings), where=where)
+
+
+def _remote(provider: str, name: str, spec: str, settings: "Settings") -> tuple["BaseChatModel", str]:
+    """The provider's own chat model, and how error messages name it."""
+    timeout, temperature = settings.llm_timeout_s, settings.temperature
     if provider == "openai":
         mod = _import("langchain_openai", "openai")
-        return mod.ChatOpenAI(model=name, api_key=_need_key("OPENAI_API_KEY", "openai"), timeout=timeout, temperature=temperature, max_retries=1)
+        key = _need_key("OPENAI_API_KEY", "openai")
+        return mod.ChatOpenAI(model=name, api_key=key, timeout=timeout, temperature=temperature, max_retries=0), "OpenAI"
     if provider == "openai-compatible":
         model, sep, base_url = name.rpartition("@")
         if not sep or not model or not base_url:
             raise UserError(f"use `openai-compatible:<model>@<base_url>`, e.g. openai-compatible:qwen@http://localhost:8000/v1 (got {spec!r})")
         mod = _import("langchain_openai", "openai")
         key = os.environ.get("OPENAI_API_KEY") or "not-needed"
-        return mod.ChatOpenAI(model=model, base_url=base_url, api_key=key, timeout=timeout, temperature=temperature, max_retries=1)
+        chat = mod.ChatOpenAI(model=model, base_url=base_url, api_key=key, timeout=timeout, temperature=temperature, max_retries=0)
+        return chat, f"the model server at {base_url}"
     if provider == "anthropic":
         mod = _import("langchain_anthropic", "anthropic")
-        return mod.ChatAnthropic(model=name, api_key=_need_key("ANTHROPIC_API_KEY", "anthropic"), timeout=timeout, temperature=temperature, max_retries=1)
+        key = _need_key("ANTHROPIC_API_KEY", "anthropic")
+        return mod.ChatAnthropic(model=name, api_key=key, timeout=timeout, temperature=temperature, max_retries=0), "Anthropic"
     mod = _import("langchain_ollama", "ollama")
-    return mod.ChatOllama(model=name, temperature=temperature, base_url=os.environ.get("OLLAMA_HOST") or None)
+    host = os.environ.get("OLLAMA_HOST") or None
+    return mod.ChatOllama(model=name, temperature=temperature, base_url=host, client_kwargs={"timeout": timeout}), f"Ollama at {host or 'localhost:11434'}"
 
 
 def model_label(model: "BaseChatModel") -> str:
     """A short name for the run log."""
+    from dsagent.llm.guard import unwrap
+
+    model = unwrap(model)
     for attr in ("model_name", "model"):
         value = getattr(model, attr, None)
         if isinstance(value, str) and value:

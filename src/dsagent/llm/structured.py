@@ -35,7 +35,9 @@ def parse_reply(text: str, schema: type[T]) -> T:
 
 
 def _native(model: BaseChatModel) -> bool:
-    return type(model).__name__ in {"ChatOpenAI", "ChatAnthropic"}
+    from dsagent.llm.guard import unwrap
+
+    return type(unwrap(model)).__name__ in {"ChatOpenAI", "ChatAnthropic"}
 
 
 def invoke_structured(

@@ -12,7 +12,7 @@ from typing import Any
 
 from dsagent.errors import UserError
 from dsagent.reports.model import Report
-from dsagent.sandbox import fsafe
+from dsagent.atomic import write_atomic
 
 FORMATS: tuple[str, ...] = ("md", "html", "ipynb")
 
@@ -39,8 +39,7 @@ def write(report: Report, path: Path, fmt: str | None = None) -> Path:
     fmt = fmt or path.suffix.lstrip(".").lower()
     text = render(report, fmt, path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fsafe.write_text(path, text)  # a fresh name renamed over the target: never through a planted link
-    return path
+    return write_atomic(path, text)
 
 
 def default_path(run: dict[str, Any], artifacts: list[dict[str, Any]], fmt: str) -> Path:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.reports.model import Report, Section, meta_line
-from dsagent.sandbox import fsafe
+from dsagent.atomic import write_atomic
 
 _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".svg": "image/svg+xml", ".webp": "image/webp"}
 
@@ -203,5 +203,4 @@ def render_html(report: Report) -> str:
 
 
 def write_html(report: Report, path: Path) -> Path:
-    fsafe.write_text(path, render_html(report))
-    return path
+    return write_atomic(path, render_html(report))

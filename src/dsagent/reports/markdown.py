@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.reports.model import Report, Section, meta_line
-from dsagent.sandbox import fsafe
+from dsagent.atomic import write_atomic
 
 TABLE_ROWS = 50
 """Rows of a table written into Markdown; report.html shows all the report keeps."""
@@ -91,5 +91,4 @@ def render_markdown(report: Report, base: Path) -> str:
 
 
 def write_markdown(report: Report, path: Path) -> Path:
-    fsafe.write_text(path, render_markdown(report, path.parent))
-    return path
+    return write_atomic(path, render_markdown(report, path.parent))

@@ -13,6 +13,7 @@ from numbers import Integral
 from pathlib import Path
 from typing import Any
 
+from dsagent.atomic import atomic_path, write_atomic
 from dsagent.sandbox.api_drift import drift_hint
 from dsagent.sandbox.name_hints import name_hint
 
@@ -110,7 +111,8 @@ def save_table(value: Any, workspace: Path, n: int) -> list[str]:
         return []
     path = workspace / "tables" / f"cell_{n}_result.csv"
     path.parent.mkdir(exist_ok=True)
-    value.to_csv(path)
+    with atomic_path(path) as temp:
+        value.to_csv(temp)
     return [str(path)]
 
 
@@ -131,7 +133,7 @@ def save_figures(fig: Any, has_fig: bool, workspace: Path, n: int) -> list[str]:
         if type(fig).__module__.startswith("plotly") and hasattr(fig, "to_json"):
             out_dir.mkdir(exist_ok=True)
             path = out_dir / f"cell_{n}.json"
-            path.write_text(fig.to_json())
+            write_atomic(path, fig.to_json())
             saved.append(str(path))
         else:
             # seaborn hands back Axes or a FacetGrid; both know their matplotlib figure.
@@ -147,7 +149,8 @@ def save_figures(fig: Any, has_fig: bool, workspace: Path, n: int) -> list[str]:
     for k, figure in enumerate(mpl_figures, start=1):
         out_dir.mkdir(exist_ok=True)
         path = out_dir / f"cell_{n}_{k}.png"
-        figure.savefig(path, dpi=100, bbox_inches="tight")
+        with atomic_path(path) as temp:
+            figure.savefig(temp, dpi=100, bbox_inches="tight")
         saved.append(str(path))
     if plt is not None:
         plt.close("all")

@@ -10,15 +10,15 @@ over the target, which replaces a planted link or hard link instead of writing t
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from dsagent.atomic import write_in_dir
+
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 _READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)  # NONBLOCK: a FIFO must not hang us
-_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 
 
 class UnsafePath(OSError):
@@ -106,29 +106,8 @@ def write_bytes(root: Path, rel: str, data: bytes, mode: int = 0o644) -> Path:
     """Write ``root/rel`` on a fresh name, then rename it over the target (never through a link)."""
     *dirs, name = _parts(rel)
     with open_dir(root, dirs, create=True) as dir_fd:
-        tmp = f".{name}.{secrets.token_hex(6)}.tmp"
-        fd = os.open(tmp, _CREATE_FLAGS, mode, dir_fd=dir_fd)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        except BaseException:
-            os.close(fd)
-            os.unlink(tmp, dir_fd=dir_fd)
-            raise
-        os.close(fd)
-        try:
-            os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        except OSError:
-            os.unlink(tmp, dir_fd=dir_fd)
-            raise
+        write_in_dir(dir_fd, name, data, mode)
     return Path(root, *dirs, name)
-
-
-def write_text(path: Path, text: str) -> Path:
-    """Write ``path`` (its folder is trusted: the parent's own) without following a link at its name."""
-    path = Path(path)
-    return write_bytes(path.parent, path.name, text.encode("utf-8"))
 
 
 def tree_bytes(root: Path, limit: int) -> int:

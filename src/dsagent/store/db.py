@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,6 +35,32 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
+_ENGINES: dict[str, Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def _engine(url: str) -> Engine:
+    """One engine (and connection pool) per URL in a process, migrated once: a web server opens a
+    Session per browser conversation, and each engine kept its own SQLite connection open."""
+    with _ENGINES_LOCK:
+        engine = _ENGINES.get(url)
+        path = Path(url.removeprefix("sqlite:///")).expanduser() if url.startswith("sqlite:///") else None
+        if engine is not None and (path is None or path.exists()):
+            return engine
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            engine = create_engine(url, future=True)
+        except Exception as exc:
+            raise UserError(f"cannot open the run log at {url!r}: {exc}; check DSAGENT_DATABASE_URL") from exc
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", lambda c, _r: c.execute("PRAGMA journal_mode=WAL"))
+        with engine.begin() as conn:
+            migrations.apply(conn, utcnow)
+        _ENGINES[url] = engine
+        return engine
+
+
 def _dumps(value: Any) -> str | None:
     return None if value is None else json.dumps(value, default=str)
 
@@ -42,16 +69,14 @@ class RunLog:
     """Append-as-you-go writer and reader of runs, steps, LLM calls and artifacts."""
 
     def __init__(self, url: str) -> None:
-        if url.startswith("sqlite:///"):
-            Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.engine: Engine = create_engine(url, future=True)
-        except Exception as exc:
-            raise UserError(f"cannot open the run log at {url!r}: {exc}; check DSAGENT_DATABASE_URL") from exc
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", lambda c, _r: c.execute("PRAGMA journal_mode=WAL"))
-        with self.engine.begin() as conn:
-            migrations.apply(conn, utcnow)
+        self.engine: Engine = _engine(url)
+        self.settle_interrupted()
+
+    def settle_interrupted(self) -> int:
+        """Mark every run left 'running' by a process of this host that has ended (kill -9, a crash)
+        as 'interrupted': done at every start, so the next `dsagent` command finds them so. Returns how many."""
+        rows = self._read("SELECT id, owner, status FROM runs WHERE status = 'running'")
+        return sum(row["status"] == "interrupted" for row in self._settle(rows))
 
     def _write(self, sql: str, **params: Any) -> Any:
         with self.engine.begin() as conn:

@@ -89,9 +89,28 @@ def run_question(state: Any, question: str) -> None:
     st.rerun()  # draw the whole conversation again, the new answer with its buttons
 
 
+def access_gate(state: Any) -> None:
+    """With an access token set (``dsagent web --token``, required off loopback), nothing else is
+    shown or loaded until this browser session gives it (the field, or ``?token=`` in the link)."""
+    from dsagent.config import load_settings
+
+    token = load_settings().web_token
+    if web_state.authorized(state, token, st.query_params.get("token")):
+        return
+    st.title("dsagent")
+    typed = st.text_input("Access token", type="password", key="access_token",
+                          help="This app is shared on the network: ask whoever started `dsagent web` for its token.")
+    if typed and web_state.authorized(state, token, typed):
+        st.rerun()
+    if typed:
+        st.error("That is not the access token.", icon=":material/lock:")
+    st.stop()
+
+
 def main() -> None:
     st.set_page_config(page_title="dsagent", page_icon=":material/query_stats:", layout="wide")
     state = st.session_state
+    access_gate(state)
     web_state.init_state(state)
     if state["workflow"] not in WORKFLOWS:
         state["workflow"] = next(iter(WORKFLOWS))

@@ -15,6 +15,7 @@ The functions take the state mapping, so the tests drive them without a browser.
 
 from __future__ import annotations
 
+import hmac
 import logging
 import re
 import threading
@@ -46,6 +47,17 @@ def init_state(state: State) -> None:
             state[key] = value
 
 
+def authorized(state: State, expected: str | None, offered: str | None) -> bool:
+    """True when no access token is set (``web_token``), or this browser session gave it (kept for
+    the session's reruns; compared in constant time)."""
+    if not expected or state.get("authorized"):
+        return True
+    if offered and hmac.compare_digest(offered.encode("utf-8"), expected.encode("utf-8")):
+        state["authorized"] = True
+        return True
+    return False
+
+
 def ensure_workspace(state: State) -> Path:
     """The session's ``<workspace_root>/<yyyymmddhhmmss>/``, made on first use (seed 001)."""
     if state.get("workspace_dir") is None:
@@ -65,12 +77,14 @@ def safe_name(name: str) -> str:
 
 def save_uploads(workspace_dir: Path, uploads: Sequence[tuple[str, bytes]]) -> list[Path]:
     """Write each ``(name, bytes)`` into ``workspace_dir/uploads/`` (and nowhere else)."""
+    from dsagent.atomic import write_atomic
+
     folder = workspace_dir / "uploads"
     folder.mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
     for name, data in uploads:
         path = folder / safe_name(name)
-        path.write_bytes(data)
+        write_atomic(path, data)
         paths.append(path)
     return paths
 

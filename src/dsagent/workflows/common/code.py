@@ -64,7 +64,9 @@ def clip(text: str | None, limit: int = 1500) -> str:
 
 
 def describe_output(execution_result: dict | None) -> str:
-    """What the model is shown of a successful run: result, printed output, figures."""
+    """What the model is shown of a successful run: result, printed output, figures (quoted as data)."""
+    from dsagent.workflows.common.prompting import quote_data
+
     if not execution_result:
         return "(no output)"
     parts = []
@@ -76,7 +78,7 @@ def describe_output(execution_result: dict | None) -> str:
         parts.append(f"figures created: {len(execution_result['figures'])}")
     if execution_result.get("figure_data"):
         parts.append(f"the chart shows:\n{clip(execution_result['figure_data'], 800)}")
-    return "\n".join(parts) or "(the code ran but set no `result` and printed nothing)"
+    return quote_data("\n".join(parts)) if parts else "(the code ran but set no `result` and printed nothing)"
 
 
 def unchecked_result(code: str, execution_result: dict | None) -> str | None:

@@ -12,7 +12,7 @@ from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import clip, describe_output, run_code, write_code
-from dsagent.workflows.common.prompting import code_rules, stable_messages
+from dsagent.workflows.common.prompting import code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import AgentState
 
@@ -67,7 +67,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             if state["attempts"] == 0 or not state.get("code"):
                 instruction = generate
             else:
-                instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=clip(state["error"], 1200))
+                instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=quote_data(state["error"], 1200))
                 fresh = _messages(state, generate)  # asked only if the fix keeps repeating a failed code
             code, resampled = write_code(ctx, _messages(state, instruction), {f["code"] for f in state["failed_attempts"]}, fresh)
             if resampled:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dsagent.workflows.common.code import clip
-from dsagent.workflows.common.prompting import named_answers_rule
+from dsagent.workflows.common.prompting import named_answers_rule, quote_data
 from dsagent.workflows.react.code_policy import ALLOWED_LIBRARIES
 from dsagent.workflows.react.state import AgentState, ExecutionResult
 
@@ -54,7 +54,8 @@ PREVIOUS_FAILED = """The previous code for this step failed:
 ```python
 {code}
 ```
-Error: {error}
+Error:
+{error}
 Write corrected code.
 """
 
@@ -116,7 +117,7 @@ def describe_step(n: int, run: ExecutionResult, detail: bool) -> str:
     """One execution as the model sees it: its instruction, then its result or its error."""
     head = f"{n}. {run.instruction or 'analysis'}"
     if not run.success:
-        return f"{head}\n   FAILED: {_last_line(run.error)}"
+        return f"{head}\n   FAILED:\n{quote_data(_last_line(run.error))}"
     parts = []
     if run.result is not None:
         parts.append(f"result = {clip(run.result, 1200 if detail else 500)}")
@@ -127,8 +128,9 @@ def describe_step(n: int, run: ExecutionResult, detail: bool) -> str:
         parts.append("charts: " + "; ".join(charts))
         if run.result is None and not (run.stdout or "").strip():
             parts.append("(no numbers were stored or printed)")
-    body = "\n".join(parts) or "(ran, but set no `result` and printed nothing)"
-    return head + "".join(f"\n   {line}" for line in body.splitlines())
+    if not parts:
+        return f"{head}\n   (ran, but set no `result` and printed nothing)"
+    return f"{head}\n{quote_data(chr(10).join(parts))}"
 
 
 def describe_results(results: Sequence[ExecutionResult], detail: bool = False) -> str:
@@ -153,7 +155,7 @@ def code(state: AgentState, instruction: str) -> str:
     last = state.execution_results[-1] if state.execution_results else None
     previous = ""
     if last is not None and not last.success:
-        previous = PREVIOUS_FAILED.format(code=last.code.strip(), error=_last_line(last.error))
+        previous = PREVIOUS_FAILED.format(code=last.code.strip(), error=quote_data(_last_line(last.error)))
     return CODE.format(rules=code_rules(state.datasets, state.question), question=state.question, instruction=instruction, previous=previous)
 
 

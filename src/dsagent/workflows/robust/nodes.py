@@ -13,7 +13,7 @@ from typing import Any
 from dsagent.data.catalog import Dataset
 from dsagent.data.profile import WIDE_COLUMNS, profile_dataset
 from dsagent.runtime import RunContext
-from dsagent.workflows.common.prompting import stable_messages
+from dsagent.workflows.common.prompting import quote_data, stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.nodes_analysis import make_analysis_nodes
 from dsagent.workflows.robust.routing import route_from_node_3
@@ -133,7 +133,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 if text in data_summary:
                     in_data.append(ds.id)
                 else:
-                    parts.append(prompts.SUMMARY_HERE.format(text=text))
+                    parts.append(prompts.SUMMARY_HERE.format(text=quote_data(text)))
                 continue
             overview = profile_dataset(ds, state["question"], max_detailed=0)
             selected = select_columns(state, ds, overview.summary_a or "", step)
@@ -144,10 +144,10 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             if overview.summary_a and overview.summary_a in data_summary:
                 lines = [line for line in detailed.summary_b.splitlines()[1:] if line not in data_summary]
                 parts.append(prompts.SUMMARY_WIDE.format(
-                    dataset_id=ds.id, columns=", ".join(detailed.detailed_columns),
-                    lines="\n".join(lines) if lines else "(all of them are detailed in DATA above)"))
+                    dataset_id=ds.id, columns=quote_data(", ".join(detailed.detailed_columns)),
+                    lines=quote_data("\n".join(lines)) if lines else "(all of them are detailed in DATA above)"))
             else:
-                parts.append(prompts.SUMMARY_HERE.format(text=detailed.text))
+                parts.append(prompts.SUMMARY_HERE.format(text=quote_data(detailed.text)))
         if in_data:
             parts.insert(0, prompts.SUMMARY_IN_DATA.format(ids=", ".join(in_data)))
         step["detail"] = "; ".join(notes)

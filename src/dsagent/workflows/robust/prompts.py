@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dsagent.workflows.common.code import clip, describe_output
-from dsagent.workflows.common.prompting import code_rules, compact_json
+from dsagent.workflows.common.prompting import code_rules, compact_json, quote_data
 
 UNDERSTAND = """Decide if the question needs data analysis or only a conceptual explanation.
 
@@ -80,11 +80,13 @@ Profile the data:
 Return JSON (data_quality: the required columns only, a few words each): {{"reasoning": "brief", "available_columns": ["col1", ...], "missing_columns": [...], "data_quality": {{"col1": "..."}}, "limitations": [...], "is_suitable": true/false}}"""
 
 SUMMARY_IN_DATA = "The detailed profile of every column of {ids} is in DATA above."
-SUMMARY_WIDE = """DATA above has a compact overview of ALL columns of {dataset_id}. Selected for this analysis: {columns}.
+SUMMARY_WIDE = """DATA above has a compact overview of ALL columns of {dataset_id}. Selected for this analysis:
+{columns}
 DETAILED PROFILE of those not already detailed in DATA:
 {lines}
 Use the compact overview for the full scope, the detailed profile to assess quality."""
 SUMMARY_HERE = "Dataset summary:\n{text}"
+"""``text`` is quoted as data by the caller (``quote_data``)."""
 
 ALIGNMENT = """Check if the available data can satisfy the analysis requirements.
 
@@ -145,11 +147,11 @@ Fix it. Return ONLY the Python code, no explanations or markdown."""
 
 CHECK_EVIDENCE = """
 An independent computation of the same question (separate code) gave:
-result = {check}
+{check}
 The two results disagree: decide which is right. If the independent one is, these results are not valid.
 """
 
-CHECK_HINT = "An independent computation of the question gave: result = {check}\n"
+CHECK_HINT = "An independent computation of the question gave:\n{check}\n"
 
 ERROR_PATTERNS = """
 COMMON ERROR PATTERNS:
@@ -302,7 +304,7 @@ def generate_code(state: Mapping[str, Any]) -> str:
 def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
     """Node 4, a retry after an error, or a rewrite after node 5a (evaluation issues + guidance)."""
     if state.get("error") and not state.get("execution_success"):
-        problem, patterns = f"Error:\n{clip(state['error'], 1200)}\n", ERROR_PATTERNS
+        problem, patterns = f"Error:\n{quote_data(state['error'], 1200)}\n", ERROR_PATTERNS
     else:
         issues = (state.get("evaluation") or {}).get("issues_found") or ["the results were judged wrong"]
         problem, patterns = f"It ran, but the evaluation found:\n{_bullets(issues)}\n", ""
@@ -310,7 +312,7 @@ def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
         problem += f"Remediation guidance: {guidance}\n"
     check = (state.get("cross_check") or {}).get("reference")
     if check and state.get("execution_success"):
-        problem += CHECK_HINT.format(check=clip(check, 300))
+        problem += CHECK_HINT.format(check=quote_data(f"result = {check}", 300))
     return FIX_CODE.format(patterns=patterns, code=(state.get("code") or "").strip(), problem=problem, **_code_context(state))
 
 
@@ -319,22 +321,22 @@ def cross_check(state: Mapping[str, Any], failed: Mapping[str, Any] | None = Non
     ``failed`` is its own first try ({code, error}) when that failed: one fix, same prompt opening."""
     text = CROSS_CHECK.format(rules=code_rules(state["datasets"], state["question"]), question=state["question"])
     if failed:
-        text += "\n\n" + CROSS_CHECK_FIX.format(code=failed["code"].strip(), error=clip(failed.get("error"), 800))
+        text += "\n\n" + CROSS_CHECK_FIX.format(code=failed["code"].strip(), error=quote_data(failed.get("error"), 800))
     return text
 
 
 def evaluate(state: Mapping[str, Any], disagreeing_check: str | None = None) -> str:
     """Node 5's model call; ``disagreeing_check`` is the independent result when the two differ."""
     success = bool(state.get("execution_success"))
-    error = "" if success else f"Error:\n{clip(state.get('error'), 800)}\n"
-    check = CHECK_EVIDENCE.format(check=clip(disagreeing_check, 600)) if disagreeing_check else ""
+    error = "" if success else f"Error:\n{quote_data(state.get('error'), 800)}\n"
+    check = CHECK_EVIDENCE.format(check=quote_data(f"result = {disagreeing_check}", 600)) if disagreeing_check else ""
     return EVALUATE.format(question=state["question"], requirements=compact_json(state.get("requirements") or {}),
                            code=(state.get("code") or "").strip(), success=success,
                            output=describe_output(state.get("execution_result")), error=error, check=check)
 
 
 def remediate(state: Mapping[str, Any]) -> str:
-    error = "" if state.get("execution_success") else f"Error:\n{clip(state.get('error'), 800)}\n"
+    error = "" if state.get("execution_success") else f"Error:\n{quote_data(state.get('error'), 800)}\n"
     return REMEDIATE.format(question=state["question"], evaluation=compact_json(state.get("evaluation") or {}),
                             code=(state.get("code") or "").strip(), error=error)
 
@@ -349,7 +351,7 @@ def explain_results(state: Mapping[str, Any], gave_up: bool) -> str:
         if state.get("execution_success"):
             problem = "; ".join((state.get("evaluation") or {}).get("issues_found") or []) or "the results were judged wrong"
         else:
-            problem = clip(state.get("error"), 600) or "the code failed"
+            problem = quote_data(state.get("error"), 600) if state.get("error") else "the code failed"
         tail = GAVE_UP.format(attempts=state.get("total_remediations", 0), tried=tried, problem=problem)
     evaluation = compact_json(state.get("evaluation") or {}, drop=("reasoning", "recommendation"))
     return EXPLAIN_RESULTS.format(question=state["question"], output=describe_output(state.get("execution_result")),

@@ -1,0 +1,135 @@
+"""A fake OpenAI-compatible chat server on 127.0.0.1 for fault tests (threads, bounded waits).
+
+Each request takes the next behaviour from a queue (the last one repeats):
+
+- ``"ok:<text>"``: a valid chat completion whose content is ``<text>``;
+- ``"500"``, ``"401"``, ``"404"``: that HTTP status with an OpenAI-style error body;
+- ``"429:<seconds>"``: rate limited, with ``Retry-After: <seconds>``;
+- ``"hang"``: no answer until the server stops (bounded by ``hang_s``);
+- ``"invalid_json"``: status 200 with a body that is not JSON;
+- ``"wrong_shape"``: status 200, valid JSON that is not a chat completion (``choices`` is null);
+- ``"truncated"``: status 200, a body cut short of its Content-Length, then the connection closes;
+- ``"empty_body"``: status 200 with an empty body;
+- ``"empty"``: a valid chat completion with empty content.
+
+``requests`` keeps the time each request arrived, so a test can check the back-off.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+def completion(text: str, finish_reason: str = "stop") -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": "fake",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish_reason}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+
+
+class FakeOpenAI:
+    def __init__(self, behaviours: list[str], hang_s: float = 30.0) -> None:
+        self.behaviours = list(behaviours)
+        self.hang_s = hang_s
+        self.requests: list[float] = []
+        self.bodies: list[dict[str, Any]] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *_args: Any) -> None:  # quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                with fake._lock:
+                    fake.requests.append(time.monotonic())
+                    try:
+                        fake.bodies.append(json.loads(raw or b"{}"))
+                    except ValueError:
+                        fake.bodies.append({})
+                    mode = fake.behaviours.pop(0) if len(fake.behaviours) > 1 else fake.behaviours[0]
+                fake._respond(self, mode)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def _respond(self, h: BaseHTTPRequestHandler, mode: str) -> None:
+        kind, _, arg = mode.partition(":")
+        if kind == "hang":
+            self._stop.wait(self.hang_s)
+            return
+        if kind == "ok":
+            self._send(h, 200, json.dumps(completion(arg)).encode())
+        elif kind == "empty":
+            self._send(h, 200, json.dumps(completion("")).encode())
+        elif kind == "length":
+            self._send(h, 200, json.dumps(completion(arg, "length")).encode())
+        elif kind in ("500", "401", "404"):
+            body = {"error": {"message": f"fake error {kind}", "type": "server_error", "code": kind}}
+            self._send(h, int(kind), json.dumps(body).encode())
+        elif kind == "429":
+            body = {"error": {"message": "rate limited", "type": "rate_limit", "code": "429"}}
+            self._send(h, 429, json.dumps(body).encode(), {"Retry-After": arg or "1"})
+        elif kind == "invalid_json":
+            self._send(h, 200, b"<html>this is not json")
+        elif kind == "wrong_shape":
+            self._send(h, 200, json.dumps({"id": "x", "object": "chat.completion", "choices": None}).encode())
+        elif kind == "truncated":
+            body = json.dumps(completion("cut short")).encode()
+            h.send_response(200)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(body)))
+            h.end_headers()
+            h.wfile.write(body[: len(body) // 2])
+            h.wfile.flush()
+            h.close_connection = True
+            try:
+                h.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        elif kind == "empty_body":
+            self._send(h, 200, b"")
+        else:
+            raise ValueError(f"unknown behaviour {mode!r}")
+
+    @staticmethod
+    def _send(h: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(body)))
+        for key, value in (headers or {}).items():
+            h.send_header(key, value)
+        h.end_headers()
+        h.wfile.write(body)
+
+    def __enter__(self) -> "FakeOpenAI":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        self._stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+        self._thread.join(timeout=5)
+
+
+def refused_url() -> str:
+    """A localhost URL nothing listens on (the port was free a moment ago)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
