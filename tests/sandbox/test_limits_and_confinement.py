@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import socket
@@ -34,7 +35,8 @@ def test_isolation_is_full_here(sandbox: Sandbox) -> None:
 )
 def test_memory_limit(sandbox: Sandbox, code: str) -> None:
     restarts = sandbox.restarts
-    res = sandbox.run(code)
+    # The memory limit must trip, not the wall limit: touching 640 MB can take over 3 s on a busy machine.
+    res = sandbox.run(code, dataclasses.replace(TEST_LIMITS, wall_s=60.0))
     assert not res.success
     assert res.limit_breached == "memory", res.error
     assert "Memory limit exceeded" in res.error and f"{TEST_LIMITS.memory_mb} MB" in res.error
