@@ -119,7 +119,7 @@ class Session:
         return self._model
 
     def ask(self, question: str, workflow: str | None = None) -> AnalysisResult:
-        from dsagent.data import summarize_datasets
+        from dsagent.data.sharing import Redactor, summarize_for_prompt
         from dsagent.llm.registry import model_label
         from dsagent.reports.build import build_report, dataset_meta
         from dsagent.reports.html import write_html
@@ -137,9 +137,15 @@ class Session:
             datasets=[ds.name for ds in self.datasets.values()], workspace=str(self.workspace),
         )
         started = time.perf_counter()
-        ctx = RunContext(self.settings, model, label, _LazySandbox(self), self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets)
+        sharing = self.settings.data_sharing
+        sandbox = _SampledSandbox(self) if sharing == "sample" else _LazySandbox(self)
+        redact = None
+        if sharing == "schema" and self.datasets:
+            redactor = Redactor(self.datasets, protect=[question, *(str(c) for ds in self.datasets.values() for c in ds.frame.columns)])
+            redact = redactor.messages
+        ctx = RunContext(self.settings, model, label, sandbox, self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets, redact=redact)
         try:
-            summary = summarize_datasets(self.datasets, question) if self.datasets else ""
+            summary = summarize_for_prompt(self.datasets, question, self.settings) if self.datasets else ""
             state = self._run_graph(ctx, package, question, summary)
         except BaseException as exc:
             self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
@@ -155,6 +161,7 @@ class Session:
         tables = None if final.get("output_type") == "error" else (state.get("execution_result") or {}).get("tables")
         try:
             report = build_report(question, final, meta, tables=tables)
+            self._add_footer(report, ctx, time.perf_counter() - started)
             write_markdown(report, report_md)
             report_html = write_html(report, report_md.with_suffix(".html"))
         except BaseException as exc:
@@ -172,6 +179,17 @@ class Session:
         self.run_log.finish_run(run_id, status, final_output=result.model_dump(), error=final.get("error"))
         self._remember(question, result)
         return result
+
+    def _add_footer(self, report: Report, ctx: RunContext, seconds: float) -> None:
+        """The report ends with the column notes the model was given and the run's model usage."""
+        from dsagent.data.sharing import load_notes_file, notes_for, notes_text
+        from dsagent.doors.text import usage_line
+
+        extra = load_notes_file(self.settings.notes_file) if self.settings.notes_file else None
+        notes = {ds.name: notes_text(notes_for(ds, extra), [str(c) for c in ds.frame.columns]) for ds in self.datasets.values()}
+        report.meta["column_notes"] = {name: text.removeprefix("Notes:\n") for name, text in notes.items() if text}
+        usage = usage_line(ctx.llm_calls, ctx.prompt_tokens, ctx.completion_tokens, seconds, self.settings)
+        report.meta["usage"] = f"{ctx.model_label} · {usage} · data shared: {self.settings.data_sharing}"
 
     def _run_graph(self, ctx: RunContext, package: Any, question: str, summary: str) -> dict[str, Any]:
         meta = {ds_id: {"name": ds.name, "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in self.datasets.items()}
@@ -210,6 +228,17 @@ class _LazySandbox:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session._ready_sandbox(), name)
+
+
+class _SampledSandbox(_LazySandbox):
+    """data_sharing = sample: each printed result reaches the workflow (and so the model) cut to a few lines."""
+
+    def run(self, code: str, **kwargs: Any) -> Any:
+        from dsagent.data.sharing import clip_lines
+
+        result = self._session._ready_sandbox().run(code, **kwargs)
+        return result.model_copy(update={"stdout": clip_lines(result.stdout) or "", "result": clip_lines(result.result),
+                                         "figure_data": clip_lines(result.figure_data)})
 
 
 def analyze(question: str, files_or_frames: Any, model: str | None = None, workflow: str | None = None, **settings: Any) -> AnalysisResult:
