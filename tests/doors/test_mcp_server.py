@@ -145,3 +145,52 @@ def test_clean_data_stops_for_review_then_goes_on(monkeypatch, tmp_path, sales_c
 
     with pytest.raises(UserError, match="no cleaning waits"):
         tools.clean_data([str(sales_csv)], "tidy it", answer="yes")
+
+
+def test_streamable_http_on_loopback(tmp_path, sales_csv):
+    """`dsagent mcp --http PORT`: the same tools over streamable HTTP on 127.0.0.1."""
+    import signal
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "DSAGENT_MODEL": "scripted:none.json"}
+    proc = subprocess.Popen([DSAGENT, "mcp", "--http", str(port)], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "dsagent mcp --http did not start"
+                time.sleep(0.2)
+        try:
+            from mcp.client.streamable_http import streamable_http_client as connect
+        except ImportError:  # mcp 1.x
+            from mcp.client.streamable_http import streamablehttp_client as connect
+
+        async def go():  # type: ignore[no-untyped-def]
+            async with connect(f"http://127.0.0.1:{port}/mcp") as streams:
+                async with ClientSession(streams[0], streams[1]) as session:
+                    await session.initialize()
+                    return await session.call_tool("profile_data", {"paths": ["sales.csv"]})
+
+        result = anyio.run(go)
+        assert not _failed(result) and '"region"' in _text(result)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+
+
+def test_bad_flags_are_one_clear_line(tmp_path, capsys):
+    from dsagent.cli.main import main
+
+    assert main(["mcp", "--root", str(tmp_path / "nope")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert main(["mcp", "--http", "70000"]) == 2
+    assert "between 1 and 65535" in capsys.readouterr().err
