@@ -157,3 +157,31 @@ def test_data_sharing_setting_is_checked(monkeypatch, sales_csv, capsys):
     monkeypatch.setenv("DSAGENT_DATA_SHARING", "everything")
     assert main(["ask", str(sales_csv), "How many?"]) != 0
     assert "data_sharing" in capsys.readouterr().err
+
+
+def test_schema_holds_in_robust_and_react(script_file, orders_csv):
+    """The same scan over robust (node 2 profiles the data itself) and react (structured calls)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from robust_script import ALIGNED, DATA_WORK
+
+    req = {"reasoning": "a sum per group", "variables_needed": ["city", "amount"], "constraints": [],
+           "analysis_type": "descriptive", "success_criteria": "the sum per city"}
+    profile = {"reasoning": "ok", "available_columns": ["city", "amount"], "missing_columns": [],
+               "data_quality": {}, "limitations": [], "is_suitable": True}
+    robust = script_file([DATA_WORK, req, profile, ALIGNED, CODE, "result = df.groupby('city')['amount'].sum()", "Totals per city."])
+    react = script_file([
+        {"rationale": "sum it", "next_action": "act", "instruction": "sum amount per city", "question": None, "assumption": None},
+        CODE,
+        {"rationale": "done", "next_action": "finalize", "instruction": None, "question": None, "assumption": None},
+        {"title": "Totals", "sections": [{"section_type": "text", "content": "Totals per city."}], "suggestions": []},
+    ])
+    values = cell_values(orders_csv)
+    for spec, workflow in ((robust, "robust"), (react, "react")):
+        with Session([orders_csv], model=spec, data_sharing="schema", workflow=workflow) as session:
+            result = session.ask("What is the total amount per city?")
+        prompts = prompts_of(result.run_id)
+        assert len(prompts) >= 4, workflow
+        leaked = sorted(v for v in values if any(v in p for p in prompts))
+        assert leaked == [], f"{workflow}: cell values in prompts: {leaked[:10]}"
