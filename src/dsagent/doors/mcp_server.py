@@ -100,7 +100,13 @@ class Tools:
 
         if format not in FORMATS:
             raise UserError(f"unknown report format {format!r}: use one of {', '.join(FORMATS)}")
-        path = export_run(RunLog(self.settings.db_url), run_id, format)
+        log = RunLog(self.settings.db_url)
+        run = log.get_run(run_id)
+        workspace = Path(run.get("workspace") or "")
+        if not run.get("workspace") or not workspace.is_dir():  # never write outside a workspace
+            raise UserError(f"the workspace of run {run['id']} is gone ({workspace}); "
+                            f"`dsagent report {run['id']} --format {format} --out FILE` writes the report elsewhere")
+        path = export_run(log, run["id"], format)
         if format == "md":
             return f"{Path(path).read_text(encoding='utf-8')}\n\n(saved as {path})"
         return f"The {format} report of run {run_id} is saved as {path}"
