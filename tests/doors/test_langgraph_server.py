@@ -105,3 +105,29 @@ def test_quick_runs_through_the_sdk(server, tmp_path, sales_csv):
     assert [e["node"] for e in custom if e["kind"] == "node_start"] == ["plan", "code", "explain"]
     assert [m["type"] for m in values["messages"]] == ["human", "ai"]
     assert refused.startswith("ValueError: dsagent: /etc/hostname is outside the allowed folders")
+
+
+def test_chat_form_input_and_a_follow_up_on_the_same_thread(script_file, sales_csv, monkeypatch):
+    """Agent Chat UI's {"messages": [...]} input; the thread's messages reach the next run as history."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from dsagent.doors.langgraph_app import make_graph
+    from dsagent.errors import UserError  # noqa: F401  (the node turns it into a ValueError)
+
+    spec = script_file([PLAN, "result = df['units'].sum()", "The total is shown."])
+    monkeypatch.setenv("DSAGENT_MODEL", spec)
+    graph = make_graph("quick").builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    first = graph.invoke({"paths": ["sales.csv"], "messages": [{"role": "user", "content": "How many units in total?"}]}, config)
+    assert first["answer"] == "The total is shown." and [m.type for m in first["messages"]] == ["human", "ai"]
+    second_spec = script_file([PLAN, "result = df['units'].max()", "The largest is shown."])
+    follow = graph.invoke({"messages": [{"role": "user", "content": "And the largest?"}]},
+                          {"configurable": {"thread_id": "t1", "model": second_spec}})
+    assert follow["answer"] == "The largest is shown." and len(follow["messages"]) == 4
+    from dsagent.store import RunLog
+    from dsagent.config import load_settings
+
+    prompt = json.loads(RunLog(load_settings().db_url).llm_calls(follow["run_id"])[0]["prompt"])
+    assert [m["content"] for m in prompt[1:3]] == ["How many units in total?", "The total is shown."]
+    with pytest.raises(ValueError, match="the input needs a question"):
+        graph.invoke({"paths": ["sales.csv"]}, {"configurable": {"thread_id": "t2"}})
