@@ -23,10 +23,12 @@ def _register() -> None:
 
 
 class _PandasWatcher(importlib.abc.MetaPathFinder):
+    done = False
+
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if name != "pandas":
+        if name != "pandas" or self.done:
             return None
-        sys.meta_path.remove(self)  # once; also lets the real finders resolve pandas below
+        self.done = True  # once (it stays in sys.meta_path: removing it mid-lookup would skip a finder)
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None:
             return spec
