@@ -69,6 +69,7 @@ class Session:
         model: str | None = None,
         settings: Any = None,
         progress: Callable[[ProgressEvent], None] | None = None,
+        chat_model: Any = None,
         **overrides: Any,
     ) -> None:
         from dsagent.config import load_settings
@@ -91,7 +92,7 @@ class Session:
             source_files=[ds.source_path for ds in self.datasets.values() if ds.source_path],
             file_names={ds_id: (ds.source_path.name, ds.sheet) for ds_id, ds in self.datasets.items() if ds.source_path},
         )
-        self._model: Any = None
+        self._model: Any = chat_model  # a model already loaded (a server's or a notebook's), else built on first use
         self.history: list[Any] = []
         # Warm the worker while the first model call runs; joined before the first execution.
         self._warm = threading.Thread(target=self._start_sandbox, daemon=True)

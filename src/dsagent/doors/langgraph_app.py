@@ -79,6 +79,7 @@ def make_graph(workflow: str) -> Any:
         from langgraph.config import get_stream_writer
 
         from dsagent.config import load_settings
+        from dsagent.doors.models import shared_model
         from dsagent.doors.paths import allowed_paths
         from dsagent.doors.text import usage_line
         from dsagent.errors import UserError
@@ -98,7 +99,7 @@ def make_graph(workflow: str) -> Any:
         earlier = list(state.get("messages") or [])
         if earlier and isinstance(earlier[-1], HumanMessage) and str(earlier[-1].content) == question:
             earlier = earlier[:-1]  # the question itself, sent as a chat message
-        with Session(files, settings=settings, progress=progress) as session:
+        with shared_model(settings) as model, Session(files, settings=settings, progress=progress, chat_model=model) as session:
             session.history = earlier
             result = session.ask(question, workflow=workflow)
         new_messages: list[AnyMessage] = [] if not state.get("question") and state.get("messages") else [HumanMessage(content=question)]

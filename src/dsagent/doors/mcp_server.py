@@ -15,6 +15,7 @@ from functools import partial, wraps
 from typing import Any
 
 from dsagent.config import Settings
+from dsagent.doors.models import shared_model
 from dsagent.doors.paths import allowed_paths
 from dsagent.doors.text import answer_text
 from dsagent.errors import DsagentError, UserError
@@ -67,7 +68,7 @@ class Tools:
         if not question or not question.strip():
             raise UserError("the question is empty: say what you want to know about the data")
         files = allowed_paths(paths, self.settings.allowed_roots)
-        with Session(files, settings=self.settings) as session:
+        with shared_model(self.settings) as model, Session(files, settings=self.settings, chat_model=model) as session:
             result = session.ask(question, workflow=workflow)
         return answer_text(result, self.settings)
 

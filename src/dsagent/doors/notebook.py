@@ -112,7 +112,11 @@ def ask(question: str, *frames: Any, workflow: str | None = None, model: str | N
     inputs: Any = dict(named) if named and not frames else [*frames, *named.values()]
     if not inputs:
         raise UserError("dsagent.ask(question, df, ...): pass at least one DataFrame or data file after the question")
-    with Session(inputs, model=model) as session:
+    from dsagent.config import load_settings
+    from dsagent.doors.models import shared_model
+
+    settings = load_settings(model=model)
+    with shared_model(settings) as chat_model, Session(inputs, settings=settings, chat_model=chat_model) as session:
         result = session.ask(question, workflow=workflow)
         return NotebookAnswer(result, session.settings)
 
