@@ -1,14 +1,20 @@
 """dsagent: an AI data scientist. ``from dsagent import analyze``.
 
 Heavy libraries are imported lazily so that ``import dsagent`` and ``dsagent --help`` stay fast.
+In a notebook, ``df.dsagent.ask("…")`` and ``dsagent.ask(question, df, …)`` answer with a rich
+display, and ``%load_ext dsagent`` adds the ``%%dsagent`` cell magic (docs/doors.md).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from dsagent import _pandas_hook
+
 __version__ = "0.1.0"
-__all__ = ["AnalysisResult", "Session", "analyze", "load_datasets", "profile_dataset", "__version__"]
+__all__ = ["AnalysisResult", "Session", "analyze", "ask", "load_datasets", "profile_dataset", "__version__"]
+
+_pandas_hook.install()  # df.dsagent, registered when pandas is (or already was) imported
 
 
 def __getattr__(name: str) -> Any:
@@ -20,4 +26,15 @@ def __getattr__(name: str) -> Any:
         from dsagent import data
 
         return getattr(data, name)
+    if name == "ask":
+        from dsagent.doors.notebook import ask
+
+        return ask
     raise AttributeError(name)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext dsagent``: the ``%%dsagent`` cell magic."""
+    from dsagent.doors.notebook import load_ipython_extension as load
+
+    load(ipython)

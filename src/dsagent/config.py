@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 from pydantic_settings import (
@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     local_n_ctx: int = Field(8192, ge=512, description="Embedded model: context window in tokens.")
     local_threads: int = Field(0, ge=0, description="Embedded model: CPU threads (0 = all cores).")
     temperature: float = Field(0.0, ge=0, le=2, description="Sampling temperature for every model call.")
+    data_sharing: Literal["full", "sample", "schema"] = Field("full", description="What of the data the model is shown: full (profile with statistics and example values; printed results as they are), sample (the profile's statistics and example values; printed results cut to 5 rows), schema (names, types, missing and unique counts only; no cell value in any prompt, printed cell values masked).")
+    notes_file: Path | None = Field(None, description="A column-notes YAML (`table:` and `columns:` with descriptions and units) for every dataset, on top of `NAME.notes.yaml` beside each file (`--notes FILE`).")
+    allowed_roots: list[Path] = Field(default_factory=lambda: [Path(".")], description="MCP server and LangGraph server: folders whose files may be read (JSON list; default the current directory); other paths are refused.")
+    price_input_per_mtok: float = Field(0.0, ge=0, description="Hosted providers: price of a million prompt tokens (USD) for the cost line of an answer (0: no cost shown).")
+    price_output_per_mtok: float = Field(0.0, ge=0, description="Hosted providers: price of a million completion tokens (USD) for the cost line of an answer.")
 
     @classmethod
     def settings_customise_sources(

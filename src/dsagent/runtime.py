@@ -7,14 +7,18 @@ written as the run goes and shown as progress.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.tracers.context import register_configure_hook
 from pydantic import BaseModel
 
 from dsagent.errors import DsagentError, ProviderError
@@ -28,6 +32,36 @@ if TYPE_CHECKING:
     from dsagent.store import RunLog
 
 T = TypeVar("T", bound=BaseModel)
+
+
+class PromptCapture(BaseCallbackHandler):
+    """Collects the messages of every chat-model call made while it is the current capture,
+    including the repair call inside a structured call, in order (for the run log)."""
+
+    def __init__(self) -> None:
+        self.prompts: list[list[BaseMessage]] = []
+
+    def on_chat_model_start(self, serialized: Any, messages: list[list[BaseMessage]], **kwargs: Any) -> None:
+        self.prompts.append(list(messages[0]) if messages else [])
+
+
+_capture_var: ContextVar[PromptCapture | None] = ContextVar("dsagent_prompt_capture", default=None)
+register_configure_hook(_capture_var, inheritable=True)
+
+
+@contextmanager
+def capture_prompts() -> Iterator[PromptCapture]:
+    capture = PromptCapture()
+    token = _capture_var.set(capture)
+    try:
+        yield capture
+    finally:
+        _capture_var.reset(token)
+
+
+def messages_json(messages: list[BaseMessage]) -> str:
+    """A prompt as the run log keeps it: ``[{"role": "system", "content": "..."}, ...]``."""
+    return json.dumps([{"role": m.type, "content": m.content} for m in messages], ensure_ascii=False, default=str)
 
 
 @dataclass
@@ -51,6 +85,8 @@ class RunContext:
     progress: Callable[[ProgressEvent], None] = lambda _e: None
     datasets: "Mapping[str, Dataset]" = field(default_factory=dict)
     """The session's datasets (frames included), for nodes that profile data themselves."""
+    redact: Callable[[list[BaseMessage]], list[BaseMessage]] | None = None
+    """Masks the data's cell values in every prompt (data_sharing = schema); None sends prompts as built."""
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -74,17 +110,22 @@ class RunContext:
             self.run_log.finish_step(step_id, outcome["outcome"], seconds, outcome["detail"] or None)
             self.progress(ProgressEvent("node_end", node, seconds, outcome["outcome"], outcome["detail"]))
 
-    def _record(self, replies: list[AIMessage], started: float, error: str | None = None) -> None:
+    def _record(self, replies: list[AIMessage], started: float, error: str | None = None,
+                prompts: list[list[BaseMessage]] | None = None) -> None:
         latency = (time.perf_counter() - started) / max(1, len(replies))
-        for reply in replies or [None]:  # type: ignore[list-item]
+        prompts = prompts or []
+        for i, reply in enumerate(replies or [None]):  # type: ignore[list-item]
             usage = (getattr(reply, "usage_metadata", None) or {}) if reply is not None else {}
             p, c = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
             self.llm_calls += 1
             self.prompt_tokens += p
             self.completion_tokens += c
+            sent = prompts[i] if i < len(prompts) else (prompts[-1] if prompts else None)
             self.run_log.record_llm_call(
                 self.run_id, node=self._node, model=self.model_label, prompt_tokens=p,
                 completion_tokens=c, latency_s=latency, ok=error is None, error=error,
+                prompt=messages_json(sent) if sent is not None else None,
+                reply=str(reply.content) if reply is not None else None,
             )
 
     def _retried(self, retry: Any) -> None:
@@ -106,22 +147,26 @@ class RunContext:
         finally:
             RETRY_LISTENER.reset(token)
 
+    def _prepare(self, messages: list[BaseMessage]) -> list[BaseMessage]:
+        return self.redact(messages) if self.redact is not None else messages
+
     def llm(self, messages: list[BaseMessage], *, max_tokens: int | None = None, temperature: float | None = None) -> str:
         """One plain-text model call, recorded in the run log (with every retry of it)."""
         started = time.perf_counter()
         kwargs: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
         if temperature is not None:
             kwargs["temperature"] = temperature
+        messages = self._prepare(messages)
         try:
             with self.retries_logged():
                 reply = self.model.invoke(messages, **kwargs)
         except DsagentError as exc:
-            self._record([], started, str(exc))
+            self._record([], started, str(exc), [messages])
             raise
         except Exception as exc:  # a provider's own exception family: timeouts, HTTP errors
-            self._record([], started, str(exc))
+            self._record([], started, str(exc), [messages])
             raise ProviderError(f"model call failed ({self.model_label}): {type(exc).__name__}: {exc}") from exc
-        self._record([reply], started)
+        self._record([reply], started, prompts=[messages])
         return str(reply.content)
 
     def llm_structured(self, messages: list[BaseMessage], schema: type[T]) -> T:
@@ -130,17 +175,20 @@ class RunContext:
         from dsagent.llm.structured import invoke_structured
 
         started = time.perf_counter()
-        try:
-            with self.retries_logged():
-                parsed, replies = invoke_structured(self.model, messages, schema)
-        except StructuredOutputError as exc:
-            self._record([], started, str(exc))
-            raise
-        except DsagentError as exc:
-            self._record([], started, str(exc))
-            raise
-        except Exception as exc:
-            self._record([], started, str(exc))
-            raise ProviderError(f"model call failed ({self.model_label}): {type(exc).__name__}: {exc}") from exc
-        self._record(replies, started)
+        messages = self._prepare(messages)
+        # The repair call inside is built there; the capture records what each call was sent.
+        with capture_prompts() as capture:
+            try:
+                with self.retries_logged():
+                    parsed, replies = invoke_structured(self.model, messages, schema)
+            except StructuredOutputError as exc:
+                self._record([], started, str(exc), capture.prompts or [messages])
+                raise
+            except DsagentError as exc:
+                self._record([], started, str(exc), capture.prompts or [messages])
+                raise
+            except Exception as exc:
+                self._record([], started, str(exc), capture.prompts or [messages])
+                raise ProviderError(f"model call failed ({self.model_label}): {type(exc).__name__}: {exc}") from exc
+        self._record(replies, started, prompts=capture.prompts or [messages])
         return parsed

@@ -75,6 +75,7 @@ class Session:
         model: str | None = None,
         settings: Any = None,
         progress: Callable[[ProgressEvent], None] | None = None,
+        chat_model: Any = None,
         **overrides: Any,
     ) -> None:
         from dsagent.config import load_settings
@@ -97,7 +98,7 @@ class Session:
             source_files=[ds.source_path for ds in self.datasets.values() if ds.source_path],
             file_names={ds_id: (ds.source_path.name, ds.sheet) for ds_id, ds in self.datasets.items() if ds.source_path},
         )
-        self._model: Any = None
+        self._model: Any = chat_model  # a model already loaded (a server's or a notebook's), else built on first use
         self.history: list[Any] = []
         # Warm the worker while the first model call runs; joined before the first execution.
         self._warm = threading.Thread(target=self._start_sandbox, daemon=True)
@@ -125,7 +126,7 @@ class Session:
         return self._model
 
     def ask(self, question: str, workflow: str | None = None) -> AnalysisResult:
-        from dsagent.data import summarize_datasets
+        from dsagent.data.sharing import Redactor, summarize_for_prompt
         from dsagent.llm.registry import model_label
         from dsagent.reports.build import build_report, dataset_meta
         from dsagent.reports.html import write_html
@@ -146,8 +147,14 @@ class Session:
             model = self.model
             label = model_label(model)
             self.run_log.set_model(run_id, label)
-            ctx = RunContext(self.settings, model, label, _LazySandbox(self), self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets)
-            summary = summarize_datasets(self.datasets, question) if self.datasets else ""
+            sharing = self.settings.data_sharing
+            sandbox = _SampledSandbox(self) if sharing == "sample" else _LazySandbox(self)
+            redact = None
+            if sharing == "schema" and self.datasets:
+                redactor = Redactor(self.datasets, protect=[question, *(str(c) for ds in self.datasets.values() for c in ds.frame.columns)])
+                redact = redactor.messages
+            ctx = RunContext(self.settings, model, label, sandbox, self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets, redact=redact)
+            summary = summarize_for_prompt(self.datasets, question, self.settings) if self.datasets else ""
             state = self._run_graph(ctx, package, question, summary)
         except BaseException as exc:
             self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
@@ -163,6 +170,7 @@ class Session:
         tables = None if final.get("output_type") == "error" else (state.get("execution_result") or {}).get("tables")
         try:
             report = build_report(question, final, meta, tables=tables)
+            self._add_footer(report, ctx, time.perf_counter() - started)
             write_markdown(report, report_md)  # both written on fresh names, never through a link
             report_html = write_html(report, report_md.with_suffix(".html"))
         except BaseException as exc:
@@ -180,6 +188,17 @@ class Session:
         self.run_log.finish_run(run_id, status, final_output=result.model_dump(), error=final.get("error"))
         self._remember(question, result)
         return result
+
+    def _add_footer(self, report: Report, ctx: RunContext, seconds: float) -> None:
+        """The report ends with the column notes the model was given and the run's model usage."""
+        from dsagent.data.sharing import load_notes_file, notes_for, notes_text
+        from dsagent.doors.text import usage_line
+
+        extra = load_notes_file(self.settings.notes_file) if self.settings.notes_file else None
+        notes = {ds.name: notes_text(notes_for(ds, extra), [str(c) for c in ds.frame.columns]) for ds in self.datasets.values()}
+        report.meta["column_notes"] = {name: text.removeprefix("Notes:\n") for name, text in notes.items() if text}
+        usage = usage_line(ctx.llm_calls, ctx.prompt_tokens, ctx.completion_tokens, seconds, self.settings)
+        report.meta["usage"] = f"{ctx.model_label} · {usage} · data shared: {self.settings.data_sharing}"
 
     def _run_graph(self, ctx: RunContext, package: Any, question: str, summary: str) -> dict[str, Any]:
         meta = {ds_id: {"name": ds.name, "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in self.datasets.items()}
@@ -220,6 +239,17 @@ class _LazySandbox:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session._ready_sandbox(), name)
+
+
+class _SampledSandbox(_LazySandbox):
+    """data_sharing = sample: each printed result reaches the workflow (and so the model) cut to a few lines."""
+
+    def run(self, code: str, **kwargs: Any) -> Any:
+        from dsagent.data.sharing import clip_lines
+
+        result = self._session._ready_sandbox().run(code, **kwargs)
+        return result.model_copy(update={"stdout": clip_lines(result.stdout) or "", "result": clip_lines(result.result),
+                                         "figure_data": clip_lines(result.figure_data)})
 
 
 def analyze(question: str, files_or_frames: Any, model: str | None = None, workflow: str | None = None, **settings: Any) -> AnalysisResult:

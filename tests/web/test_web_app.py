@@ -250,3 +250,12 @@ def test_react_asks_back_and_the_reply_goes_to_the_same_session(monkeypatch, scr
     assert "**South** sold the most units." in texts(at)
     assert "units means units sold" in at.warning[0].value
     assert [b.label for b in at.button if b.label == "Compare months"] == ["Compare months"]
+
+
+def test_a_hosted_model_says_once_who_receives_what(monkeypatch):
+    monkeypatch.setenv("DSAGENT_DATA_SHARING", "schema")
+    at = app_test().run()
+    assert not any("receives your questions" in c.value for c in at.caption)
+    at.sidebar.text_input(key="model_spec").set_value("anthropic:claude-sonnet-4-5").run()
+    notices = [c.value for c in at.caption if "receives your questions" in c.value]
+    assert len(notices) == 1 and "anthropic receives" in notices[0] and "cell values are masked" in notices[0]

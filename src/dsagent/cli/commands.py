@@ -30,10 +30,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if len(args.items) < 2:
         raise UserError('give at least one data file and a question: dsagent ask data.csv "What is the average price?"')
     *files, question = args.items
-    overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow}
+    overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow, "notes_file": args.notes_file}
     with Session(files, model=args.model, progress=_progress, **overrides) as session:
         _err(f"datasets: {', '.join(f'{d.id} ({len(d.frame)}×{d.frame.shape[1]})' for d in session.datasets.values())}")
         _err(f"model: {session.settings.model} · workspace: {session.workspace}")
+        _notice(session.settings)
         result = session.ask(question)
     if args.json:
         print(json.dumps(result.model_dump(include=set(JSON_KEYS)), default=str))
@@ -46,8 +47,23 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print("\nCode:\n" + result.code.rstrip())
     for fig in result.figures:
         print(f"Figure: {fig}")
-    print(f"\nReport: {result.report_path}\nRun: {result.run_id} · {result.duration_s:.1f}s · {result.llm_calls} LLM calls · {result.prompt_tokens}+{result.completion_tokens} tokens")
+    print(f"\nReport: {result.report_path}\nRun: {result.run_id} · {_usage(result, session.settings)}")
     return 0 if result.output_type != "error" else 4
+
+
+def _usage(result, settings) -> str:  # type: ignore[no-untyped-def]
+    from dsagent.doors.text import usage_line
+
+    return usage_line(result.llm_calls, result.prompt_tokens, result.completion_tokens, result.duration_s, settings)
+
+
+def _notice(settings) -> None:  # type: ignore[no-untyped-def]
+    """Once per session, with a hosted model: which provider receives what."""
+    from dsagent.doors.text import sharing_notice
+
+    notice = sharing_notice(settings)
+    if notice:
+        _err(f"note: {notice}")
 
 
 JSON_KEYS = ("explanation", "evaluation", "code", "plan", "requirements", "alignment_caveats", "output_type", "figures", "result_str", "failed_attempts",
@@ -71,6 +87,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from dsagent.config import load_settings
     from dsagent.store import RunLog
 
+    if args.action == "show":
+        return _show_run(RunLog(load_settings().db_url), args)
+    if args.run_id:
+        raise UserError(f"`dsagent runs {args.run_id}`: to see one run use `dsagent runs show {args.run_id}`")
     runs = RunLog(load_settings().db_url).recent_runs(args.limit)
     if args.json:
         print(json.dumps(runs, default=str))
@@ -80,6 +100,53 @@ def cmd_runs(args: argparse.Namespace) -> int:
     for run in runs:
         question = " ".join(run["question"].split())[:70]
         print(f"{run['id']}  {run['created_at'][:19]}  {run['status']:<11} {run['workflow']:<6} {run['model'][:28]:<28}  {question}")
+    return 0
+
+
+def _show_run(log, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    """One run: its steps, its model calls and, with --prompts, what each call was sent and received."""
+    if not args.run_id:
+        raise UserError("give a run id: `dsagent runs show RUN_ID` (`dsagent runs` lists recent runs)")
+    run = log.get_run(args.run_id)
+    calls = log.llm_calls(run["id"])
+    if args.json:
+        print(json.dumps({"run": run, "steps": log.steps(run["id"]), "llm_calls": calls}, default=str))
+        return 0
+    print(f"run {run['id']} · {run['status']} · {run['workflow']} · {run['model']} · {run['created_at'][:19]}")
+    print(f"question: {run['question']}")
+    for step in log.steps(run["id"]):
+        detail = f" — {step['detail']}" if step.get("detail") else ""
+        print(f"  {step['node']:<24} {step['outcome'] or '?':<10} {step['duration_s'] or 0:.1f}s{detail}")
+    totals = log.llm_totals(run["id"])
+    print(f"{totals['calls']} model calls · {totals['prompt_tokens']:,} + {totals['completion_tokens']:,} tokens")
+    if not args.prompts:
+        return 0
+    for n, call in enumerate(calls, 1):
+        print(f"\n===== call {n} · {call['node'] or '?'} · {call['model']} · {call['prompt_tokens']}+{call['completion_tokens']} tokens · "
+              f"{call['latency_s'] or 0:.1f}s{'' if call['ok'] else ' · FAILED: ' + str(call['error'])}")
+        if call.get("prompt") is None:
+            print("(not recorded: this run predates prompt logging)")
+            continue
+        for message in json.loads(call["prompt"]):
+            print(f"----- sent · {message['role']}\n{message['content']}")
+        print(f"----- received\n{call['reply'] if call.get('reply') is not None else '(no reply)'}")
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from dsagent.config import load_settings
+    from dsagent.doors.mcp_server import serve
+
+    roots = [Path(r) for r in args.root] if args.root else None
+    for root in roots or []:
+        if not root.expanduser().is_dir():
+            raise UserError(f"--root {root}: no such folder")
+    settings = load_settings(model=args.model, workspace_root=args.workspace_root, allowed_roots=roots)
+    if args.http is not None and not 0 < args.http < 65536:
+        raise UserError(f"--http {args.http}: give a port between 1 and 65535")
+    serve(settings, http_port=args.http)
     return 0
 
 
@@ -123,10 +190,11 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from dsagent.errors import ProviderError
     from dsagent.session import Session
 
-    overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow}
+    overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow, "notes_file": args.notes_file}
     with Session(args.files, model=args.model, progress=_progress, **overrides) as session:
         _err(f"datasets: {', '.join(f'{d.id} ({len(d.frame)}×{d.frame.shape[1]})' for d in session.datasets.values())}")
         _err(f"model: {session.settings.model} · workflow: {args.workflow} · workspace: {session.workspace}")
+        _notice(session.settings)
         _err("Ask about the data; `exit` or Ctrl-D ends the chat.")
         while True:
             sys.stderr.write("\nyou> ")
@@ -150,4 +218,5 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 for fig in result.figures:
                     print(f"Figure: {fig}")
                 print(f"Report: {result.report_path}", flush=True)
+            print(_usage(result, session.settings), flush=True)
     return 0

@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
     ask.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="workflow to run (default: the workflow setting, DSAGENT_WORKFLOW; quick)")
     ask.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
+    ask.add_argument("--notes", dest="notes_file", metavar="FILE", help="column notes YAML (table and column descriptions, units) for the data; "
+                     "default: NAME.notes.yaml beside each file")
     ask.add_argument("--json", action="store_true", help="print the final output package as one JSON object on stdout")
     ask.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
 
@@ -43,9 +45,15 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--workflow", default="react", choices=list(WORKFLOWS), help="workflow for every message (default: react)")
     chat.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
     chat.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
+    chat.add_argument("--notes", dest="notes_file", metavar="FILE", help="column notes YAML for the data (default: NAME.notes.yaml beside each file)")
     chat.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
 
-    runs = sub.add_parser("runs", help="list recent runs from the run log")
+    runs = sub.add_parser("runs", help="list recent runs from the run log; `runs show RUN_ID --prompts` prints what the model was sent",
+                          description="`dsagent runs` lists recent runs; `dsagent runs show RUN_ID` prints one run's steps and model calls, "
+                          "and with --prompts exactly what each model call was sent and received.")
+    runs.add_argument("action", nargs="?", choices=["list", "show"], default="list", help="list (default) or show one run")
+    runs.add_argument("run_id", nargs="?", metavar="RUN_ID", help="with `show`: a run id (a unique prefix is enough)")
+    runs.add_argument("--prompts", action="store_true", help="with `show`: print every prompt sent and every reply received")
     runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
     runs.add_argument("--json", action="store_true", help="print JSON")
 
@@ -69,6 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
                      "required with a --host other machines can reach (default: the web_token setting, DSAGENT_WEB_TOKEN)")
     web.add_argument("--model", help="default model spec shown in the app (default: settings, DSAGENT_MODEL)")
     web.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="default workflow shown in the app (default: the workflow setting; quick)")
+    mcp = sub.add_parser("mcp", help="serve dsagent's tools over MCP (stdio, or --http PORT) for assistants and IDEs",
+                         description="An MCP server with the tools profile_data, ask, clean_data and get_report. Over stdio by default "
+                         "(what Claude Desktop and IDEs start); --http PORT serves streamable HTTP on 127.0.0.1:PORT/mcp. Only files "
+                         "under the allowed roots (default: the current directory) can be read.")
+    mcp.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio")
+    mcp.add_argument("--root", action="append", metavar="DIR", help="a folder whose files the tools may read (repeatable; default: the allowed_roots setting, the current directory)")
+    mcp.add_argument("--model", help="model spec for ask and clean_data (default: settings, DSAGENT_MODEL)")
+    mcp.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
     return parser
 
 

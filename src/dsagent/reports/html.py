@@ -174,12 +174,15 @@ def render_html(report: Report) -> str:
         parts.append('<h2>Caveats</h2><div class="caveats"><ul>' + "".join(f"<li>{_esc(c)}</li>" for c in report.caveats) + "</ul></div>")
     if report.suggestions:
         parts.append("<h2>Suggestions</h2><ul>" + "".join(f"<li>{_esc(s)}</li>" for s in report.suggestions) + "</ul>")
+    for name, notes in (report.meta.get("column_notes") or {}).items():
+        parts.append(f"<h2>Column notes — {_esc(name)}</h2><ul>" + "".join(f"<li>{_esc(line.removeprefix('- '))}</li>" for line in notes.splitlines()) + "</ul>")
     head_script = f"<script>{plotly_js()}</script>" if figures else ""
     question = ""
     if report.question and report.question.strip() != report.title.strip():
         question = f'<div class="question">{_esc(report.question.strip())}</div>'
     byline = meta_line(report)
-    footer = [f"Sandbox: {_esc(report.meta['isolation'])}"] if report.meta.get("isolation") else []
+    footer = [f"Model: {_esc(report.meta['usage'])}"] if report.meta.get("usage") else []
+    footer += [f"Sandbox: {_esc(report.meta['isolation'])}"] if report.meta.get("isolation") else []
     datasets = report.meta.get("datasets") or {}
     if datasets:
         footer.append("Data: " + ", ".join(f"<code>{_esc(ds_id)}</code> ({_esc(d.get('name'))})" for ds_id, d in datasets.items()))

@@ -85,8 +85,14 @@ def render_markdown(report: Report, base: Path) -> str:
         out += ["## Caveats", "", *[f"- {c}" for c in report.caveats], ""]
     if report.suggestions:
         out += ["## Suggestions", "", *[f"- {s}" for s in report.suggestions], ""]
+    for name, notes in (report.meta.get("column_notes") or {}).items():
+        out += [f"## Column notes — {name}", "", *[line if line.startswith("- ") else f"- {line}" for line in notes.splitlines()], ""]
+    if report.meta.get("isolation") or report.meta.get("usage"):
+        out += ["---"]
+    if report.meta.get("usage"):
+        out += [f"Model: {report.meta['usage']}", ""]
     if report.meta.get("isolation"):
-        out += ["---", f"Sandbox: {report.meta['isolation']}", ""]
+        out += [f"Sandbox: {report.meta['isolation']}", ""]
     return "\n".join(out)
 
 

@@ -126,11 +126,13 @@ class RunLog:
             t=utcnow(), o=outcome, d=duration_s, x=detail, id=step_id,
         )
 
-    def record_llm_call(self, run_id: str, *, node: str | None, model: str, prompt_tokens: int, completion_tokens: int, latency_s: float, ok: bool = True, error: str | None = None) -> None:
+    def record_llm_call(self, run_id: str, *, node: str | None, model: str, prompt_tokens: int, completion_tokens: int, latency_s: float,
+                        ok: bool = True, error: str | None = None, prompt: str | None = None, reply: str | None = None) -> None:
+        """One model call; ``prompt`` is the JSON list of messages sent (role, content), ``reply`` the text received."""
         self._write(
-            "INSERT INTO llm_calls (run_id, node, model, prompt_tokens, completion_tokens, latency_s, ok, error, created_at)"
-            " VALUES (:r, :n, :m, :p, :c, :l, :ok, :e, :t)",
-            r=run_id, n=node, m=model, p=prompt_tokens, c=completion_tokens, l=latency_s, ok=ok, e=error, t=utcnow(),
+            "INSERT INTO llm_calls (run_id, node, model, prompt_tokens, completion_tokens, latency_s, ok, error, created_at, prompt, reply)"
+            " VALUES (:r, :n, :m, :p, :c, :l, :ok, :e, :t, :pr, :rp)",
+            r=run_id, n=node, m=model, p=prompt_tokens, c=completion_tokens, l=latency_s, ok=ok, e=error, t=utcnow(), pr=prompt, rp=reply,
         )
 
     def add_artifact(self, run_id: str, kind: str, path: str) -> None:

@@ -63,6 +63,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0002_run_owner",
         ["ALTER TABLE runs ADD COLUMN owner VARCHAR(128)"],
     ),
+    (
+        # What each model call was sent (JSON list of {role, content}) and received: `runs show --prompts`.
+        "0003_llm_call_prompts",
+        ["ALTER TABLE llm_calls ADD COLUMN prompt TEXT", "ALTER TABLE llm_calls ADD COLUMN reply TEXT"],
+    ),
 ]
 
 

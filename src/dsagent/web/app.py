@@ -58,6 +58,17 @@ def sidebar(state: Any) -> None:
             st.caption(f"Workspace: `{state['workspace_dir']}`")
 
 
+def sharing_notice(state: Any) -> str | None:
+    """With a hosted model: which provider receives what (said once, above the conversation)."""
+    from dsagent.config import load_settings
+    from dsagent.doors.text import sharing_notice as notice
+
+    try:
+        return notice(load_settings(model=str(state.get("model_spec") or "").strip() or None))
+    except Exception:  # a bad setting is reported when the question runs
+        return None
+
+
 def data_preview(state: Any) -> None:
     for ds in state["datasets"].values():
         with st.expander(f"Preview: {ds.name}", icon=":material/table:"):
@@ -119,6 +130,9 @@ def main() -> None:
     st.title("dsagent")
     st.caption("An AI data scientist: ask about your data in plain language; it plans, writes and runs "
                "pandas/plotly code in a sandbox, checks it and explains the answer.")
+    notice = sharing_notice(state)
+    if notice:
+        st.caption(f":material/cloud_upload: {notice}")
     if not state["datasets"]:
         st.info("Upload one or more data files (CSV, Excel, Parquet, JSON) in the sidebar, then ask a question.",
                 icon=":material/upload_file:")

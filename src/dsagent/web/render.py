@@ -111,7 +111,7 @@ def render_answer(message: dict[str, Any], key: str, ask: Ask, *, interactive: b
         st.markdown("**Follow-up ideas**")
         for n, suggestion in enumerate(report.suggestions):
             st.button(suggestion, key=f"{key}-ask{n}", on_click=ask, args=(suggestion,), icon=":material/arrow_forward:")
-    st.caption(f"{result.workflow} · {result.model} · {result.llm_calls} model calls · {result.duration_s:.1f}s · run {result.run_id}")
+    st.caption(f"{result.workflow} · {result.model} · {usage_of(result)} · run {result.run_id}")
     if interactive:
         render_downloads(result, report, key)
 
@@ -124,6 +124,15 @@ def render_downloads(result: Any, report: Report, key: str) -> None:
         for n, (label, data, name, mime) in enumerate(files):
             st.download_button(label, data=data, file_name=name, mime=mime, key=f"{key}-dl{n}",
                                on_click="ignore", icon=":material/download:")
+
+
+def usage_of(result: Any) -> str:
+    """Model calls, tokens, seconds (and cost for a priced hosted model: the spec chosen in the sidebar)."""
+    from dsagent.config import load_settings
+    from dsagent.doors.text import usage_line
+
+    spec = str(st.session_state.get("model_spec") or "").strip() or None
+    return usage_line(result.llm_calls, result.prompt_tokens, result.completion_tokens, result.duration_s, load_settings(model=spec))
 
 
 def _title(figure: Any) -> str | None:

@@ -126,6 +126,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         """What the profiling prompt needs beyond DATA: the stable prefix already holds Summary B
         of every small table and Summary A of every wide one, so only new text is added."""
         data_summary = state.get("data_summary") or ""
+        if ctx.settings.data_sharing == "schema":  # the schema in DATA is all the model may see of the data
+            return prompts.SUMMARY_IN_DATA.format(ids=", ".join(ctx.datasets))
         in_data, parts, notes = [], [], []
         for ds in ctx.datasets.values():
             if ds.frame.shape[1] <= WIDE_COLUMNS:

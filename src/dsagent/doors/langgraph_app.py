@@ -1,0 +1,131 @@
+"""The LangGraph server door: one thin graph per workflow for ``langgraph.json`` / ``langgraph dev``.
+
+Each graph takes plain JSON — ``{"paths": [...], "question": "..."}`` (or Agent Chat UI's
+``{"messages": [...]}`` with ``paths``) — opens a :class:`~dsagent.session.Session` on the
+files, runs the named workflow's own graph through :meth:`Session.ask` (no copy of a workflow:
+same sandbox, run log, reports) and returns the answer, code, figure and report paths. Progress
+streams as custom events (``stream_mode="custom"``). The thread keeps the conversation in
+``messages``, so a follow-up on the same thread acts on the latest result (react's contract).
+``config["configurable"]["model"]`` picks the model (default: the settings' model).
+
+The clean workflow's graph and the assistant's are served as their own packages build them
+(``build_graph(checkpointer=None)``): they need the server's checkpointer for their interrupts.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from typing_extensions import NotRequired, TypedDict
+
+
+class DoorInput(TypedDict):
+    paths: list[str]
+    """Data files (CSV/TSV, Excel, Parquet, JSON) under the allowed roots."""
+    question: NotRequired[str]
+    """The question; when absent, the last human message in ``messages``."""
+    messages: NotRequired[Annotated[list[AnyMessage], add_messages]]
+    """Chat form (Agent Chat UI): the conversation; the thread keeps it."""
+
+
+class DoorOutput(TypedDict):
+    answer: str
+    """The grounded explanation (or the question the workflow asks back)."""
+    result: str | None
+    """str() of the code's ``result``."""
+    code: str | None
+    figures: list[str]
+    report_path: str | None
+    run_id: str
+    output_type: str | None
+    usage: str
+    """``3 model calls · 1,204 + 85 tokens · 12.3 s``."""
+    error: str | None
+    messages: Annotated[list[AnyMessage], add_messages]
+
+
+class DoorState(DoorInput, DoorOutput, total=False):
+    """Input and output of a door graph; ``messages`` accumulates over a thread."""
+
+
+def _question(state: DoorState) -> str:
+    if (state.get("question") or "").strip():
+        return state["question"]
+    for message in reversed(state.get("messages") or []):
+        if isinstance(message, HumanMessage):
+            return str(message.content)
+    return ""
+
+
+def make_graph(workflow: str) -> Any:
+    """A compiled graph that runs ``workflow`` on plain JSON input."""
+
+    def run(state: DoorState, config: RunnableConfig) -> dict[str, Any]:
+        from dsagent.errors import ProviderError, UserError
+
+        # The server shows the message of a ValueError / RuntimeError to the client, not of others.
+        try:
+            return _run(state, config)
+        except UserError as exc:
+            raise ValueError(f"dsagent: {exc}") from exc
+        except ProviderError as exc:
+            raise RuntimeError(f"dsagent: {exc}") from exc
+
+    def _run(state: DoorState, config: RunnableConfig) -> dict[str, Any]:
+        from langgraph.config import get_stream_writer
+
+        from dsagent.config import load_settings
+        from dsagent.doors.models import shared_model
+        from dsagent.doors.paths import allowed_paths
+        from dsagent.doors.text import usage_line
+        from dsagent.errors import UserError
+        from dsagent.session import Session
+
+        model = (config.get("configurable") or {}).get("model")
+        settings = load_settings(model=model)
+        question = _question(state)
+        if not question.strip():
+            raise UserError('the input needs a question: {"paths": ["data.csv"], "question": "What is the average price?"}')
+        files = allowed_paths(state.get("paths") or [], settings.allowed_roots)
+        writer = get_stream_writer()
+
+        def progress(event: Any) -> None:
+            writer({"kind": event.kind, "node": event.node, "seconds": round(event.seconds, 2), "outcome": event.outcome})
+
+        earlier = list(state.get("messages") or [])
+        if earlier and isinstance(earlier[-1], HumanMessage) and str(earlier[-1].content) == question:
+            earlier = earlier[:-1]  # the question itself, sent as a chat message
+        with shared_model(settings) as model, Session(files, settings=settings, progress=progress, chat_model=model) as session:
+            session.history = earlier
+            result = session.ask(question, workflow=workflow)
+        new_messages: list[AnyMessage] = [] if not state.get("question") and state.get("messages") else [HumanMessage(content=question)]
+        return {
+            "answer": result.explanation, "result": result.result_str, "code": result.code, "figures": result.figures,
+            "report_path": result.report_path, "run_id": result.run_id, "output_type": result.output_type, "error": result.error,
+            "usage": usage_line(result.llm_calls, result.prompt_tokens, result.completion_tokens, result.duration_s, settings),
+            "messages": [*new_messages, AIMessage(content=result.explanation)], "question": "",
+        }
+
+    graph = StateGraph(DoorState, input_schema=DoorInput, output_schema=DoorOutput)
+    graph.add_node(workflow, run)
+    graph.add_edge(START, workflow)
+    graph.add_edge(workflow, END)
+    return graph.compile(name=f"dsagent-{workflow}")
+
+
+quick = make_graph("quick")
+react = make_graph("react")
+robust = make_graph("robust")
+
+# After the clean workflow and the assistant are merged, each is one entry in langgraph.json,
+# served as its package builds it (the server compiles in its own checkpointer, so the clean
+# review's interrupt() is answered with Command(resume=...) through the API):
+#   "clean": "dsagent.doors.langgraph_app:clean"   with here:
+#       def clean(config: RunnableConfig) -> Any:
+#           from dsagent.workflows.clean.graph import build_graph
+#           return build_graph()
+#   "assistant": the same with dsagent.workflows.assistant.graph.
