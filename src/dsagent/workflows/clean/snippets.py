@@ -54,9 +54,9 @@ for _c in df.columns:
     else:
         df[_c] = df[_c].fillna(df[_c].mode().iloc[0])""",
     "drop_duplicates": """\
-df = df.drop_duplicates().reset_index(drop=True)""",
+df = df.drop_duplicates()""",
     "drop_missing_rows": """\
-df = df.dropna().reset_index(drop=True)""",
+df = df.dropna()""",
     "drop_outliers": """\
 _keep_rows = pd.Series(True, index=df.index)
 for _c in df.select_dtypes("number").columns:
@@ -65,8 +65,22 @@ for _c in df.select_dtypes("number").columns:
     _q1, _q3 = df[_c].quantile(0.25), df[_c].quantile(0.75)
     _iqr = _q3 - _q1
     _keep_rows &= df[_c].isna() | df[_c].between(_q1 - 3 * _iqr, _q3 + 3 * _iqr)
-df = df[_keep_rows].reset_index(drop=True)""",
+df = df[_keep_rows]""",
 }
+
+
+_TRACE_SOURCE = """
+def _trace(n, before, after):
+    common = [c for c in after.columns if c in before.columns]
+    rows = after.index.intersection(before.index)
+    changed = 0
+    for c in common:
+        a, b = before.loc[rows, c], after.loc[rows, c]
+        x, y = pd.to_numeric(a, errors="coerce"), pd.to_numeric(b, errors="coerce")
+        same = (a.isna() & b.isna()) | (a.astype(str) == b.astype(str)) | (x.notna() & (x == y))
+        changed += int((~same).sum())
+    _CLEAN_TRACE.append({"step": n, "rows": len(after), "rows_dropped": len(before.index.difference(after.index)),
+                         "columns_dropped": [str(c) for c in before.columns if c not in after.columns], "cells_changed": changed})"""
 
 
 def snippet(step: dict[str, Any]) -> str:
@@ -82,17 +96,28 @@ def snippet(step: dict[str, Any]) -> str:
     return _SNIPPETS[key].format(col=step.get("column"), **params)
 
 
-def build_function(steps: list[dict[str, Any]], custom_code: str | None = None) -> str:
-    """The full ``data_cleaner`` source: imports and helpers inside, one commented block per step."""
+def build_function(steps: list[dict[str, Any]], custom_code: str | None = None, trace: bool = False) -> str:
+    """The full ``data_cleaner`` source: imports and helpers inside, one commented block per step.
+
+    ``trace``: after each step, append ``(step, rows kept, columns, cells changed)`` to the global
+    list ``_CLEAN_TRACE`` (the sandbox's copy counts what each step did; the saved copy has no trace).
+    """
     body = ["import numpy as np", "import pandas as pd", textwrap.dedent(HELPERS_SOURCE).strip(), "",
             "df = data_raw.copy()",
             "df.columns = [str(c).strip() for c in df.columns]"]
+    if trace:
+        body += [_TRACE_SOURCE, "_prev = df.copy()"]
     for step in steps:
         body.append("")
         body.append(f"# Step {step['n']}: {step['what']}")
         body.append(snippet(step))
+        if trace:
+            body.append(f"_trace({step['n']}, _prev, df)")
+            body.append("_prev = df.copy()")
     if custom_code and custom_code.strip():
         body += ["", CUSTOM_MARK.strip(), textwrap.dedent(custom_code).strip(), "df = custom_steps(df)"]
+        if trace:
+            body.append(f"_trace({len(steps) + 1}, _prev, df)")
     body += ["", "return df"]
     inner = textwrap.indent("\n".join(body), "    ")
     head = f'def {FUNCTION_NAME}(data_raw):\n    """Clean a raw table the way the reviewed steps say; returns a new DataFrame (the input is not changed)."""\n'

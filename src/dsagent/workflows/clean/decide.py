@@ -1,0 +1,89 @@
+"""The model's decision on the default steps, and the code that keeps it grounded in the user's words.
+
+The model reads the user's instructions and the findings and switches default steps off, skips
+findings or adds steps. Code accepts a switch turned off only when the instructions speak of that
+step's subject, a skipped finding only when they name its column, and an added step only when it
+is not one the tested steps already do; plain phrases (:func:`plan.switches_from_words`) win.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from dsagent.workflows.clean.plan import POLICY, switches_from_words
+
+SUBJECTS = {
+    "drop_sparse_columns": r"column",
+    "impute_missing": r"imput|fill|missing",
+    "fix_types": r"type|convert|pars|format",
+    "drop_duplicates": r"duplicat",
+    "drop_missing_rows": r"row|record|missing|drop|remove",
+    "drop_outliers": r"outlier|extreme|row|record",
+}
+COVERED = re.compile(r"duplicat|missing|imput|type|placeholder|spelling|typo|whitespace|spaces|outlier|impossible|date|"
+                     r"numeric|number|categor|case|record_id|keep|convert|negative", re.I)
+MAX_EXTRA_STEPS = 3
+
+
+class Decision(BaseModel):
+    """The recommend node's structured output."""
+
+    reasoning: str = Field("", description="What the data needs and why, one or two sentences")
+    drop_sparse_columns: bool = True
+    impute_missing: bool = True
+    fix_types: bool = True
+    drop_duplicates: bool = True
+    drop_missing_rows: bool = True
+    drop_outliers: bool = True
+    skip_findings: list[int] = Field(default_factory=list)
+    extra_steps: list[str] = Field(default_factory=list)
+
+
+_POSITIVE = [(r"\b(?:fix|remove|drop|handle|clean|dedupe|deduplicate)\b[^.;]*duplicat", "drop_duplicates"),
+             (r"\b(?:fix|convert|correct|parse)\b[^.;]*\btypes?\b", "fix_types")]
+
+
+def grounded(decision: Decision | None, instructions: str, findings: list[dict[str, Any]]) -> tuple[dict[str, bool], set[int], list[str], list[str]]:
+    """(policy, skipped finding ids, extra steps, notes on what code overruled)."""
+    text = instructions.lower()
+    policy = dict(POLICY)
+    notes: list[str] = []
+    if decision is not None and text.strip():
+        for key in POLICY:
+            wanted = getattr(decision, key)
+            if wanted != POLICY[key]:
+                if re.search(SUBJECTS[key], text):
+                    policy[key] = wanted
+                else:
+                    notes.append(f"kept the default for {key}: the instructions do not speak of it")
+    for pattern, key in _POSITIVE:
+        if re.search(pattern, text):
+            policy[key] = True
+    policy.update(switches_from_words(instructions))
+    skipped: set[int] = set()
+    extra: list[str] = []
+    if decision is not None and text.strip():
+        by_id = {f["id"]: f for f in findings}
+        for n in decision.skip_findings:
+            f = by_id.get(n)
+            if f and f.get("column") and re.search(r"(?<!\w)" + re.escape(str(f["column"]).lower()) + r"(?!\w)", text):
+                skipped.add(n)
+        for step in decision.extra_steps[:MAX_EXTRA_STEPS]:
+            step = str(step).strip()
+            if step and not COVERED.search(step) and not step.lower().startswith(("no ", "none")):
+                extra.append(step)
+    return policy, skipped, extra, notes
+
+
+def findings_text(findings_by_ds: dict[str, list[dict[str, Any]]], names: dict[str, str]) -> str:
+    lines = []
+    for ds_id, findings in findings_by_ds.items():
+        if len(findings_by_ds) > 1:
+            lines.append(f"{names.get(ds_id, ds_id)}:")
+        for f in findings:
+            where = f"column {f['column']!r}: " if f.get("column") else ""
+            lines.append(f"{f['id']}. {f['kind']} — {where}{f['detail']}")
+    return "\n".join(lines)
