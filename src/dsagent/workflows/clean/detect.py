@@ -246,8 +246,8 @@ def _groups(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Any
             continue
         _, key, frame, top, size = best
         mode = frame.groupby("k")["v"].agg(lambda g: g.value_counts().index[0])
-        # only groups with one clear value: the minority is at most a fifth of the group
-        clear = (size >= 3) & (top >= 0.8 * size)
+        # only groups with one clear value: at least 4 rows, the others at most one row or a fifth of the group
+        clear = (size >= 4) & (size - top <= np.maximum(1, 0.2 * size))
         wrong = frame[frame["k"].map(clear).astype(bool)]
         wrong = wrong[wrong["v"] != wrong["k"].map(mode)]
         if len(wrong):

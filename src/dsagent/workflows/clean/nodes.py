@@ -156,13 +156,17 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 custom = extract_code(ctx.llm([HumanMessage(content=prompts.CUSTOM_CODE.format(
                     extra_steps="\n".join(f"{s['n']}. {s['what']}" for s in first if s["kind"] == "custom"), columns=columns))], max_tokens=600))
                 step["detail"] = "custom_steps written by the model; "
-            functions = {ds_id: snippets.build_function([s for s in steps if s["kind"] != "custom"], custom) for ds_id, steps in plan.items()}
-            paths = {ds_id: save_function(ds_id, src) for ds_id, src in functions.items()}
-            first_id = next(iter(functions))
-            step["detail"] = step.get("detail", "") + f"{len(functions)} function(s) from {sum(len(s) for s in plan.values())} steps"
-            return {**update, "custom_code": custom, "functions": functions, "function_origin": {k: "snippets" for k in functions},
-                    "data_cleaner_function": functions[first_id], "data_cleaner_function_path": paths[first_id],
-                    "data_cleaner_file_name": Path(paths[first_id]).name, "data_cleaner_error": None}
+            step["detail"] = step.get("detail", "") + f"{len(plan)} function(s) from {sum(len(s) for s in plan.values())} steps"
+            return {**update, **assemble(plan, custom), "data_cleaner_error": None}
+
+    def assemble(plan: dict, custom: str | None) -> dict[str, Any]:
+        """Build each table's function from its steps (and the model's custom_steps) and save it."""
+        functions = {ds_id: snippets.build_function([s for s in steps if s["kind"] != "custom"], custom) for ds_id, steps in plan.items()}
+        paths = {ds_id: save_function(ds_id, src) for ds_id, src in functions.items()}
+        first_id = next(iter(functions))
+        return {"custom_code": custom, "functions": functions, "function_origin": {k: "snippets" for k in functions},
+                "data_cleaner_function": functions[first_id], "data_cleaner_function_path": paths[first_id],
+                "data_cleaner_file_name": Path(paths[first_id]).name}
 
     def execute_data_cleaner_code(state: CleanState) -> dict[str, Any]:
         with ctx.step("execute_data_cleaner_code") as step:
@@ -201,7 +205,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             update: dict[str, Any] = {"retry_count": state.get("retry_count", 0) + 1}
             if state.get("custom_code"):
                 fixed = extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="custom_steps", code_snippet=state["custom_code"], error=error))], max_tokens=700))
-                update["custom_code"] = fixed if "def custom_steps" in fixed else state["custom_code"]
+                update.update(assemble(state["plan"], fixed if "def custom_steps" in fixed else state["custom_code"]))
                 step["detail"] = "fixed custom_steps"
             else:
                 functions, origin = dict(state["functions"]), dict(state.get("function_origin", {}))
