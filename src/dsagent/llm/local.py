@@ -11,6 +11,8 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +51,14 @@ def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> 
         say(f"loading local model {path.name} …")
         started = time.perf_counter()
         try:
-            llm = Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_threads=n_threads or os.cpu_count() or 2,
-                n_batch=512,
-                verbose=False,
-            )
+            with _without_amx_buffers():
+                llm = Llama(
+                    model_path=str(path),
+                    n_ctx=n_ctx,
+                    n_threads=n_threads or os.cpu_count() or 2,
+                    n_batch=512,
+                    verbose=False,
+                )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
             raise UserError(f"could not load the model {path}: {exc}") from exc
         say(f"local model loaded in {time.perf_counter() - started:.1f} s")
@@ -65,6 +68,40 @@ def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> 
 
         set_token_counter(lambda text: len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)))
         return llm
+
+
+def _cpu_has_amx() -> bool:
+    try:
+        return " amx_tile" in Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+
+
+@contextmanager
+def _without_amx_buffers() -> Iterator[None]:
+    """Load without llama.cpp's extra (repacking) buffer types on a CPU that advertises AMX.
+
+    A VM can advertise AMX without the kernel enabling its state: ggml's AMX matmul then dies on
+    its first ``ldtilecfg`` (a general protection fault, the process is killed). Plain CPU buffers
+    avoid that path; elsewhere nothing changes.
+    """
+    if not _cpu_has_amx():
+        yield
+        return
+    import llama_cpp.llama as llama_module
+
+    original = llama_module.llama_cpp.llama_model_default_params
+
+    def params() -> Any:
+        p = original()
+        p.use_extra_bufts = False
+        return p
+
+    llama_module.llama_cpp.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        llama_module.llama_cpp.llama_model_default_params = original
 
 
 class LocalChatModel(BaseChatModel):
