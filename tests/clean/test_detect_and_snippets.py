@@ -108,3 +108,14 @@ def test_plain_phrases_switch_default_steps(words, expected):
 def test_rare_genuine_categories_are_not_folded():
     frame = pd.DataFrame({"title": ["Mr"] * 40 + ["Mrs"] * 5 + ["Ms"] * 3, "x": range(48)})
     assert not [f for f in detect(frame) if f["kind"] == "spelling"]
+
+
+def test_keep_every_thing_keeps_the_rows_but_not_for_columns():
+    assert switches_from_words("Keep order_id and every genuine order.") == {"drop_missing_rows": False, "drop_outliers": False}
+    assert "drop_missing_rows" not in switches_from_words("keep all columns")
+
+
+def test_a_dropped_letter_is_a_typo_in_longer_names():
+    frame = pd.DataFrame({"city": ["Lisbon"] * 20 + ["Porto"] * 20 + ["Lisbn"], "x": range(41)})
+    spelling = next(f for f in detect(frame) if f["kind"] == "spelling")
+    assert spelling["params"]["mapping"] == {"Lisbn": "Lisbon"}

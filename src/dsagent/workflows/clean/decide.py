@@ -9,9 +9,9 @@ is not one the tested steps already do; plain phrases (:func:`plan.switches_from
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from dsagent.workflows.clean.plan import POLICY, switches_from_words
 
@@ -20,8 +20,8 @@ SUBJECTS = {
     "impute_missing": r"imput|fill|missing",
     "fix_types": r"type|convert|pars|format",
     "drop_duplicates": r"duplicat",
-    "drop_missing_rows": r"row|record|missing|drop|remove",
-    "drop_outliers": r"outlier|extreme|row|record",
+    "drop_missing_rows": r"row|record|missing|drop|remove|keep|every|all",
+    "drop_outliers": r"outlier|extreme|row|record|keep|every|all",
 }
 COVERED = re.compile(r"duplicat|missing|imput|type|placeholder|spelling|typo|whitespace|spaces|outlier|impossible|date|"
                      r"numeric|number|categor|case|record_id|keep|convert|negative", re.I)
@@ -31,15 +31,29 @@ MAX_EXTRA_STEPS = 3
 class Decision(BaseModel):
     """The recommend node's structured output."""
 
-    reasoning: str = Field("", description="What the data needs and why, one or two sentences")
+    # capped: under the JSON grammar the small local model writes ~7 tokens/s, and this text is only shown
+    reasoning: str = Field("", max_length=240, description="What the data needs and why, one or two sentences")
     drop_sparse_columns: bool = True
     impute_missing: bool = True
     fix_types: bool = True
     drop_duplicates: bool = True
     drop_missing_rows: bool = True
     drop_outliers: bool = True
-    skip_findings: list[int] = Field(default_factory=list)
-    extra_steps: list[str] = Field(default_factory=list)
+    skip_findings: list[int] = Field(default_factory=list, max_length=10)
+    extra_steps: list[Annotated[str, Field(max_length=160)]] = Field(default_factory=list, max_length=10)
+
+    @field_validator("reasoning", mode="before")
+    @classmethod
+    def _short_text(cls, value: Any) -> Any:  # the caps steer the grammar; a longer reply is cut, not refused
+        return value[:240] if isinstance(value, str) else value
+
+    @field_validator("skip_findings", "extra_steps", mode="before")
+    @classmethod
+    def _short_lists(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            value = [v[:160] if isinstance(v, str) else v for v in value]
+            return value[:10]
+        return value
 
 
 _POSITIVE = [(r"\b(?:fix|remove|drop|handle|clean|dedupe|deduplicate)\b[^.;]*duplicat", "drop_duplicates"),
@@ -84,6 +98,9 @@ def findings_text(findings_by_ds: dict[str, list[dict[str, Any]]], names: dict[s
         if len(findings_by_ds) > 1:
             lines.append(f"{names.get(ds_id, ds_id)}:")
         for f in findings:
+            if f["kind"] == "missing" and f["params"].get("share", 0) <= 0.4:
+                continue  # a few missing cells: the policy's imputation covers them, the prompt stays short
             where = f"column {f['column']!r}: " if f.get("column") else ""
-            lines.append(f"{f['id']}. {f['kind']} — {where}{f['detail']}")
+            detail = f["detail"] if len(f["detail"]) <= 140 else f["detail"][:139] + "…"
+            lines.append(f"{f['id']}. {f['kind']} — {where}{detail}")
     return "\n".join(lines)

@@ -216,7 +216,7 @@ def _spellings(s: pd.Series, col: str, add: Any) -> None:
 def _one_typo(v: str, w: str) -> bool:
     if tv.edit_distance(v, w, 1) != 1:
         return False
-    return len(v) == len(w) or min(len(v), len(w)) >= 6  # an added/dropped letter only in longer names (Mr/Mrs stay)
+    return len(v) == len(w) or max(len(v), len(w)) >= 5  # an added/dropped letter only in longer names (Mr/Mrs stay)
 
 
 def _groups(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Any, findings: list[dict[str, Any]]) -> None:

@@ -89,7 +89,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 user_instructions=state.get("user_instructions", "").strip() or prompts.NO_INSTRUCTIONS,
                 recommended_steps=clip(state.get("recommended_steps") or "(none)", 1500),
                 findings=findings_text(findings, state_names) or prompts.FINDINGS_NONE)
-            messages = [SystemMessage(content=f"DATA:\n{clip(state.get('all_datasets_summary') or '', 1500)}"), HumanMessage(content=instruction)]
+            messages = [SystemMessage(content=f"DATA:\n{clip(state.get('all_datasets_summary') or '', 800)}"), HumanMessage(content=instruction)]
             try:
                 decision = ctx.llm_structured(messages, Decision)
             except StructuredOutputError as exc:

@@ -48,7 +48,7 @@ ROW_DROPS = {"drop_missing_rows", "drop_outliers"}
 
 _NEG = r"(?:do not|don't|dont|never|no|without|avoid|not)"
 _WORD_RULES: list[tuple[str, dict[str, bool]]] = [
-    (r"\bkeep\b[^.;]*\b(?:every|all|each)\b[^.;]*\b(?:records?|rows?)\b", {"drop_missing_rows": False, "drop_outliers": False}),
+    (r"\bkeep\b[^.;]*\b(?:every|all|each)\b(?!\s+(?:the\s+)?columns?\b)", {"drop_missing_rows": False, "drop_outliers": False}),
     (_NEG + r"\b[^.;]*\b(?:drop|remove|delete|lose)\b[^.;]*\b(?:records?|rows?)\b", {"drop_missing_rows": False, "drop_outliers": False}),
     (r"\bkeep\b[^.;]*\boutliers?\b|" + _NEG + r"\b[^.;]*\b(?:drop|remove)\b[^.;]*\boutliers?\b", {"drop_outliers": False}),
     (_NEG + r"\b[^.;]*\b(?:impute|imputation|fill)\b|\bleave\b[^.;]*\bmissing\b", {"impute_missing": False}),
