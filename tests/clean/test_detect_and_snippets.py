@@ -119,3 +119,10 @@ def test_a_dropped_letter_is_a_typo_in_longer_names():
     frame = pd.DataFrame({"city": ["Lisbon"] * 20 + ["Porto"] * 20 + ["Lisbn"], "x": range(41)})
     spelling = next(f for f in detect(frame) if f["kind"] == "spelling")
     assert spelling["params"]["mapping"] == {"Lisbn": "Lisbon"}
+
+
+def test_codes_with_leading_zeros_stay_text_and_names_are_not_folded():
+    frame = pd.DataFrame({"zip": ["02134", "10001", "n.a.", "00501"] * 10,
+                          "name": [f"Person {i}" for i in range(36)] + ["Person 1"] * 3 + ["Persn 1"]})
+    kinds = {(f["kind"], f["column"]) for f in detect(frame)}
+    assert ("number_text", "zip") not in kinds and ("spelling", "name") not in kinds

@@ -23,6 +23,9 @@ TYPO_RATIO = 5
 """A spelling is folded into a neighbour at most one edit away seen at least this many times as often."""
 GROUP_PURITY = 0.9
 """A column depends on an id-like key when this share of the key's groups hold one value."""
+CATEGORY_SHARE = 0.2
+"""Spellings are folded only in category-like columns: at most 50 distinct values or this share of the cells
+(a column of names or free text, where a near spelling may be another person, is left alone)."""
 
 
 def _text_values(series: pd.Series) -> pd.Series:
@@ -116,7 +119,8 @@ def _sniff(stripped: pd.Series) -> str:
         return "text"
     sample = values if len(values) <= 5000 else values[:: len(values) // 5000 + 1]
     numbers = sum(tv.parse_number(v) is not None for v in sample)
-    if numbers >= PARSE_SHARE * len(sample):
+    zeros = sum(len(v) > 1 and v[0] == "0" and v[1].isdigit() for v in sample)
+    if numbers >= PARSE_SHARE * len(sample) and not zeros:  # leading zeros: a code (zip, phone, id), kept as text
         return "number"
     dates = sum(tv.parse_date(v) is not None for v in sample)
     if dates >= PARSE_SHARE * len(sample) and any(not v.isdigit() for v in sample):
@@ -175,7 +179,7 @@ def _num(v: float) -> str:
 
 def _spellings(s: pd.Series, col: str, add: Any) -> None:
     counts = Counter(v for v in s if isinstance(v, str))
-    if len(counts) < 2 or len(counts) > max(50, 0.5 * sum(counts.values())):
+    if len(counts) < 2 or len(counts) > max(50, CATEGORY_SHARE * sum(counts.values())):
         return
     mapping: dict[str, str] = {}
     by_key: dict[str, list[str]] = {}
