@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -97,3 +98,22 @@ def test_default_policy_without_instructions_drops_rows_it_announces(dirty_csv, 
     out = clean(dirty_csv, "", yes=True, model=script_file([decision(drop_missing_rows=False)]))
     assert out.status == "done"
     assert "Remove rows that still have missing values" in out.recommended_steps  # no instruction: the model cannot switch it off
+
+
+def test_graph_served_without_a_context_interrupts_and_resumes(dirty_csv, script_file, monkeypatch):
+    """As a LangGraph server runs it: build_graph() alone, state in, interrupt out, Command(resume=...) back."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from dsagent.workflows.clean.graph import build_graph
+
+    monkeypatch.setenv("DSAGENT_MODEL", script_file([decision()]))
+    graph = build_graph(InMemorySaver())
+    config = {"configurable": {"thread_id": "served"}}
+    first = graph.invoke({"data_raw": {"shops": {"path": str(dirty_csv)}}, "user_instructions": KEEP, "max_retries": 2}, config)
+    (pending,) = first["__interrupt__"]
+    assert pending.value["action_request"]["action"] == "review_cleaning_steps"
+    json.dumps(pending.value)
+    done = graph.invoke(Command(resume=[{"type": "accept", "args": None}]), config)
+    assert done["data_cleaner_error"] is None
+    assert Path(done["data_cleaned"]["shops"]["csv"]).exists() and Path(done["report_path"]).exists()
