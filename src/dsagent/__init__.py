@@ -1,4 +1,4 @@
-"""dsagent: an AI data scientist. ``from dsagent import analyze``.
+"""dsagent: an AI data scientist. ``from dsagent import analyze`` (questions), ``from dsagent import clean`` (cleaning).
 
 Heavy libraries are imported lazily so that ``import dsagent`` and ``dsagent --help`` stay fast.
 In a notebook, ``df.dsagent.ask("…")`` and ``dsagent.ask(question, df, …)`` answer with a rich
@@ -12,7 +12,7 @@ from typing import Any
 from dsagent import _pandas_hook
 
 __version__ = "0.1.0"
-__all__ = ["AnalysisResult", "Session", "analyze", "ask", "load_datasets", "profile_dataset", "__version__"]
+__all__ = ["AnalysisResult", "CleanOutcome", "Session", "analyze", "ask", "clean", "load_datasets", "profile_dataset", "__version__"]
 
 _pandas_hook.install()  # df.dsagent, registered when pandas is (or already was) imported
 
@@ -22,6 +22,10 @@ def __getattr__(name: str) -> Any:
         from dsagent import session
 
         return getattr(session, name)
+    if name in {"clean", "CleanOutcome"}:
+        from dsagent.workflows.clean import api
+
+        return getattr(api, name)
     if name in {"load_datasets", "profile_dataset"}:
         from dsagent import data
 

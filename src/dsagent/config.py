@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     robust_max_remediations: int = Field(3, ge=1, le=10, description="robust: remediation plans in a run; the one that reaches it hands over to node 6 (seed 002: 3).")
     robust_cross_check: bool = Field(True, description="robust: node 5 compares node 4's result with independent codes for the question (a second and, if needed, a third break ties), decides by code when two agree and uses the checks' result when they outvote node 4; when node 4 failed, their agreed result, else the first check's for the model to judge (off: the seed's model-only evaluation).")
     react_max_loops: int = Field(5, ge=1, le=20, description="react: reason → code_exec loops per user message; then the report shows the intermediate results (seed 001: 5).")
+    clean_max_retries: int = Field(3, ge=0, le=10, description="clean: fix attempts (fix_data_cleaner_code) after a failed run or guard before the report says the error (seed 003's max_retries).")
+    clean_max_drop_share: float = Field(0.02, ge=0, le=1, description="clean: share of the rows a cleaner may drop without a step that announces it; more is sent back to fixing (and a step that drops more is flagged in review).")
     sandbox_wall_s: float = Field(180.0, gt=0, description="Sandbox: wall-clock limit per execution, seconds.")
     sandbox_memory_mb: int = Field(1024, ge=64, description="Sandbox: memory limit of the worker (resident, above its start), MB.")
     sandbox_output_kb: int = Field(256, ge=1, description="Sandbox: limit on printed output per execution, KB.")

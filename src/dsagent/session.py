@@ -76,6 +76,7 @@ class Session:
         settings: Any = None,
         progress: Callable[[ProgressEvent], None] | None = None,
         chat_model: Any = None,
+        workspace: Path | None = None,
         **overrides: Any,
     ) -> None:
         from dsagent.config import load_settings
@@ -90,7 +91,8 @@ class Session:
         self.datasets = load_datasets(inputs) if inputs else {}
         self.progress = progress or (lambda _e: None)
         self.run_log = RunLog(self.settings.db_url)
-        self.workspace = new_workspace(Path(self.settings.workspace_root))
+        # An existing workspace is reused when a run is resumed (the clean workflow's review).
+        self.workspace = Path(workspace).resolve() if workspace else new_workspace(Path(self.settings.workspace_root))
         self.sandbox = Sandbox(
             self.workspace,
             {ds_id: ds.frame for ds_id, ds in self.datasets.items()},

@@ -220,3 +220,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 print(f"Report: {result.report_path}", flush=True)
             print(_usage(result, session.settings), flush=True)
     return 0
+
+
+def cmd_clean(args: argparse.Namespace) -> int:
+    from dsagent.cli.clean import cmd_clean as run
+
+    return run(args)

@@ -48,6 +48,20 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--notes", dest="notes_file", metavar="FILE", help="column notes YAML for the data (default: NAME.notes.yaml beside each file)")
     chat.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
 
+    clean = sub.add_parser("clean", help="clean data files: recommended steps, your review, a data_cleaner function, cleaned CSV/Parquet and a report",
+                           description="Clean one or more data files (the files are never written). dsagent finds the problems by code, "
+                           "recommends numbered steps (the default policy changed by your instructions) and waits for your review: in a "
+                           "terminal it asks; with --json or without a terminal it exits with the thread id and status needs_review, and "
+                           "`dsagent clean --resume THREAD ANSWER` goes on later (ANSWER is yes, or the change in plain words). "
+                           "The cleaned CSV and Parquet, the data_cleaner function and a before/after report go to the workspace.")
+    clean.add_argument("items", nargs="*", metavar='FILE... ["INSTRUCTIONS"]', help="data files, then optionally the instructions (quote them); with --resume: the ANSWER")
+    clean.add_argument("--resume", metavar="THREAD", help="answer the review of a thread that waits: the ANSWER is `yes` or the change to make")
+    clean.add_argument("--yes", action="store_true", help="run unattended: accept the recommended steps without review")
+    clean.add_argument("--json", action="store_true", help="print one JSON object: thread_id, status, recommended_steps, cleaned_files, function_path, report_path, error")
+    clean.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
+    clean.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
+    clean.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
+
     runs = sub.add_parser("runs", help="list recent runs from the run log; `runs show RUN_ID --prompts` prints what the model was sent",
                           description="`dsagent runs` lists recent runs; `dsagent runs show RUN_ID` prints one run's steps and model calls, "
                           "and with --prompts exactly what each model call was sent and received.")

@@ -49,6 +49,8 @@ def sidebar(state: Any) -> None:
             st.caption(f"`{ds.id}` · {ds.name} · {rows:,} rows × {cols} columns")
 
         st.header("Agent")
+        st.radio("Mode", ["Ask", "Clean"], key="mode", horizontal=True,
+                 help="**Ask**: questions about the data. **Clean**: recommended cleaning steps, your review, cleaned files.")
         st.selectbox("Workflow", list(WORKFLOWS), key="workflow", help="\n\n".join(f"**{k}**: {v}" for k, v in WORKFLOWS.items()))
         st.caption(WORKFLOWS.get(state["workflow"], ""))
         st.text_input("Model", key="model_spec", help=MODEL_HELP)
@@ -136,8 +138,13 @@ def main() -> None:
     if not state["datasets"]:
         st.info("Upload one or more data files (CSV, Excel, Parquet, JSON) in the sidebar, then ask a question.",
                 icon=":material/upload_file:")
-    elif not state["messages"]:
+    elif not state["messages"] and state.get("mode") != "Clean":
         data_preview(state)
+    if state.get("mode") == "Clean":
+        from dsagent.web.clean_view import clean_mode
+
+        clean_mode(state)
+        return
     conversation(state)
 
     awaiting = web_state.awaiting_reply(state)

@@ -1,0 +1,270 @@
+"""Find a table's problems by code, before any model sees it.
+
+Each finding is a plain dict ``{id, kind, column, count, detail, params}``: what is wrong, where,
+how many cells, and the parameters the vetted snippet that fixes it needs (see ``snippets.py``).
+The rules are about the shape of values (types, placeholders, frequencies, groups, ranges), never
+about a particular table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dsagent.workflows.clean import textvalues as tv
+
+PARSE_SHARE = 0.8
+"""A text column is numbers (or dates) when at least this share of its non-missing cells parse."""
+RARE_NEGATIVE_SHARE = 0.05
+TYPO_RATIO = 5
+"""A spelling is folded into a neighbour at most one edit away seen at least this many times as often."""
+GROUP_PURITY = 0.9
+"""A column depends on an id-like key when this share of the key's groups hold one value."""
+CATEGORY_SHARE = 0.2
+"""Spellings are folded only in category-like columns: at most 50 distinct values or this share of the cells
+(a column of names or free text, where a near spelling may be another person, is left alone)."""
+
+
+def _text_values(series: pd.Series) -> pd.Series:
+    return series[series.map(lambda v: isinstance(v, str))]
+
+
+def _is_text(series: pd.Series) -> bool:
+    return series.dtype == object or pd.api.types.is_string_dtype(series)
+
+
+def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The findings of one table; ``keep`` names columns never changed (ids the user named)."""
+    findings: list[dict[str, Any]] = []
+    columns: dict[str, str] = {}  # column -> kind after parsing: number, date, text, id
+    work = frame.copy()
+    rows = len(frame)
+
+    def add(kind: str, column: str | None, count: int, detail: str, **params: Any) -> None:
+        findings.append({"id": len(findings) + 1, "kind": kind, "column": column, "count": int(count), "detail": detail, "params": params})
+
+    for col in frame.columns:
+        s = frame[col]
+        if _is_text(s):
+            texts = _text_values(s)
+            padded = int((texts != texts.str.strip()).sum())
+            if padded:
+                add("whitespace", col, padded, f"{padded} values with spaces around them")
+            stripped = s.map(lambda v: v.strip() if isinstance(v, str) else v)
+            work[col] = stripped
+            kind = _sniff(stripped)
+            columns[col] = kind
+            text_col = kind == "text"
+            marks = stripped.map(lambda v, t=text_col: tv.is_placeholder(v, t))
+            if marks.any():
+                shown = sorted({str(v) for v in stripped[marks]})
+                add("placeholder", col, int(marks.sum()), f"{int(marks.sum())} placeholders for a missing value: {', '.join(map(repr, shown[:6]))}", values=shown)
+                work.loc[marks, col] = np.nan
+            if kind == "number":
+                parsed = work[col].map(tv.parse_number)
+                bad = work[col].notna() & parsed.isna()
+                text_numbers = int((work[col].notna() & parsed.notna() & ~work[col].map(_plain_number)).sum())
+                add("number_text", col, text_numbers or int(work[col].notna().sum()),
+                    (f"numbers stored as text ({text_numbers} written with currency, units or separators)" if text_numbers else "numbers stored as text because of the placeholders") + (f"; {int(bad.sum())} cells are not numbers" if bad.any() else ""),
+                    unparsed=int(bad.sum()))
+                work[col] = pd.to_numeric(parsed, errors="coerce")
+            elif kind == "date":
+                dayfirst = _dayfirst(work[col])
+                parsed = work[col].map(lambda v: tv.parse_date(v, dayfirst))
+                iso = work[col].map(lambda v: isinstance(v, str) and len(v) == 10 and v[4] == "-" and v[7] == "-")
+                other = int((work[col].notna() & ~iso).sum())
+                add("date_text", col, other, f"dates as text; {other} not written YYYY-MM-DD", dayfirst=dayfirst)
+                work[col] = pd.to_datetime(parsed, errors="coerce")
+        else:
+            columns[col] = "number" if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s) else "other"
+    ids = {c for c in frame.columns if _id_like(work[c], rows)} | set(keep)
+    for col, kind in columns.items():
+        if col in ids:
+            continue
+        if kind == "number":
+            _impossible(work[col], col, add)
+        elif kind == "text":
+            _spellings(work[col], col, add)
+    _groups(work, columns, ids, add, findings)
+    dups = int(frame.duplicated().sum())
+    if dups:
+        add("duplicate_rows", None, dups, f"{dups} rows repeat an earlier row exactly")
+    for col in frame.columns:
+        missing = int(work[col].isna().sum())
+        if missing:
+            add("missing", col, missing, f"{missing} missing ({missing / max(1, rows):.0%}) after placeholders", share=round(missing / max(1, rows), 4))
+    return findings
+
+
+def column_kinds(findings: list[dict[str, Any]], frame: pd.DataFrame) -> dict[str, str]:
+    kinds = {c: ("number" if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c]) else "text") for c in frame.columns}
+    for f in findings:
+        if f["kind"] == "number_text":
+            kinds[f["column"]] = "number"
+        elif f["kind"] == "date_text":
+            kinds[f["column"]] = "date"
+    return kinds
+
+
+def _plain_number(v: object) -> bool:
+    return isinstance(v, str) and bool(tv._PLAIN.match(v.strip()))  # type: ignore[attr-defined]
+
+
+def _sniff(stripped: pd.Series) -> str:
+    values = [v for v in stripped if isinstance(v, str) and v and not tv.is_placeholder(v)]
+    if not values:
+        return "text"
+    sample = values if len(values) <= 5000 else values[:: len(values) // 5000 + 1]
+    numbers = sum(tv.parse_number(v) is not None for v in sample)
+    zeros = sum(len(v) > 1 and v[0] == "0" and v[1].isdigit() for v in sample)
+    if numbers >= PARSE_SHARE * len(sample) and not zeros:  # leading zeros: a code (zip, phone, id), kept as text
+        return "number"
+    dates = sum(tv.parse_date(v) is not None for v in sample)
+    if dates >= PARSE_SHARE * len(sample) and any(not v.isdigit() for v in sample):
+        return "date"
+    return "text"
+
+
+def _dayfirst(series: pd.Series) -> bool:
+    """Slashed dates are day-first when some first part exceeds 12 and no second part does."""
+    first = second = 0
+    for v in series.dropna().astype(str):
+        parts = v.replace(".", "/").replace("-", "/").split("/")
+        if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit() and len(parts[0]) <= 2:
+            first += int(parts[0]) > 12
+            second += int(parts[1]) > 12
+    return first > 0 and second == 0
+
+
+def _id_like(series: pd.Series, rows: int) -> bool:
+    """Every value unique (a row id), or a text code unique per row."""
+    values = series.dropna()
+    return rows > 1 and len(values) == rows and values.nunique() == rows
+
+
+def _impossible(s: pd.Series, col: str, add: Any) -> None:
+    values = s.dropna()
+    if len(values) < 10:
+        return
+    negative = values[values < 0]
+    rest = values[values >= 0]
+    if 0 < len(negative) <= RARE_NEGATIVE_SHARE * len(values) and len(rest):
+        q1, q3 = rest.quantile([0.25, 0.75])
+        far = (negative < q1 - 3 * (q3 - q1)).all()
+        if negative.nunique() == 1 or far:
+            add("impossible", col, len(negative), f"{len(negative)} negative values ({', '.join(map(_num, sorted(set(negative))[:4]))}) in a column otherwise ≥ 0",
+                rule="negative")
+    q1, q3 = values.quantile([0.25, 0.75])
+    iqr = q3 - q1
+    codes = values[values.map(_nines) & ((values > q3 + 3 * iqr) | (values < q1 - 3 * iqr))]
+    if len(codes) and len(codes) <= RARE_NEGATIVE_SHARE * len(values):
+        add("impossible", col, len(codes), f"{len(codes)} missing-value codes ({', '.join(map(_num, sorted(set(codes))[:4]))}) far outside the other values",
+            rule="codes", values=sorted({float(v) for v in codes}))
+    if any(w in col.lower() for w in ("percent", "pct", "%")) and values.max() > 100 and (values <= 100).mean() > 0.95:
+        over = values[values > 100]
+        add("impossible", col, len(over), f"{len(over)} percentages above 100", rule="over_100")
+
+
+def _nines(v: float) -> bool:
+    a = abs(v)
+    return a >= 99 and float(a).is_integer() and set(str(int(a))) == {"9"}
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def _spellings(s: pd.Series, col: str, add: Any) -> None:
+    counts = Counter(v for v in s if isinstance(v, str))
+    if len(counts) < 2 or len(counts) > max(50, CATEGORY_SHARE * sum(counts.values())):
+        return
+    mapping: dict[str, str] = {}
+    by_key: dict[str, list[str]] = {}
+    for v in counts:
+        by_key.setdefault(" ".join(v.split()).casefold(), []).append(v)
+    for spellings in by_key.values():
+        if len(spellings) > 1:
+            canonical = max(spellings, key=lambda v: (counts[v], v == v.strip()))
+            for v in spellings:
+                if v != canonical:
+                    mapping[v] = canonical
+    case_count = sum(counts[v] for v in mapping)
+    folded = Counter()
+    for v, n in counts.items():
+        folded[mapping.get(v, v)] += n
+    typos: dict[str, str] = {}
+    frequent = [v for v, n in folded.items() if n >= 3]
+    for v, n in folded.items():
+        if len(v) < 4:
+            continue
+        near = [w for w in frequent if w != v and folded[w] >= TYPO_RATIO * n and _one_typo(v, w)]
+        if len(near) == 1:
+            typos[v] = near[0]
+    for v, w in list(mapping.items()):
+        mapping[v] = typos.get(w, w)
+    for v, w in typos.items():
+        mapping[v] = w
+        for orig, canon in list(mapping.items()):
+            if canon == v:
+                mapping[orig] = w
+    if mapping:
+        typo_count = sum(folded[v] for v in typos)
+        shown = ", ".join(f"{k!r}→{w!r}" for k, w in list(mapping.items())[:5])
+        add("spelling", col, case_count + typo_count, f"{len(mapping)} variant spellings of a category ({case_count} cells differ in case or spaces, {typo_count} look like typos): {shown}",
+            mapping=mapping)
+
+
+def _one_typo(v: str, w: str) -> bool:
+    if tv.edit_distance(v, w, 1) != 1:
+        return False
+    return len(v) == len(w) or max(len(v), len(w)) >= 5  # an added/dropped letter only in longer names (Mr/Mrs stay)
+
+
+def _groups(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Any, findings: list[dict[str, Any]]) -> None:
+    """A value that disagrees with the rest of its group, for keys that repeat (an entity's id or code)."""
+    rows = len(work)
+    fixed = {f["column"]: f["params"]["mapping"] for f in findings if f["kind"] == "spelling"}
+    texts = [c for c, k in columns.items() if k == "text" and c not in ids]
+    keys = [c for c in work.columns if c not in ids and 10 <= work[c].nunique() <= rows / 3 and _code_like(work[c])]
+    for col in texts:
+        best = None
+        for key in keys:
+            if key == col:
+                continue
+            values = work[col].map(lambda v, m=fixed.get(col, {}): m.get(v, v) if isinstance(v, str) else v)
+            frame = pd.DataFrame({"k": work[key], "v": values}).dropna()
+            if frame.empty:
+                continue
+            grouped = frame.groupby("k")["v"]
+            top = grouped.agg(lambda g: g.value_counts().iloc[0])
+            size = grouped.size()
+            purity = float((top == size).mean())
+            if purity < GROUP_PURITY or len(size) < 10:
+                continue
+            if best is None or purity > best[0]:
+                best = (purity, key, frame, top, size)
+        if best is None:
+            continue
+        _, key, frame, top, size = best
+        mode = frame.groupby("k")["v"].agg(lambda g: g.value_counts().index[0])
+        # only groups with one clear value: at least 4 rows, the others at most one row or a fifth of the group
+        clear = (size >= 4) & (size - top <= np.maximum(1, 0.2 * size))
+        wrong = frame[frame["k"].map(clear).astype(bool)]
+        wrong = wrong[wrong["v"] != wrong["k"].map(mode)]
+        if len(wrong):
+            fixes = {str(kv): str(mode[kv]) for kv in sorted(set(wrong["k"]), key=str)}
+            add("group_conflict", col, len(wrong), f"{len(wrong)} values of {col!r} disagree with the other rows of the same {key!r}",
+                key=key, fixes=fixes)
+
+
+def _code_like(series: pd.Series) -> bool:
+    """Text, or whole numbers: what an entity's name, code or id looks like (not a measurement)."""
+    values = series.dropna()
+    if _is_text(series):
+        return True
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        return bool((values % 1 == 0).all())
+    return False

@@ -1,0 +1,233 @@
+"""Seed 003's six nodes: recommend_cleaning_steps, human_review, create_data_cleaner_code,
+execute_data_cleaner_code, fix_data_cleaner_code, report_agent_outputs."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langgraph.types import Command, interrupt
+
+from dsagent.errors import StructuredOutputError
+from dsagent.runtime import RunContext
+from dsagent.sandbox.base import error_line
+from dsagent.workflows.clean import execute, prompts, snippets
+from dsagent.workflows.clean.decide import Decision, findings_text, grounded
+from dsagent.workflows.clean.detect import detect
+from dsagent.workflows.clean.plan import make_plan, render_steps
+from dsagent.workflows.clean.report import write_report
+from dsagent.workflows.clean.review import added_instructions, answer_text, interrupt_value
+from dsagent.workflows.clean.routing import after_review
+from dsagent.workflows.clean.state import CleanState
+from dsagent.workflows.common.code import clip, extract_code
+
+Node = Callable[[CleanState], Any]
+FUNCTION_RE = re.compile(r"^def\s+(\w+)\s*\(", re.M)
+
+
+def _keep_columns(instructions: str, columns: list[str]) -> list[str]:
+    """Columns the user says to keep ("keep record_id"): never dropped, imputed or changed."""
+    clauses = " ".join(re.findall(r"\bkeep\b[^.;]*", instructions.lower()))
+    return [c for c in columns if re.search(r"(?<![\w])" + re.escape(c.lower()) + r"(?![\w])", clauses)]
+
+
+def make_nodes(ctx: RunContext) -> dict[str, Node]:
+    settings = ctx.settings
+    frames = {ds_id: ds.frame for ds_id, ds in ctx.datasets.items()}
+
+    def findings_of(state: CleanState) -> dict[str, list]:
+        if state.get("findings"):
+            return state["findings"]
+        return {ds_id: detect(frame, tuple(_keep_columns(state.get("user_instructions", ""), list(frame.columns)))) for ds_id, frame in frames.items()}
+
+    def plans(state: CleanState, findings: dict, policy: dict, skipped: set[int], extra: list[str]) -> dict[str, list]:
+        out = {}
+        for ds_id, frame in frames.items():
+            keep = _keep_columns(state.get("user_instructions", ""), [str(c) for c in frame.columns])
+            steps = make_plan(findings[ds_id], policy, skipped, keep, extra)
+            for s in steps:
+                if s["kind"] == "drop_sparse_columns":
+                    s["announced"] = [f["column"] for f in findings[ds_id] if f["kind"] == "missing" and f["params"].get("share", 0) > 0.4 and f["column"] not in keep]
+            out[ds_id] = steps
+        return out
+
+    def preview(plan: dict) -> str:
+        """Run the steps (without writing) on each raw table: what they would drop, by code."""
+        lines = []
+        for ds_id, steps in plan.items():
+            code, _ = execute.cell(snippets.build_function([s for s in steps if s["kind"] != "custom"], trace=True), "data_cleaner", ds_id, ctx.workspace, ds_id, write=False)
+            run = ctx.sandbox.run(code)
+            info = execute.parse_info(run.stdout) if run.success else None
+            name = state_names.get(ds_id, ds_id)
+            if info is None:
+                lines.append(f"Preview of {name}: the steps failed on the data ({error_line(run.error)}); the fix loop will see it.")
+                continue
+            rows = len(frames[ds_id])
+            dropped = {t["step"]: t["rows_dropped"] for t in info["trace"] if t["rows_dropped"]}
+            changed = {t["step"]: t["cells_changed"] for t in info["trace"] if t["cells_changed"]}
+            line = f"Preview of {name} (by code, on the raw table): rows {rows} → {info['rows']}, columns {frames[ds_id].shape[1]} → {len(info['columns'])}"
+            line += "; cells changed per step: " + (", ".join(f"{k}: {v}" for k, v in changed.items()) or "none")
+            if dropped:
+                line += "; rows dropped per step: " + ", ".join(f"{k}: {v}" for k, v in dropped.items())
+            lines.append(line)
+            kinds = {s["n"]: s["kind"] for s in steps}
+            for n, count in dropped.items():
+                if kinds.get(n) != "drop_duplicates" and count > settings.clean_max_drop_share * rows:
+                    lines.append(f"⚠ step {n} drops {count} of {rows} rows ({count / rows:.0%}): answer with a change if these records must stay.")
+        return "\n".join(lines)
+
+    state_names = {ds_id: ds.name for ds_id, ds in ctx.datasets.items()}
+
+    def recommend_cleaning_steps(state: CleanState) -> dict[str, Any]:
+        with ctx.step("recommend_cleaning_steps") as step:
+            findings = findings_of(state)
+            instruction = prompts.RECOMMEND.format(
+                user_instructions=state.get("user_instructions", "").strip() or prompts.NO_INSTRUCTIONS,
+                recommended_steps=clip(state.get("recommended_steps") or "(none)", 1500),
+                findings=findings_text(findings, state_names) or prompts.FINDINGS_NONE)
+            messages = [SystemMessage(content=f"DATA:\n{clip(state.get('all_datasets_summary') or '', 800)}"), HumanMessage(content=instruction)]
+            try:
+                decision = ctx.llm_structured(messages, Decision)
+            except StructuredOutputError as exc:
+                decision = None
+                step["outcome"] = "fallback"
+                step["detail"] = f"model reply not valid JSON ({exc}); default steps; "
+            flat = [f for fs in findings.values() for f in fs]
+            policy, skipped, extra, notes = grounded(decision, state.get("user_instructions", ""), flat)
+            plan = plans(state, findings, policy, skipped, extra)
+            text_parts = []
+            for ds_id, steps in plan.items():
+                head = f"{state_names.get(ds_id, ds_id)}:\n" if len(plan) > 1 else ""
+                text_parts.append(head + render_steps(steps))
+            off = [f"{k} (switched off by the instructions)" for k, v in policy.items() if not v]
+            note = (decision.reasoning if decision else "") + ("" if not notes else " [" + "; ".join(notes) + "]")
+            text = "\n\n".join(text_parts) + "".join(f"\n- Not done: {o}" for o in off)
+            text += f"\n\nNote: {note.strip()}" if note.strip() else ""
+            text += "\n\n" + preview(plan)
+            step["detail"] = step.get("detail", "") + f"{sum(len(s) for s in plan.values())} steps, {len(flat)} findings"
+            return {"findings": findings, "plan": plan, "policy": policy, "extra_steps": extra, "model_note": note.strip(),
+                    "recommended_steps": text.strip(), "custom_code": None}
+
+    def human_review(state: CleanState) -> Command[Literal["recommend_cleaning_steps", "create_data_cleaner_code"]]:
+        answer = answer_text(interrupt(interrupt_value(state["recommended_steps"], state.get("user_instructions", ""), state.get("review_rounds", 0))))
+        goto = after_review(answer)
+        with ctx.step("human_review") as step:
+            step["detail"] = "approved" if goto == "create_data_cleaner_code" else f"change asked: {answer[:80]}"
+        if goto == "create_data_cleaner_code":
+            return Command(goto=goto)
+        return Command(goto=goto, update={"user_instructions": added_instructions(state.get("user_instructions", ""), answer),
+                                          "review_rounds": state.get("review_rounds", 0) + 1})
+
+    def function_file(ds_id: str) -> Path:
+        name = "data_cleaner.py" if len(frames) == 1 else f"data_cleaner_{ds_id}.py"
+        return ctx.workspace / name
+
+    def save_function(ds_id: str, source: str) -> str:
+        ds = ctx.datasets[ds_id]
+        from dsagent.reports.notebook import _plain_reader
+
+        reader = _plain_reader(str(Path(ds.source_path).resolve()), ds.sheet, dict(ds.read_options or {})) if ds.source_path else "pd.read_csv(RAW_FILE)"
+        path = function_file(ds_id)
+        path.write_text(f'"""Data cleaner written by dsagent (clean workflow) for {ds.name}.\n\nRe-run on the raw file: python {path.name} [OUT.csv]\n"""\n\n'
+                        f"{source}\n\nif __name__ == '__main__':\n    import sys\n\n    import pandas as pd\n\n"
+                        f"    cleaned = data_cleaner({reader})\n    cleaned.to_csv(sys.argv[1] if len(sys.argv) > 1 else 'cleaned.csv', index=False)\n")
+        ctx.run_log.add_artifact(ctx.run_id, "code", str(path))
+        return str(path)
+
+    def create_data_cleaner_code(state: CleanState) -> dict[str, Any]:
+        with ctx.step("create_data_cleaner_code") as step:
+            update: dict[str, Any] = {}
+            plan = state.get("plan")
+            if not plan:  # bypass_recommended_steps: the findings and the default policy, by code
+                findings = findings_of(state)
+                policy, skipped, extra, _ = grounded(None, state.get("user_instructions", ""), [])
+                plan = plans(state, findings, policy, skipped, extra)
+                update.update(findings=findings, plan=plan, policy=policy, extra_steps=extra,
+                              recommended_steps="\n\n".join(render_steps(s) for s in plan.values()))
+            extra = state.get("extra_steps") or update.get("extra_steps") or []
+            custom = state.get("custom_code")
+            if extra and not custom:
+                first = next(iter(plan.values()))
+                columns = ", ".join(f"{c}" for c in frames[next(iter(frames))].columns)
+                custom = extract_code(ctx.llm([HumanMessage(content=prompts.CUSTOM_CODE.format(
+                    extra_steps="\n".join(f"{s['n']}. {s['what']}" for s in first if s["kind"] == "custom"), columns=columns))], max_tokens=600))
+                step["detail"] = "custom_steps written by the model; "
+            step["detail"] = step.get("detail", "") + f"{len(plan)} function(s) from {sum(len(s) for s in plan.values())} steps"
+            return {**update, **assemble(plan, custom), "data_cleaner_error": None}
+
+    def assemble(plan: dict, custom: str | None) -> dict[str, Any]:
+        """Build each table's function from its steps (and the model's custom_steps) and save it."""
+        functions = {ds_id: snippets.build_function([s for s in steps if s["kind"] != "custom"], custom) for ds_id, steps in plan.items()}
+        paths = {ds_id: save_function(ds_id, src) for ds_id, src in functions.items()}
+        first_id = next(iter(functions))
+        return {"custom_code": custom, "functions": functions, "function_origin": {k: "snippets" for k in functions},
+                "data_cleaner_function": functions[first_id], "data_cleaner_function_path": paths[first_id],
+                "data_cleaner_file_name": Path(paths[first_id]).name}
+
+    def execute_data_cleaner_code(state: CleanState) -> dict[str, Any]:
+        with ctx.step("execute_data_cleaner_code") as step:
+            errors, cleaned, verification, guard_lines = [], {}, {}, []
+            for ds_id, steps in state["plan"].items():
+                plain = [s for s in steps if s["kind"] != "custom"]
+                if state.get("function_origin", {}).get(ds_id) == "snippets":
+                    source = snippets.build_function(plain, state.get("custom_code"), trace=True)
+                else:
+                    source = state["functions"][ds_id]
+                stem = Path(str(ctx.datasets[ds_id].source_path or ds_id)).stem if len(frames) == 1 else ds_id
+                code, paths = execute.cell(source, "data_cleaner", ds_id, ctx.workspace, stem)
+                run = ctx.sandbox.run(code)
+                info = execute.parse_info(run.stdout) if run.success else None
+                prefix = f"{state_names.get(ds_id, ds_id)}: " if len(frames) > 1 else ""
+                if info is None:
+                    errors.append(prefix + (run.error or "the cleaner printed no result").strip())
+                    continue
+                frame, index = execute.read_cleaned(paths, info)
+                comparison = execute.compare(frames[ds_id], frame, index is not None)
+                dups = sum(f["count"] for f in state["findings"].get(ds_id, []) if f["kind"] == "duplicate_rows")
+                problems = execute.guards(comparison, steps, info["trace"], settings.clean_max_drop_share, dups)
+                ok, failed = execute.verify(frame, plain)
+                verification[ds_id] = ok + failed
+                guard_lines += [prefix + p for p in problems + [f"check failed: {f}" for f in failed]]
+                cleaned[ds_id] = {"csv": paths["csv"], "parquet": paths["parquet"], "rows": len(frame), "columns": list(frame.columns),
+                                  "dtypes": info["dtypes"], "trace": info["trace"], "comparison": comparison, "parquet_error": info["parquet_error"]}
+            error = "\n".join(errors + guard_lines) or None
+            step["outcome"] = "ok" if error is None else "failed"
+            step["detail"] = "cleaned and verified" if error is None else error_line(error)
+            return {"data_cleaned": cleaned, "data_cleaner_error": error, "guard_findings": guard_lines, "verification": verification}
+
+    def fix_data_cleaner_code(state: CleanState) -> dict[str, Any]:
+        with ctx.step("fix_data_cleaner_code") as step:
+            error = clip(state["data_cleaner_error"] or "", 1500)
+            update: dict[str, Any] = {"retry_count": state.get("retry_count", 0) + 1}
+            if state.get("custom_code"):
+                fixed = extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="custom_steps", code_snippet=state["custom_code"], error=error))], max_tokens=700))
+                update.update(assemble(state["plan"], fixed if "def custom_steps" in fixed else state["custom_code"]))
+                step["detail"] = "fixed custom_steps"
+            else:
+                functions, origin = dict(state["functions"]), dict(state.get("function_origin", {}))
+                for ds_id in state["plan"]:
+                    fixed = extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="data_cleaner", code_snippet=functions[ds_id], error=error))], max_tokens=1500))
+                    if "def data_cleaner" in fixed:
+                        functions[ds_id], origin[ds_id] = fixed, "model"
+                        save_function(ds_id, fixed)
+                first = next(iter(functions))
+                update.update(functions=functions, function_origin=origin, data_cleaner_function=functions[first])
+                step["detail"] = "fixed data_cleaner"
+            step["detail"] += f" (retry {update['retry_count']}/{state.get('max_retries', 0)})"
+            return update
+
+    def report_agent_outputs(state: CleanState) -> dict[str, Any]:
+        with ctx.step("report_agent_outputs"):
+            report_path = write_report(ctx, state)
+            keys = ["recommended_steps", "data_cleaner_function", "data_cleaner_function_path", "data_cleaner_function_name", "data_cleaner_error"]
+            body = json.dumps({k: state.get(k) for k in keys}, indent=2, default=str)
+            message = AIMessage(content=f"# Data Cleaning Agent Outputs\n\n{body}", name="data_cleaning_agent")
+            return {"messages": [*state.get("messages", []), message], "report_path": report_path}
+
+    return {"recommend_cleaning_steps": recommend_cleaning_steps, "human_review": human_review,
+            "create_data_cleaner_code": create_data_cleaner_code, "execute_data_cleaner_code": execute_data_cleaner_code,
+            "fix_data_cleaner_code": fix_data_cleaner_code, "report_agent_outputs": report_agent_outputs}

@@ -1,0 +1,72 @@
+"""The before/after report of a cleaning run, in the project's report formats (report.md + .html).
+
+Everything in it is computed by code from the raw table, the cleaned table and the trace of the
+steps: rows, columns, types and missing values per column, values changed per column, what each
+step changed (with counts), the checks of the findings, and the function.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from dsagent.reports.build import dataset_meta
+from dsagent.reports.html import write_html
+from dsagent.reports.markdown import write_markdown
+from dsagent.reports.model import Report, Section
+
+if TYPE_CHECKING:
+    from dsagent.runtime import RunContext
+
+
+def build(state: dict[str, Any], names: dict[str, str], meta: dict[str, Any]) -> Report:
+    sections: list[Section] = []
+    caveats: list[str] = []
+    cleaned = state.get("data_cleaned") or {}
+    error = state.get("data_cleaner_error")
+    if error:
+        caveats.append(f"The cleaner did not pass after {state.get('retry_count', 0)} fix attempt(s); the last problem: {error}")
+    for ds_id, steps in (state.get("plan") or {}).items():
+        name = names.get(ds_id, ds_id)
+        out = cleaned.get(ds_id)
+        if not out:
+            sections.append(Section(section_type="text", content=f"## {name}\n\nNo cleaned table: the cleaner failed on it."))
+            continue
+        cmp_ = out["comparison"]
+        dropped = cmp_["rows_raw"] - cmp_["rows_cleaned"]
+        text = (f"## {name}\n\nRows: {cmp_['rows_raw']} → {cmp_['rows_cleaned']} ({dropped} dropped). "
+                f"Columns: {len(cmp_['columns_raw'])} → {len(cmp_['columns_cleaned'])}"
+                + (f" (dropped: {', '.join(cmp_['columns_dropped'])})" if cmp_["columns_dropped"] else "") + ".\n\n"
+                f"Cleaned files: `{out['csv']}`, `{out['parquet']}`.")
+        sections.append(Section(section_type="text", content=text))
+        columns = [{"column": c, "type before": t[0], "type after": t[1],
+                    "missing before": (cmp_["missing"].get(c) or [None, None])[0], "missing after": (cmp_["missing"].get(c) or [None, None])[1],
+                    "values changed": cmp_["changed"].get(c, "n/a")} for c, t in cmp_["types"].items()]
+        sections.append(Section(section_type="table", content=json.dumps(columns, default=str), description="Per column, before → after"))
+        trace = {t["step"]: t for t in out.get("trace") or []}
+        rows = [{"step": s["n"], "what": s["what"], "cells changed": trace.get(s["n"], {}).get("cells_changed", "n/a"),
+                 "rows dropped": trace.get(s["n"], {}).get("rows_dropped", "n/a")} for s in steps]
+        sections.append(Section(section_type="table", content=json.dumps(rows, default=str), description="What each step changed"))
+        checks = (state.get("verification") or {}).get(ds_id) or []
+        if checks:
+            sections.append(Section(section_type="text", content="Checks of the findings on the cleaned table (by code):\n\n" + "\n".join(f"- {c}" for c in checks)))
+    sections.append(Section(section_type="text", content="## Recommended steps (as reviewed)\n\n" + (state.get("recommended_steps") or "(bypassed)")))
+    if state.get("data_cleaner_function"):
+        sections.append(Section(section_type="code", content=state["data_cleaner_function"],
+                                description=f"The function ({state.get('data_cleaner_function_path')}); re-run it on the raw file"))
+    caveats += [g for g in state.get("guard_findings") or [] if g not in (error or "")]
+    title = "Data cleaning: " + ", ".join(names.values())
+    return Report(title=title[:120], sections=sections, caveats=caveats, question=state.get("user_instructions") or "", meta=meta)
+
+
+def write_report(ctx: "RunContext", state: dict[str, Any]) -> str:
+    names = {ds_id: ds.name for ds_id, ds in ctx.datasets.items()}
+    meta = {"run_id": ctx.run_id, "workflow": "clean", "model": ctx.model_label, "created": datetime.now().isoformat(timespec="seconds"),
+            "workspace": str(ctx.workspace), "datasets": dataset_meta(ctx.datasets)}
+    report = build(dict(state), names, meta)
+    path = write_markdown(report, ctx.workspace / "report.md")
+    html = write_html(report, path.with_suffix(".html"))
+    ctx.run_log.add_artifact(ctx.run_id, "report", str(path))
+    ctx.run_log.add_artifact(ctx.run_id, "report_html", str(html))
+    return str(path)
