@@ -321,11 +321,11 @@ class Sandbox:
             return result.model_copy(update={"stdout": f"[dsagent: {note}]\n{result.stdout}"})
         return result.model_copy(update={"error": f"{result.error}\n[dsagent: {note}]"})
 
-    def collect(self, name: str, folder: str = "outputs") -> Path | None:
+    def collect(self, name: str, folder: str = "outputs", max_bytes: int = outputs.FILE_MAX_BYTES) -> Path | None:
         """A file the code wrote (``name`` relative to its directory), copied to
         ``<workspace>/<folder>/<its file name>`` when it is a regular file reached without links
         and not too large; None otherwise. Use the copy, never the code's own file."""
-        return outputs.collect_file(self.sandbox_dir, self.workspace, name, folder)
+        return outputs.collect_file(self.sandbox_dir, self.workspace, name, folder, max_bytes)
 
     def _wipe_after(self, worker: WorkerProcess) -> None:
         worker.kill()

@@ -112,15 +112,15 @@ def _read(sandbox_dir: Path, rel: str, max_bytes: int) -> bytes:
         raise ReplyError(str(exc)) from exc
 
 
-def collect_file(sandbox_dir: Path, workspace: Path, name: str, folder: str = "outputs") -> Path | None:
+def collect_file(sandbox_dir: Path, workspace: Path, name: str, folder: str = "outputs", max_bytes: int = FILE_MAX_BYTES) -> Path | None:
     """A file the code wrote under ``name`` (relative to its directory), copied to
     ``workspace/<folder>/<its file name>`` (a later copy of the same name replaces it); None when
-    it is missing, not a regular file reached without links, or larger than :data:`FILE_MAX_BYTES`."""
+    it is missing, not a regular file reached without links, or larger than ``max_bytes``."""
     rel = fsafe.relative_inside(sandbox_dir, name)
     if rel is None:
         return None
     try:
-        data = fsafe.read_bytes(sandbox_dir, rel, FILE_MAX_BYTES)
+        data = fsafe.read_bytes(sandbox_dir, rel, max_bytes)
     except OSError:
         return None
     return fsafe.write_bytes(workspace, f"{folder}/{Path(rel).name}", data)

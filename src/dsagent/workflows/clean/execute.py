@@ -1,15 +1,16 @@
 """Run ``data_cleaner`` in the sandbox on a raw table, then guard and verify the result by code.
 
 The function runs only in the sandbox (never in dsagent's process): the cell writes the cleaned
-CSV and Parquet into the workspace, the cleaned table's row numbers (``.npy``) and prints one
-JSON line with the trace of what each step did. dsagent then reads the Parquet back and compares
-it with the raw table (rows and columns kept, values changed per column) and with the findings.
+CSV and Parquet into its own folder, the cleaned table's row numbers (``.npy``) and prints one
+JSON line with the trace of what each step did. dsagent copies those files out as the sandbox
+allows (regular files reached without links, size-capped: ``Sandbox.collect``), reads the copied
+Parquet and compares it with the raw table (rows and columns kept, values changed per column) and
+with the findings.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,11 +46,21 @@ print("CLEAN_INFO " + _json.dumps(_info))
 '''
 
 
-def cell(function: str, function_name: str, ds_id: str, out_dir: Path, stem: str, write: bool = True) -> tuple[str, dict[str, str]]:
-    paths = {"csv": str(out_dir / f"{stem}_cleaned.csv"), "parquet": str(out_dir / f"{stem}_cleaned.parquet"),
-             "index": str(out_dir / ".clean" / f"{stem}_rows.npy")}
-    (out_dir / ".clean").mkdir(parents=True, exist_ok=True)
+def cell(function: str, function_name: str, ds_id: str, stem: str, write: bool = True) -> tuple[str, dict[str, str]]:
+    """The cell's code, and the names (in the sandbox's own folder) of the files it writes."""
+    paths = {"csv": f"{stem}_cleaned.csv", "parquet": f"{stem}_cleaned.parquet", "index": f".{stem}_rows.npy"}
     return _CELL.format(function=function, function_name=function_name, ds_id=ds_id, write=write, **paths), paths
+
+
+def collect(sandbox: Any, names: dict[str, str], max_bytes: int) -> dict[str, str]:
+    """Copy the cell's files out of the sandbox's folder (``cleaned/`` in the workspace); a file
+    missing, planted as a link or too large is left out."""
+    copied = {}
+    for key, name in names.items():
+        path = sandbox.collect(name, ".clean" if key == "index" else "cleaned", max_bytes=max_bytes)
+        if path is not None:
+            copied[key] = str(path)
+    return copied
 
 
 def parse_info(stdout: str) -> dict[str, Any] | None:
@@ -61,7 +72,7 @@ def parse_info(stdout: str) -> dict[str, Any] | None:
 
 def read_cleaned(paths: dict[str, str], info: dict[str, Any]) -> tuple[pd.DataFrame, np.ndarray | None]:
     frame = pd.read_parquet(paths["parquet"])
-    index = np.load(paths["index"], allow_pickle=False) if info.get("aligned") and Path(paths["index"]).exists() else None
+    index = np.load(paths["index"], allow_pickle=False) if info.get("aligned") and paths.get("index") else None
     if index is not None and len(index) == len(frame):
         frame.index = index
     return frame, index

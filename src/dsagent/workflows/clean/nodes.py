@@ -12,6 +12,7 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.types import Command, interrupt
 
+from dsagent.atomic import write_atomic
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
@@ -59,7 +60,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         """Run the steps (without writing) on each raw table: what they would drop, by code."""
         lines = []
         for ds_id, steps in plan.items():
-            code, _ = execute.cell(snippets.build_function([s for s in steps if s["kind"] != "custom"], trace=True), "data_cleaner", ds_id, ctx.workspace, ds_id, write=False)
+            code, _ = execute.cell(snippets.build_function([s for s in steps if s["kind"] != "custom"], trace=True), "data_cleaner", ds_id, ds_id, write=False)
             run = ctx.sandbox.run(code)
             info = execute.parse_info(run.stdout) if run.success else None
             name = state_names.get(ds_id, ds_id)
@@ -132,7 +133,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
 
         reader = _plain_reader(str(Path(ds.source_path).resolve()), ds.sheet, dict(ds.read_options or {})) if ds.source_path else "pd.read_csv(RAW_FILE)"
         path = function_file(ds_id)
-        path.write_text(f'"""Data cleaner written by dsagent (clean workflow) for {ds.name}.\n\nRe-run on the raw file: python {path.name} [OUT.csv]\n"""\n\n'
+        write_atomic(path, f'"""Data cleaner written by dsagent (clean workflow) for {ds.name}.\n\nRe-run on the raw file: python {path.name} [OUT.csv]\n"""\n\n'
                         f"{source}\n\nif __name__ == '__main__':\n    import sys\n\n    import pandas as pd\n\n"
                         f"    cleaned = data_cleaner({reader})\n    cleaned.to_csv(sys.argv[1] if len(sys.argv) > 1 else 'cleaned.csv', index=False)\n")
         ctx.run_log.add_artifact(ctx.run_id, "code", str(path))
@@ -178,12 +179,16 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 else:
                     source = state["functions"][ds_id]
                 stem = Path(str(ctx.datasets[ds_id].source_path or ds_id)).stem if len(frames) == 1 else ds_id
-                code, paths = execute.cell(source, "data_cleaner", ds_id, ctx.workspace, stem)
+                code, names = execute.cell(source, "data_cleaner", ds_id, stem)
                 run = ctx.sandbox.run(code)
                 info = execute.parse_info(run.stdout) if run.success else None
                 prefix = f"{state_names.get(ds_id, ds_id)}: " if len(frames) > 1 else ""
                 if info is None:
                     errors.append(prefix + (run.error or "the cleaner printed no result").strip())
+                    continue
+                paths = execute.collect(ctx.sandbox, names, settings.sandbox_file_mb * 1024 * 1024)
+                if "csv" not in paths or "parquet" not in paths:
+                    errors.append(prefix + "the cleaned CSV or Parquet could not be taken from the sandbox (missing, a link, or too large)")
                     continue
                 frame, index = execute.read_cleaned(paths, info)
                 comparison = execute.compare(frames[ds_id], frame, index is not None)
