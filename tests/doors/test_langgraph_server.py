@@ -25,7 +25,7 @@ OFFLINE_ENV = {"LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGSMITH_TRACING": "false", 
 
 def test_langgraph_json_names_the_workflow_graphs():
     config = json.loads((REPO / "langgraph.json").read_text())
-    assert {"quick", "react", "robust"} <= set(config["graphs"])
+    assert {"quick", "react", "robust", "clean"} <= set(config["graphs"])
     from dsagent.doors import langgraph_app
 
     for name in ("quick", "react", "robust"):
@@ -131,3 +131,69 @@ def test_chat_form_input_and_a_follow_up_on_the_same_thread(script_file, sales_c
     assert [m["content"] for m in prompt[1:3]] == ["How many units in total?", "The total is shown."]
     with pytest.raises(ValueError, match="the input needs a question"):
         graph.invoke({"paths": ["sales.csv"]}, {"configurable": {"thread_id": "t2"}})
+
+
+@pytest.fixture
+def clean_server(tmp_path):
+    from tests.clean.conftest import decision
+
+    script = tmp_path / "clean_script.json"
+    script.write_text(json.dumps([decision()]))
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_", "LANGGRAPH_"))}
+    env.update(OFFLINE_ENV, DSAGENT_MODEL=f"scripted:{script}")
+    log = open(tmp_path / "langgraph.log", "w")
+    proc = subprocess.Popen(
+        [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port), "--config", str(REPO / "langgraph.json")],
+        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/ok", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("langgraph dev did not start:\n" + (tmp_path / "langgraph.log").read_text()[-3000:])
+                time.sleep(0.3)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+
+
+def test_clean_stops_at_review_and_resumes_through_the_api(clean_server, tmp_path):
+    """The clean graph's review is an Agent Inbox action request; Command(resume=...) through the API goes on."""
+    from langgraph_sdk import get_client
+
+    rows = ["id,city,price"] + [f"{i},{['Lisbon', 'Porto'][i % 2]},{3 + i % 4}.50" for i in range(40)]
+    rows[7] = "7,  porto ,n.a."
+    (tmp_path / "shops.csv").write_text("\n".join(rows) + "\n")
+    raw = (tmp_path / "shops.csv").read_bytes()
+
+    async def go():  # type: ignore[no-untyped-def]
+        client = get_client(url=clean_server)
+        thread = await client.threads.create()
+        first = await client.runs.wait(thread["thread_id"], "clean", input={
+            "data_raw": {"shops": {"path": str(tmp_path / "shops.csv")}}, "user_instructions": "Clean it; keep every record.", "max_retries": 2})
+        state = await client.threads.get_state(thread["thread_id"])
+        done = await client.runs.wait(thread["thread_id"], "clean", command={"resume": [{"type": "accept", "args": None}]})
+        return first, state, done
+
+    first, state, done = anyio.run(go)
+    (pending,) = [i for task in state["tasks"] for i in task["interrupts"]]
+    assert pending["value"]["action_request"]["action"] == "review_cleaning_steps"
+    assert pending["value"]["config"]["allow_accept"] and pending["value"]["config"]["allow_edit"]
+    assert state["next"] == ["human_review"]
+    assert done["data_cleaner_error"] is None
+    cleaned = Path(done["data_cleaned"]["shops"]["csv"])
+    import pandas as pd
+
+    assert set(pd.read_csv(cleaned)["city"]) == {"Lisbon", "Porto"}  # '  porto ' folded to its frequent spelling
+    assert (tmp_path / "shops.csv").read_bytes() == raw  # the source file is never written

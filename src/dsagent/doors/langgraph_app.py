@@ -121,11 +121,13 @@ quick = make_graph("quick")
 react = make_graph("react")
 robust = make_graph("robust")
 
-# After the clean workflow and the assistant are merged, each is one entry in langgraph.json,
-# served as its package builds it (the server compiles in its own checkpointer, so the clean
-# review's interrupt() is answered with Command(resume=...) through the API):
-#   "clean": "dsagent.doors.langgraph_app:clean"   with here:
-#       def clean(config: RunnableConfig) -> Any:
-#           from dsagent.workflows.clean.graph import build_graph
-#           return build_graph()
-#   "assistant": the same with dsagent.workflows.assistant.graph.
+
+
+def clean(config: Any = None) -> Any:
+    """The clean workflow (seed 003) as its package builds it; the server compiles in its own
+    checkpointer, so the review's ``interrupt()`` (an Agent Inbox action request) is answered with
+    ``Command(resume=...)`` through the API. Input: ``{"data_raw": {"name": {"path": "file.csv"}},
+    "user_instructions": "..."}``; paths outside the allowed folders are refused."""
+    from dsagent.workflows.clean.graph import build_graph
+
+    return build_graph()

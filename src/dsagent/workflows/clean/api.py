@@ -175,11 +175,15 @@ def server_context(state: dict[str, Any]) -> Any:
     from dsagent.runtime import RunContext
     from dsagent.session import Session, _LazySandbox
 
+    from dsagent.doors.paths import allowed_paths
+
     paths = [raw["path"] for raw in (state.get("data_raw") or {}).values() if raw.get("path")]
     if not paths:
         raise UserError("the clean graph needs data_raw: {id: {path: ...}} of the files to clean")
+    settings = load_settings()
+    paths = allowed_paths(paths, settings.allowed_roots)  # a server's client is not the user at a shell
     workspace = Path(state["workspace"]) if state.get("workspace") else None
-    session = Session(paths, settings=load_settings(), workspace=workspace)
+    session = Session(paths, settings=settings, workspace=workspace)
     label = model_label(session.model)
     run_id = session.run_log.start_run(workflow="clean", model=label, question=state.get("user_instructions") or "",
                                        datasets=[ds.name for ds in session.datasets.values()], workspace=str(session.workspace))
