@@ -168,9 +168,12 @@ def headline_right(expected: Any, explanation: str) -> bool:
 
 
 def remaining_ungrounded(row: dict) -> int:
-    """Claims of the shown explanation the grounding check finds no computed value for."""
+    """Claims of the shown explanation the grounding check finds no computed value for: the run's
+    own record when it has one, else (a run of older code) the check on its result and output."""
     from dsagent.workflows.common.grounding import check_claims
 
+    if isinstance(row.get("grounding"), dict):
+        return len(row["grounding"].get("ungrounded_left") or [])
     outputs = {"result": row.get("result_str"), "stdout": row.get("stdout")}
     return len(check_claims(row.get("explanation") or "", outputs, question=row.get("question", "")).ungrounded)
 
@@ -187,18 +190,12 @@ def run_one(q: Question, table: pd.DataFrame, threads: int, workflow: str | None
         with Session({q.table: table}, model=model, local_threads=threads) as session:
             result = session.ask(q.text, workflow=workflow)
         row.update(explanation=result.explanation, result_str=result.result_str, output_type=result.output_type,
-                   code=result.code, grounding=getattr(result, "grounding", None), run_id=result.run_id,
-                   stdout=_stdout(result))
+                   code=result.code, grounding=getattr(result, "grounding", None), run_id=result.run_id)
     except Exception as exc:  # noqa: BLE001 - a crash is a row of the table, not the end of the run
         row.update(explanation="", output_type="crash", error=f"{type(exc).__name__}: {exc}")
     row["seconds"] = round(time.perf_counter() - started, 1)
     row["right"] = headline_right(expected, row.get("explanation", ""))
     return row
-
-
-def _stdout(result: Any) -> str | None:
-    """The run's printed output, from the run log's final output (the result package has none)."""
-    return (getattr(result, "grounding", None) or {}).get("stdout")
 
 
 def summarize(rows: list[dict]) -> list[str]:

@@ -72,7 +72,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             elif attempt == max_attempts and len(state["failed_attempts"]) >= 2:
                 # Repeated failure: a second, different approach — a fresh generation that does not
                 # see the broken code (fixing it again tends to repeat it), warm, told only what failed.
-                instruction = generate + prompts.FRESH_APPROACH.format(error=clip(error_line(state["error"]), 300))
+                plan = state["plan"].get("reasoning", "") + prompts.FRESH_APPROACH.format(error=clip(error_line(state["error"]), 300))
+                instruction = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=plan)
                 code = extract_code(ctx.llm(_messages(state, instruction), max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
                 resampled = False
                 step["detail"] = "fresh approach; "
