@@ -153,3 +153,26 @@ def test_a_failing_regenerate_falls_back_to_mending():
 def test_detail_line_says_what_was_caught():
     grounded = ground_explanation("It is 17.5.", "16.08")
     assert "ungrounded 17.5" in grounded.detail() and "replaced" in grounded.detail()
+
+
+def test_facts_of_the_data_may_be_stated():
+    from dsagent.workflows.common.grounding import data_facts
+
+    known = data_facts({"g": pd.DataFrame({"country": ["Japan", "Chad"], "pop": [1, 2]})})
+    assert ungrounded("The 2 rows give Japan 2.", "Japan 2", labels=[]) == []
+    assert check_claims("The table has 2 rows and 2 columns; 17 countries.", "x", known=known).ungrounded[0].text == "17"
+
+
+def test_a_change_may_be_stated_by_its_size():
+    assert ungrounded("Revenue fell by 5.2 percent.", "-5.2") == []
+
+
+def test_common_words_are_not_labels():
+    frame = pd.DataFrame({"smoker": ["Yes", "No"], "sex": ["Male", "Female"]})
+    assert data_labels({"t": frame}) == ["Female", "Male"]
+
+
+def test_a_saved_tables_row_count_is_grounded(tmp_path):
+    table = tmp_path / "t.csv"
+    table.write_text("region,revenue\nSouth,1\nNorth,2\nEast,3\n")
+    assert ungrounded("There are 3 regions.", {"tables": [str(table)]}) == []

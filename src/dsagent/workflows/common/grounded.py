@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from dsagent.workflows.common.grounding import GroundedText, data_labels, ground_explanation
+from dsagent.workflows.common.grounding import GroundedText, data_facts, data_labels, ground_explanation
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -26,17 +26,15 @@ def run_labels(ctx: "RunContext") -> list[str]:
     cached = getattr(ctx, "_grounding_labels", None)
     if cached is None:
         cached = data_labels(ctx.datasets or {})
-        try:
-            object.__setattr__(ctx, "_grounding_labels", cached)
-        except (AttributeError, TypeError):
-            pass
+        ctx._grounding_labels = cached  # type: ignore[attr-defined]
     return cached
 
 
 def ground_in_run(ctx: "RunContext", text: str, outputs: Any, question: str,
                   regenerate: Callable[[str], str] | None = None) -> GroundedText:
     """:func:`ground_explanation` with the run's data labels, recorded in the run log when it caught something."""
-    grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate)
+    grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate,
+                                  known=data_facts(ctx.datasets or {}))
     if grounded.ungrounded_caught:
         outcome = "left" if grounded.ungrounded_left else ("mended" if any(not a.startswith("regenerated") for a in grounded.actions) else "regenerated")
         step_id = ctx.run_log.start_step(ctx.run_id, "grounding")

@@ -43,6 +43,9 @@ _LIST_MARKER = re.compile(r"^\s*(?:[*_#>\s]*\d+[.)]|[-*•])\s+", re.M)
 _CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'*(])|\n+")
 _YEAR_LIKE = range(1800, 2101)
+# Data values that prose uses as ordinary words ("No missing values"): not taken for labels.
+_COMMON_WORDS = {"yes", "no", "true", "false", "none", "nan", "null", "other", "others", "unknown", "total", "all",
+                 "n/a", "na", "ok", "mean", "average", "high", "low", "medium", "a", "an", "the", "and", "or"}
 MAX_LABELS = 20_000
 MAX_TABLE_CHARS = 200_000
 
@@ -124,11 +127,14 @@ def outputs_text(outputs: Any) -> str:
 
 
 def _table_text(path: Any) -> str:
+    """A saved result table's text and its row count (an explanation may say how many rows it has)."""
     try:
         p = Path(str(path))
-        return p.read_text(errors="replace")[:MAX_TABLE_CHARS] if p.is_file() else ""
+        text = p.read_text(errors="replace")[:MAX_TABLE_CHARS] if p.is_file() else ""
     except OSError:
         return ""
+    rows = max(len(text.strip().splitlines()) - 1, 0)
+    return f"{text}\n({rows} rows)" if text else ""
 
 
 def computed_numbers(text: str) -> list[float]:
@@ -168,11 +174,23 @@ def data_labels(datasets: Any, limit: int = MAX_LABELS) -> list[str]:
                 continue
             for value in series.dropna().unique()[:limit]:
                 text = str(value).strip()
-                if 2 <= len(text) <= 60 and re.search(r"[A-Za-z\u00c0-\uffff]", text) and not _is_number(text):
+                if text.lower() not in _COMMON_WORDS and 2 <= len(text) <= 60 and re.search(r"[A-Za-z\u00c0-\uffff]", text) and not _is_number(text):
                     labels.add(text)
             if len(labels) >= limit:
                 break
     return sorted(labels, key=lambda s: (-len(s), s))
+
+
+def data_facts(datasets: Any) -> str:
+    """What an explanation may state about the data itself: each dataset's rows, columns and column names."""
+    facts = []
+    frames = datasets.values() if isinstance(datasets, Mapping) else (datasets or [])
+    for item in frames:
+        frame = getattr(item, "frame", item)
+        shape = getattr(frame, "shape", None)
+        if shape is not None:
+            facts.append(f"{shape[0]} rows, {shape[1]} columns: " + ", ".join(map(str, frame.columns)))
+    return "\n".join(facts)
 
 
 def _is_number(text: str) -> bool:
@@ -250,15 +268,18 @@ def number_grounded(claim: Claim, numbers: Iterable[float]) -> bool:
     target = claim.value * claim.scale
     for computed in numbers:
         candidates = (computed, computed * 100) if claim.percent else (computed,)
+        if claim.value > 0:  # a change is often stated by its size ("fell by 5%")
+            candidates = (*candidates, *(abs(c) for c in candidates))
         for c in candidates:
             if abs(c - target) <= tolerance + 1e-9 * max(1.0, abs(c)):
                 return True
     return False
 
 
-def check_claims(text: str, outputs: Any, question: str = "", labels: Iterable[str] = ()) -> ClaimCheck:
-    """The claims of ``text`` and which of them ``outputs`` does not hold (no model call)."""
-    computed = outputs_text(outputs)
+def check_claims(text: str, outputs: Any, question: str = "", labels: Iterable[str] = (), known: str = "") -> ClaimCheck:
+    """The claims of ``text`` and which of them ``outputs`` (or ``known``: facts of the data such as
+    its shape and column names) does not hold (no model call)."""
+    computed = outputs_text(outputs) + ("\n" + known if known else "")
     numbers = computed_numbers(computed)
     lowered = computed.lower()
     claims = extract_claims(text, question, labels)
@@ -289,12 +310,13 @@ FEEDBACK = ("Your answer stated {claims}, which the computed output does not con
 
 
 def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: Iterable[str] = (),
-                       regenerate: Callable[[str], str] | None = None) -> GroundedText:
+                       regenerate: Callable[[str], str] | None = None, known: str = "") -> GroundedText:
     """``text`` checked against ``outputs``; regenerated once with the discrepancy named, then
     mended (see the module). ``labels``: the data's text values (:func:`data_labels`);
-    ``regenerate(feedback) -> new text`` or None to mend at once."""
+    ``regenerate(feedback) -> new text`` or None to mend at once; ``known``: facts of the data that
+    may be stated too (:func:`data_facts`)."""
     labels = list(labels)
-    first = check_claims(text, outputs, question, labels)
+    first = check_claims(text, outputs, question, labels, known)
     grounded = GroundedText(text=text, claims_checked=len(first.claims),
                             ungrounded_caught=_names(first.ungrounded))
     if not first.ungrounded:
@@ -307,13 +329,13 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
             retry = ""
             grounded.actions.append(f"regeneration failed ({type(exc).__name__})")
         if retry:
-            again = check_claims(retry, outputs, question, labels)
+            again = check_claims(retry, outputs, question, labels, known)
             grounded.actions.append("regenerated" + ("" if not again.ungrounded else f" (still ungrounded: {', '.join(_names(again.ungrounded))})"))
             grounded.text, current = retry, again
             grounded.claims_checked += len(again.claims)
     if current.ungrounded:
         grounded.text = _mend(grounded.text, current.ungrounded, outputs, grounded.actions)
-        left = check_claims(grounded.text, outputs, question, labels).ungrounded
+        left = check_claims(grounded.text, outputs, question, labels, known).ungrounded
         grounded.ungrounded_left = _names(left)
     return grounded
 
