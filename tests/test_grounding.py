@@ -176,3 +176,7 @@ def test_a_saved_tables_row_count_is_grounded(tmp_path):
     table = tmp_path / "t.csv"
     table.write_text("region,revenue\nSouth,1\nNorth,2\nEast,3\n")
     assert ungrounded("There are 3 regions.", {"tables": [str(table)]}) == []
+
+
+def test_numbers_that_name_a_part_of_the_answer_are_not_claims():
+    assert [c.text for c in extract_claims("Step 2 rounds it to 2 decimal places: 16.08 (see figure 1).")] == ["16.08"]

@@ -39,6 +39,9 @@ _CLAIM_NUMBER = re.compile(
 _CURRENCY_NUMBER = re.compile(r"(?<=[$€£¥])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w\-/:]|\.\d|,\d{3})")
 # Computed numbers, however a repr prints them (scientific notation included).
 _OUTPUT_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|-?\.\d+")
+# Numbers that name a thing of the answer itself, not a finding: "step 2", "2 decimal places".
+_NOT_A_FINDING = re.compile(r"\b(step|figure|fig\.|table|chart|section|version|item|no\.|number)\s*#?$", re.I)
+_NOT_A_FINDING_AFTER = re.compile(r"^\s*(decimal|decimals|digits?|significant|d\.p\.|dp\b)", re.I)
 _LIST_MARKER = re.compile(r"^\s*(?:[*_#>\s]*\d+[.)]|[-*•])\s+", re.M)
 _CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'*(])|\n+")
@@ -215,6 +218,8 @@ def extract_claims(text: str, question: str = "", labels: Iterable[str] = ()) ->
         value = float(plain) * (-1 if match.group("sign") else 1)
         decimals = len(plain.partition(".")[2])
         if value in question_numbers or (match.group("sign") and -value in question_numbers):
+            continue
+        if _NOT_A_FINDING.search(masked[max(0, match.start() - 12):match.start()]) or _NOT_A_FINDING_AFTER.match(masked[match.end():match.end() + 16]):
             continue
         scale = _SCALES.get((match.group("scale") or "").lower(), 1.0)
         claims.append(Claim("number", match.group(0).strip(), value, decimals, bool(match.group("pct")), scale,
