@@ -40,7 +40,7 @@ _CURRENCY_NUMBER = re.compile(r"(?<=[$€£¥])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d
 # Computed numbers, however a repr prints them (scientific notation included).
 _OUTPUT_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|-?\.\d+")
 # Numbers that name a thing of the answer itself, not a finding: "step 2", "2 decimal places".
-_NOT_A_FINDING = re.compile(r"\b(step|figure|fig\.|table|chart|section|version|item|no\.|number)\s*#?$", re.I)
+_NOT_A_FINDING = re.compile(r"\b(step|figure|fig\.|table|chart|section|version|item|no\.)\s*#?$", re.I)
 _NOT_A_FINDING_AFTER = re.compile(r"^\s*(decimal|decimals|digits?|significant|d\.p\.|dp\b)", re.I)
 _LIST_MARKER = re.compile(r"^\s*(?:[*_#>\s]*\d+[.)]|[-*•])\s+", re.M)
 _CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.S)
