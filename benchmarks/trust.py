@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -26,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+# Before scikit-learn loads the OpenMP runtime (it reads this once): see dsagent.llm.local.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def _tables() -> dict[str, pd.DataFrame]:
