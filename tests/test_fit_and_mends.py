@@ -51,8 +51,9 @@ def test_a_series_fits_a_question_about_each_group():
 
 def test_a_row_position_for_which_goes_back():
     code = "d = df[df['year'] == 2007]\nresult = d['lifeExp'].idxmax()"
-    finding = result_misfit("Which country had the highest life expectancy in 2007?", code, {"result_type": "int", "result_str": "803"})
-    assert finding and "row position" in finding
+    finding = result_misfit("Which country had the highest life expectancy in 2007?", code, {"result_type": "int", "result_str": "803"},
+                            text_columns=["continent", "country"])
+    assert finding and "result = df.loc[d['lifeExp'].idxmax(), 'country']" in finding
 
 
 def test_a_group_label_from_idxmax_after_groupby_fits():

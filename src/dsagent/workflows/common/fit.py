@@ -35,11 +35,13 @@ def asks_one_value(question: str) -> bool:
     return bool(_ONE_VALUE.search(first)) and not _MANY.search(question or "")
 
 
-def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = ()) -> str | None:
+def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = (),
+                  text_columns: Iterable[str] = ()) -> str | None:
     """Why a successful run's ``result`` does not answer ``question``, said for the code step; else None.
 
     ``labels``: the data's text values (grounding.data_labels), to check that a group the question
-    names is used by the code.
+    names is used by the code; ``text_columns``: the names of the data's text columns, to say which
+    one holds the name a "which …" question asks for.
     """
     er = execution_result or {}
     try:
@@ -57,10 +59,13 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
                 f"{f' of {rows} rows' if rows else ''}. Reduce it to the single answer (for example .mean() or .sum() "
                 "of the computed column, or the top label of the grouped values with .idxmax()), and put that in `result`.")
-    if _WHICH.search(question or "") and kind in ("int", "int64", "int32") and _position_call(tree):
+    call = _position_call(tree)
+    if _WHICH.search(question or "") and kind in ("int", "int64", "int32") and call:
+        name = _name_column(question, text_columns)
+        fix = (f"result = df.loc[{call}, {name!r}]" if name else
+               f"result = df.loc[{call}, 'name_col'] with the column that holds the names")
         return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is {shown.strip()}, the "
-                "row position that idxmax/idxmin gives for a column. Take the name at that row: "
-                "df.loc[df['value_col'].idxmax(), 'name_col'], or group by the name column first.")
+                f"row label that {call.rsplit('.', 1)[-1]} gives, not the name. Take the name at that row: {fix}.")
     missing = _unfiltered(question, code, labels)
     if missing:
         return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
@@ -93,14 +98,26 @@ def _figure_as_result(tree: ast.AST) -> str | None:
     return None
 
 
-def _position_call(tree: ast.AST) -> bool:
-    """An idxmax/idxmin/argmax/argmin on a plain column (no groupby/aggregation in its chain)."""
+def _position_call(tree: ast.AST) -> str | None:
+    """The source of an idxmax/idxmin on a plain column (no groupby/aggregation in its chain), else None."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _POSITION_CALLS:
             chain = {n.attr for n in ast.walk(node.func.value) if isinstance(n, ast.Attribute)}
             if not chain & _LABEL_CHAINS:
-                return True
-    return False
+                return ast.unparse(node)
+    return None
+
+
+def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
+    """The text column a "which <word>" question asks for: the word after which/who, else the first
+    text column the question names."""
+    columns = {str(c).lower(): str(c) for c in text_columns}
+    for word in re.findall(r"\b(?:which|who)\s+(\w+)", question or "", re.I):
+        for candidate in (word.lower(), word.lower().rstrip("s"), word.lower()[:-3] + "y" if word.lower().endswith("ies") else ""):
+            if candidate in columns:
+                return columns[candidate]
+    asked = (question or "").lower()
+    return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:

@@ -30,6 +30,15 @@ def run_labels(ctx: "RunContext") -> list[str]:
     return cached
 
 
+def run_text_columns(ctx: "RunContext") -> list[str]:
+    """The names of the run's datasets' text columns (for :func:`fit.result_misfit`)."""
+    names: list[str] = []
+    for ds in (ctx.datasets or {}).values():
+        frame = getattr(ds, "frame", ds)
+        names += [str(c) for c, t in getattr(frame, "dtypes", {}).items() if str(t) in ("object", "category") or str(t).startswith("str")]
+    return names
+
+
 def ground_in_run(ctx: "RunContext", text: str, outputs: Any, question: str,
                   regenerate: Callable[[str], str] | None = None) -> GroundedText:
     """:func:`ground_explanation` with the run's data labels, recorded in the run log when it caught something."""

@@ -13,7 +13,7 @@ from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, clip, describe_output, extract_code, run_code, write_code
 from dsagent.workflows.common.fit import result_misfit
-from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels
+from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import code_rules, stable_messages
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import AgentState
@@ -85,7 +85,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] = "resampled a repeated code; "
             run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}
-            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx)) if run.success else None
+            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx), run_text_columns(ctx)) if run.success else None
             if run.success and misfit and attempt < max_attempts:
                 # Ran, but does not answer the question: back to the code step, like an exception.
                 update.update(execution_success=False, error=misfit)

@@ -9,7 +9,7 @@ from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import run_code, unchecked_result, write_code
 from dsagent.workflows.common.fit import result_misfit
-from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels
+from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.cross_check import check_result, evidence
@@ -51,7 +51,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] = "resampled a repeated code; "
             run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "code_attempts": attempt, "execution_success": run.success}
-            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx)) if run.success else None
+            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx), run_text_columns(ctx)) if run.success else None
             if misfit and attempt < max_attempts:  # ran, but does not answer the question: back, like an exception
                 run = run.model_copy(update={"error": misfit})
                 update["execution_success"] = False
