@@ -180,3 +180,11 @@ def test_a_saved_tables_row_count_is_grounded(tmp_path):
 
 def test_numbers_that_name_a_part_of_the_answer_are_not_claims():
     assert [c.text for c in extract_claims("Step 2 rounds it to 2 decimal places: 16.08 (see figure 1).")] == ["16.08"]
+
+
+def test_a_fragment_regenerated_gives_way_to_the_mended_first_explanation():
+    text = "Asia had the largest total population in 2007. Its population was 396 million."
+    grounded = ground_explanation(text, {"result_str": "Asia"}, question="Which continent had the largest population in 2007?",
+                                  labels=["Asia", "Europe"], regenerate=lambda feedback: "396,000,000")
+    assert grounded.text == "Asia had the largest total population in 2007."
+    assert "mended the first explanation instead" in grounded.actions and grounded.ungrounded_left == []

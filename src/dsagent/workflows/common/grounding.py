@@ -309,8 +309,8 @@ def _is_year_label(claim: Claim, computed: str) -> bool:
 # ---------------------------------------------------------------- the one call
 
 
-FEEDBACK = ("Your answer stated {claims}, which the computed output does not contain. Rewrite it using only "
-            "values that appear in the output (rounded as asked); do not name anything else.")
+FEEDBACK = ("Your answer stated {claims}, which the computed output does not contain. Write the whole answer again "
+            "using only values that appear in the output (rounded as asked); do not name anything else.")
 """What ``regenerate`` is told (kept short: every prompt token costs time on a local model)."""
 
 
@@ -326,7 +326,7 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
                             ungrounded_caught=_names(first.ungrounded))
     if not first.ungrounded:
         return grounded
-    current = first
+    current, original = first, text
     if regenerate is not None:
         try:
             retry = (regenerate(FEEDBACK.format(claims=", ".join(grounded.ungrounded_caught))) or "").strip()
@@ -339,10 +339,25 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
             grounded.text, current = retry, again
             grounded.claims_checked += len(again.claims)
     if current.ungrounded:
-        grounded.text = _mend(grounded.text, current.ungrounded, outputs, grounded.actions)
+        # Mend the regenerated text, or the first one when more of it survives the mending (a small
+        # model sometimes answers the feedback with a fragment).
+        options = [(grounded.text, current)] + ([(original, first)] if grounded.text != original else [])
+        best: tuple[str, list[str]] | None = None
+        for n, (candidate, check) in enumerate(options):
+            actions: list[str] = ["mended the first explanation instead"] if n else []
+            mended = _mend(candidate, check.ungrounded, outputs, actions)
+            if best is None or _kept(mended, actions) > _kept(*best):
+                best = (mended, actions)
+        grounded.text = best[0]
+        grounded.actions += best[1]
         left = check_claims(grounded.text, outputs, question, labels, known).ungrounded
         grounded.ungrounded_left = _names(left)
     return grounded
+
+
+def _kept(text: str, actions: list[str]) -> int:
+    """How much of a mended explanation is the model's own words (0 when it was replaced whole)."""
+    return 0 if any(a.startswith("replaced the explanation") for a in actions) else len(text.split())
 
 
 def _names(claims: list[Claim]) -> list[str]:
