@@ -100,3 +100,10 @@ def test_a_lone_result_fig_is_left_for_the_fit_check():
 
 def test_tuple_selection_error_gets_a_hint():
     assert "[['a', 'b']]" in drift_hint("ValueError: Cannot subset columns with a tuple with more than one element. Use a list instead.")
+
+
+def test_a_value_made_of_two_columns_gets_the_per_row_recipe():
+    from dsagent.workflows.common.prompting import recipes_for
+
+    assert "sum of products" in recipes_for("Which region has the highest total revenue (units times unit_price)?")
+    assert "sum of products" not in recipes_for("What is the average price per region?")
