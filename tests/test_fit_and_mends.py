@@ -107,3 +107,15 @@ def test_a_value_made_of_two_columns_gets_the_per_row_recipe():
 
     assert "sum of products" in recipes_for("Which region has the highest total revenue (units times unit_price)?")
     assert "sum of products" not in recipes_for("What is the average price per region?")
+
+
+def test_name_at_label_adds_the_line_only_when_it_applies():
+    from dsagent.workflows.common.fit import name_at_label
+
+    er = {"result_type": "int", "result_str": "803"}
+    code = "result = df[df['year'] == 2007]['lifeExp'].idxmax()"
+    assert name_at_label("Which country had the highest life expectancy?", code, er, ["country"]).endswith(
+        "\nresult = df.loc[result, 'country']\n")
+    assert name_at_label("Which country had the highest life expectancy?", code + ".reset_index()", er, ["country"]) is None
+    assert name_at_label("What is the highest life expectancy?", code, er, ["country"]) is None
+    assert name_at_label("Which country had the highest life expectancy?", code, er, []) is None

@@ -113,3 +113,11 @@ def test_react_report_is_grounded(script_file, sales_csv):
     total = int(pd.read_csv(sales_csv)["units"].sum())
     assert "123456" not in result.explanation and str(total) in result.explanation
     assert result.grounding["caught"] == 1 and result.grounding["ungrounded_left"] == []
+
+
+def test_quick_turns_a_row_label_into_the_name_by_code(script_file, sales_csv):
+    frame = pd.read_csv(sales_csv)
+    spec = script_file([PLAN, "result = df['units'].idxmax()", "Done."])
+    result = ask(spec, [sales_csv], "Which region had the highest units in one row?")
+    assert result.attempts == 1 and result.result_str == frame.loc[frame["units"].idxmax(), "region"]
+    assert "row label → name" in [s for s in steps(result.run_id) if s[0] == "code"][0][2]

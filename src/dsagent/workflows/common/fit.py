@@ -131,3 +131,21 @@ def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
         if len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked) and label.lower() not in lowered:
             return label
     return None
+
+
+def name_at_label(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
+    """``code`` with one line added that turns idxmax's row label into the name a "which …"
+    question asks for (``result = df.loc[result, 'country']``), when that is the misfit and the
+    name column is known; else None. Row labels survive filtering, so ``df.loc`` finds the row
+    (not after a reset_index, which renumbers them)."""
+    er = execution_result or {}
+    try:
+        tree = ast.parse(code or "")
+    except SyntaxError:
+        return None
+    if not (_WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and _position_call(tree)):
+        return None
+    name = _name_column(question, text_columns)
+    if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
+        return None
+    return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"

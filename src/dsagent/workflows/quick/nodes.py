@@ -12,7 +12,7 @@ from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, clip, describe_output, extract_code, run_code, write_code
-from dsagent.workflows.common.fit import result_misfit
+from dsagent.workflows.common.fit import name_at_label, result_misfit
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import code_rules, stable_messages
 from dsagent.workflows.quick import prompts
@@ -86,6 +86,13 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}
             misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx), run_text_columns(ctx)) if run.success else None
+            mended = name_at_label(state["question"], code, execution_result, run_text_columns(ctx)) if misfit and len(state["datasets"]) == 1 else None
+            if mended:  # idxmax's row label for a "which …" question: the name at that row, by code
+                run2, result2 = run_code(ctx, mended)
+                if run2.success and not result_misfit(state["question"], mended, result2, run_labels(ctx), run_text_columns(ctx)):
+                    code, run, execution_result, misfit = mended, run2, result2, None
+                    update["code"] = code
+                    step["detail"] = step.get("detail", "") + "row label → name; "
             if run.success and misfit and attempt < max_attempts:
                 # Ran, but does not answer the question: back to the code step, like an exception.
                 update.update(execution_success=False, error=misfit)
