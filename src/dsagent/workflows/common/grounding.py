@@ -21,7 +21,6 @@ number by the computed one or drops the sentences that state them. What it did i
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
