@@ -47,6 +47,8 @@ class AnalysisResult(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     duration_s: float = 0.0
+    grounding: dict[str, Any] | None = None
+    """The grounding check's record: claims checked, ungrounded ones caught and left, what was done."""
     report: Report | None = None
     """The structured report (sections, suggestions, caveats) that report.md is rendered from."""
 

@@ -40,6 +40,9 @@ def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> 
             return _LOADED[key]
         if not path.is_file():
             raise UserError(f"model file not found: {path}")
+        # OpenMP threads that spin while they wait collapse when the cores are shared (a 40-token
+        # call took 97 s at 2 threads on a loaded 2-core machine, 6 s with passive waiting).
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             from llama_cpp import Llama
         except ImportError as exc:

@@ -44,6 +44,18 @@ def title_of(question: str) -> str:
     return (lines[0][:TITLE_CHARS] if lines else "") or "dsagent report"
 
 
+def grounding_caveat(record: Any) -> str | None:
+    """The caveat for a run whose explanation stated values no computed output holds (the grounding
+    check's record in ``final_output["grounding"]``), else None."""
+    if not isinstance(record, Mapping) or not record.get("ungrounded_caught"):
+        return None
+    caught = ", ".join(map(str, record["ungrounded_caught"]))
+    done = "; ".join(record.get("actions") or []) or "kept"
+    left = record.get("ungrounded_left") or []
+    tail = f" Still not found in the computed output: {', '.join(map(str, left))}." if left else ""
+    return f"Grounding check: the first explanation stated {caught}, which no computed output holds ({done}).{tail}"
+
+
 def build_report(question: str, final_output: Mapping[str, Any], meta: Mapping[str, Any], tables: Sequence[str] | None = None) -> Report:
     """The report of one run. ``tables`` are result-table CSVs of the final execution (the first
     becomes a table section; without one the result is shown as text)."""
@@ -61,6 +73,9 @@ def build_report(question: str, final_output: Mapping[str, Any], meta: Mapping[s
     else:
         report = _from_package(question, final_output, tables, meta.get("workspace"))
     report.meta = {**report.meta, **{k: v for k, v in meta.items() if v is not None}}
+    caveat = grounding_caveat(final_output.get("grounding"))
+    if caveat and caveat not in report.caveats:
+        report.caveats.append(caveat)
     return report
 
 

@@ -22,6 +22,7 @@ _DRIFT: list[tuple[str, str]] = [
     (r"fillna\(\) got an unexpected keyword argument 'method'", "pandas removed fillna(method=...): use .ffill() or .bfill()."),
     (r"unexpected keyword argument 'infer_datetime_format'", "pandas removed infer_datetime_format=: drop it (or give format=...)."),
     (r"object has no attribute 'append'", "pandas removed DataFrame/Series.append: use pd.concat([a, b], ignore_index=True)."),
+    (r"Cannot subset columns with a tuple", "pandas 2 selects several columns of a groupby with a list: df.groupby('k')[['a', 'b']]."),
     (r"object has no attribute 'iteritems'", "pandas renamed it: .items()."),
     (r"object has no attribute 'applymap'", "pandas renamed it: DataFrame.map(func)."),
     (r"object has no attribute 'mad'", "pandas removed .mad(): use (s - s.mean()).abs().mean()."),

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from dsagent.workflows.common.repair import (
     mend_answer_tags,
+    mend_groupby_tuple,
+    mend_result_figure,
     mend_self_reference,
     mend_squared_keyword,
     mend_test_unpacking,
@@ -35,7 +37,8 @@ def extract_code(reply: str) -> str:
     failures were prose around the code), so prose lines before the first code-looking line go.
     Mistakes the model repeats are mended (``common.repair``): a dict literal that reads its own
     keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False``, a
-    test's (statistic, p-value) unpacked the other way round.
+    test's (statistic, p-value) unpacked the other way round, a groupby's columns selected with a
+    tuple (pandas 2 rejects it), a chart assigned to ``result`` over the answer computed before it.
     """
     blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
     if blocks:
@@ -50,7 +53,8 @@ def extract_code(reply: str) -> str:
 
 
 def _mended(code: str) -> str:
-    return mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(code))))
+    code = mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(code))))
+    return mend_result_figure(mend_groupby_tuple(code))
 
 
 def clip(text: str | None, limit: int = 1500) -> str:
@@ -174,6 +178,6 @@ def execution_result(run: "ExecutionResult") -> dict[str, Any] | None:
         return None
     return {
         "type": run.output_type, "figures": run.figures, "tables": run.tables,
-        "result_str": run.result, "stdout": run.stdout, "duration_s": run.duration_s,
+        "result_str": run.result, "result_type": run.result_type, "stdout": run.stdout, "duration_s": run.duration_s,
         "figure_data": run.figure_data,
     }

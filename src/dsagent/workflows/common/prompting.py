@@ -74,6 +74,9 @@ _RECIPES = [
     (re.compile(r"\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|maximum|minimum|most|least|top|best|worst)\b", re.I),
      "\n- .idxmax() and .idxmin() of a column give the row's index label, not its name: the name is "
      "df.loc[df['y'].idxmax(), 'name_column'] (after a groupby or value_counts the index is the group)."),
+    (re.compile(r"\b(times|multiplied by|product of)\b", re.I),
+     "\n- A value made of two columns (a times b) is computed row by row first, then aggregated: "
+     "df['ab'] = df['a'] * df['b'], then df.groupby('k')['ab'].sum() (a sum of products, not a product of sums)."),
     (re.compile(r"\d\s*<=?\s*\w+\s*<|\bif\s+(?!p\b|p_?value\b)\w+\s*[<>]=?\s*-?\d|\b(bins?|binned|binning|bands?|brackets?)\b", re.I),
      "\n- pd.cut's intervals include their right edge ((40, 60] holds 60): for bands stated as a <= x < b use "
      "pd.cut(x, edges, right=False), or np.select with the stated conditions."),
@@ -83,7 +86,8 @@ _RECIPES = [
 def recipes_for(question: str) -> str:
     """The code rules the question's words call for (a p-value → where tests live; a population
     standard deviation → ddof=0; a percentage → out of 100; which one is highest → idxmax gives a
-    row label, not a name; bands → pd.cut's closed right edge), else ""."""
+    row label, not a name; a times b → per row first, then aggregate; bands → pd.cut's closed right
+    edge), else ""."""
     return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
 
 

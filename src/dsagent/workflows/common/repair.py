@@ -250,3 +250,53 @@ def _owns_its_lines(node: ast.Assign, lines: list[str]) -> bool:
     first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
     rest = last[node.end_col_offset:].strip()
     return not first[:node.col_offset].strip() and (not rest or rest.startswith("#"))
+
+
+def mend_groupby_tuple(code: str) -> str:
+    """``code`` with ``df.groupby(k)['a', 'b']`` written ``df.groupby(k)[['a', 'b']]``: pandas 2 removed
+    selecting several columns of a groupby with a tuple (a ValueError the model repeats on retry)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    edits = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and _called_name(node.value) == "groupby"
+                and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) > 1
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.slice.elts)):
+            edits.append((node.slice, "[" + ", ".join(ast.unparse(e) for e in node.slice.elts) + "]"))
+    return _replace_nodes(code, edits) or code
+
+
+_FIGURE_CALL = re.compile(r"^(px\.\w+|go\.Figure|make_subplots)$")
+
+
+def mend_result_figure(code: str) -> str:
+    """``code`` without a top-level ``result = fig`` that overwrites the answer computed before it
+    (a chart is kept in ``fig``; the sandbox saves it), and with ``result = px.bar(...)`` written
+    ``fig = px.bar(...)`` when it does."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    lines = code.splitlines(keepends=True)
+    answered = False
+    drop, rename = [], []
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "result"):
+            continue
+        value = node.value
+        figure_name = isinstance(value, ast.Name) and value.id == "fig"
+        figure_call = isinstance(value, ast.Call) and bool(_FIGURE_CALL.match(ast.unparse(value.func)))
+        if (figure_name or figure_call) and answered and _owns_its_lines(node, lines):
+            (drop if figure_name else rename).append(node)
+        elif not (figure_name or figure_call):
+            answered = True
+    for node in sorted(drop + rename, key=lambda n: n.lineno, reverse=True):
+        if node in drop:
+            del lines[node.lineno - 1:node.end_lineno]
+        else:
+            first = lines[node.lineno - 1]
+            lines[node.lineno - 1] = first[:node.col_offset] + re.sub(r"^result\s*=", "fig =", first[node.col_offset:])
+    return "".join(lines)

@@ -11,7 +11,9 @@ from pydantic import BaseModel, Field
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import clip, describe_output, run_code, write_code
+from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, run_code, write_code
+from dsagent.workflows.common.fit import name_at_label, result_misfit
+from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import AgentState
@@ -64,20 +66,43 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             rules = _code_rules(state)
             generate = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=state["plan"].get("reasoning", ""))
             fresh = None
+            rejected = {f["code"] for f in state["failed_attempts"]}
             if state["attempts"] == 0 or not state.get("code"):
-                instruction = generate
+                code, resampled = write_code(ctx, _messages(state, generate), rejected)
+            elif attempt == max_attempts and len(state["failed_attempts"]) >= 2:
+                # Repeated failure: a second, different approach — a fresh generation that does not
+                # see the broken code (fixing it again tends to repeat it), warm, told only what failed.
+                plan = state["plan"].get("reasoning", "") + prompts.FRESH_APPROACH.format(error=quote_data(error_line(state["error"]), 300))
+                instruction = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=plan)
+                code = extract_code(ctx.llm(_messages(state, instruction), max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+                resampled = False
+                step["detail"] = "fresh approach; "
             else:
                 instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=quote_data(state["error"], 1200))
                 fresh = _messages(state, generate)  # asked only if the fix keeps repeating a failed code
-            code, resampled = write_code(ctx, _messages(state, instruction), {f["code"] for f in state["failed_attempts"]}, fresh)
+                code, resampled = write_code(ctx, _messages(state, instruction), rejected, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
             run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}
-            if run.success:
+            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx), run_text_columns(ctx)) if run.success else None
+            mended = name_at_label(state["question"], code, execution_result, run_text_columns(ctx)) if misfit and len(state["datasets"]) == 1 else None
+            if mended:  # idxmax's row label for a "which …" question: the name at that row, by code
+                run2, result2 = run_code(ctx, mended)
+                if run2.success and not result_misfit(state["question"], mended, result2, run_labels(ctx), run_text_columns(ctx)):
+                    code, run, execution_result, misfit = mended, run2, result2, None
+                    update["code"] = code
+                    step["detail"] = step.get("detail", "") + "row label → name; "
+            if run.success and misfit and attempt < max_attempts:
+                # Ran, but does not answer the question: back to the code step, like an exception.
+                update.update(execution_success=False, error=misfit)
+                update["failed_attempts"] = [*state["failed_attempts"], {"attempt": attempt, "code": code, "error": misfit}]
+                step["outcome"] = "misfit"
+                step["detail"] = step.get("detail", "") + f"attempt {attempt}/{max_attempts}: {misfit.split(':')[0]}"
+            elif run.success:
                 update["error"] = None
                 update["execution_result"] = execution_result
-                step["detail"] = step.get("detail", "") + f"attempt {attempt}: success"
+                step["detail"] = step.get("detail", "") + f"attempt {attempt}: success" + (f" (kept at the last attempt: {misfit.split('.')[0]})" if misfit else "")
             else:
                 update["error"] = run.error or "unknown error"
                 update["failed_attempts"] = [*state["failed_attempts"], {"attempt": attempt, "code": code, "error": run.error}]
@@ -91,14 +116,20 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             return {"evaluation": ctx.llm(_messages(state, instruction), max_tokens=300).strip()}
 
     def explain_node(state: AgentState) -> dict[str, Any]:
-        with ctx.step("explain"):
+        with ctx.step("explain") as step:
             result = state.get("execution_result")
             if result is not None:
                 evaluation = f"Evaluation: {state['evaluation']}" if state.get("evaluation") else ""
                 grounding = prompts.EXPLAIN_GROUNDING_RESULT.format(output=describe_output(result), evaluation=evaluation)
             else:
                 grounding = prompts.EXPLAIN_GROUNDING_NONE
-            explanation = ctx.llm(_messages(state, prompts.EXPLAIN.format(grounding=grounding, question=state["question"])), max_tokens=400).strip()
+            messages = _messages(state, prompts.EXPLAIN.format(grounding=grounding, question=state["question"]))
+            explanation = ctx.llm(messages, max_tokens=400).strip()
+            record = None
+            if result is not None:  # every number and label it states must be one the code computed
+                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 400))
+                explanation, record = grounded.text, grounded.record()
+                step["detail"] = grounded.detail()
             final_output = {
                 "explanation": explanation,
                 "evaluation": state.get("evaluation"),
@@ -108,6 +139,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 "figures": (result or {}).get("figures", []),
                 "result_str": (result or {}).get("result_str"),
                 "failed_attempts": state["failed_attempts"],
+                "grounding": record,
             }
             return {"explanation": explanation, "final_output": final_output}
 

@@ -42,6 +42,9 @@ Plan: {plan}
 
 Return ONLY the Python code, no explanations or markdown."""
 
+FRESH_APPROACH = """
+Earlier attempts failed ({error}). Write a new, simpler solution from scratch."""
+
 FIX_CODE = """You are an expert data analyst who fixes broken Python code.
 
 {rules}

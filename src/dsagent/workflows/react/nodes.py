@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.code import write_code
+from dsagent.workflows.common.grounded import ground_in_run
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.react import prompts
 from dsagent.workflows.react.code_policy import ALLOWED_IMPORTS, check_code, expected_outputs
@@ -136,11 +137,40 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 # Not a crash: the report is built from the execution results without the model.
                 step["outcome"] = "fallback"
                 output = fallback_report(state)
+            output, record = (output, None) if step["outcome"] == "fallback" else _grounded(ctx, state, output)
             final_report, final_output = build_final_output(state, output, limit, max_loops)
+            final_output["grounding"] = record
             step["detail"] = ("limit reached; " if limit else "") + f"{len(final_report.sections)} sections"
+            if record:
+                step["detail"] += f"; grounding: {record['claims_checked']} claims checked, {record['caught']} ungrounded caught"
             return {"final_report": final_report, "final_output": final_output}
 
     return {"reason": reason_node, "code_exec": code_exec_node, "report": report_node}
+
+
+def _grounded(ctx: RunContext, state: AgentState, output: ReportOutput) -> tuple[ReportOutput, dict[str, Any] | None]:
+    """The report's text sections checked against what the successful steps computed (result,
+    printed output, result tables); an ungrounded claim is mended by code (the structured report is
+    not asked again). Returns the report and the grounding record (None when nothing ran)."""
+    successes = [r for r in state.execution_results if r.success]
+    if not successes:
+        return output, None
+    workspace = Path(state.workspace_dir or ctx.workspace)
+    outputs = {"result": [r.result for r in successes], "stdout": [r.stdout for r in successes],
+               "tables": [str(workspace / o.file_name) for r in successes for o in r.outputs if o.output_type == "table"]}
+    record = {"claims_checked": 0, "caught": 0, "ungrounded_caught": [], "ungrounded_left": [], "actions": []}
+    sections = []
+    for section in output.sections:
+        if section.section_type == "text" and section.content.strip():
+            grounded = ground_in_run(ctx, section.content, outputs, state.question)
+            section = section.model_copy(update={"content": grounded.text})
+            record["claims_checked"] += grounded.claims_checked
+            record["ungrounded_caught"] += grounded.ungrounded_caught
+            record["ungrounded_left"] += grounded.ungrounded_left
+            record["actions"] += grounded.actions
+        sections.append(section)
+    record["caught"] = len(record["ungrounded_caught"])
+    return output.model_copy(update={"sections": sections}), record
 
 
 def _same(instruction: str, done: list[str]) -> bool:

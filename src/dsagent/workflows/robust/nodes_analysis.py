@@ -8,6 +8,8 @@ from typing import Any
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import run_code, unchecked_result, write_code
+from dsagent.workflows.common.fit import result_misfit
+from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.cross_check import check_result, evidence
@@ -49,7 +51,11 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] = "resampled a repeated code; "
             run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "code_attempts": attempt, "execution_success": run.success}
-            if run.success:
+            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx), run_text_columns(ctx)) if run.success else None
+            if misfit and attempt < max_attempts:  # ran, but does not answer the question: back, like an exception
+                run = run.model_copy(update={"error": misfit})
+                update["execution_success"] = False
+            if update["execution_success"]:
                 update["error"] = None
                 update["execution_result"] = execution_result
                 step["detail"] += f"attempt {attempt}/{max_attempts}: success"
@@ -113,9 +119,15 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["outcome"] = "gave_up"
                 step["detail"] = f"after {state['total_remediations']} remediations"
             instruction = prompts.explain_results(state, gave_up)
-            explanation = ctx.llm(stable_messages(state, instruction), max_tokens=500).strip()
+            messages = stable_messages(state, instruction)
+            explanation = ctx.llm(messages, max_tokens=500).strip()
             result = state.get("execution_result") or {}
             failed = not state.get("execution_success")
+            record = None
+            if not failed and result:  # every number and label it states must be one the code computed
+                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 500))
+                explanation, record = grounded.text, grounded.record()
+                step["detail"] = (step.get("detail", "") + "; " if step.get("detail") else "") + grounded.detail()
             final_output = {
                 "explanation": explanation,
                 "evaluation": state.get("evaluation"),
@@ -127,6 +139,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 "result_str": result.get("result_str"),
                 "failed_attempts": state.get("failed_attempts") or [],
                 "cross_check": state.get("cross_check"),
+                "grounding": record,
             }
             if failed:
                 final_output["error"] = state.get("error")

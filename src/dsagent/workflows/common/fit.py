@@ -1,0 +1,151 @@
+"""Does the code's ``result`` fit the question? Checked by code, after a run that succeeded.
+
+Code that runs can still answer another question: a Series of per-row values for "what is the
+mean", ``idxmax()``'s row number for "which country", a chart stored as the answer, a question
+about one year or one group answered over all rows. Each finding is said like an error, so the code
+step gets it back and fixes it as it fixes an exception. The rules are about pandas and the
+question's wording, never about a dataset.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+_ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
+                        r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
+                        r"variance|correlation|ratio)\b|which\b|who\b|how many\b|how much\b)", re.I)
+_MANY = re.compile(r"\b(each|every|per (?!capita|cent|person|head)|(?<!divided )(?<!multiplied )by|list|top\s*\d*|bottom\s*\d*|"
+                   r"first\s+\d+|rank|ranking|show|plot|chart|graph|visuali[sz]e|distribution|breakdown|trend|over time|"
+                   r"compare)\b|\b(which|what)\s+\w+\s+(are|were)\b|\bthree|\btwo\b|\bfive\b|\bten\b|\d+\s+\w+(ies|s)\b",
+                   re.I)
+_WHICH = re.compile(r"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst)\b", re.I)
+_POSITION_CALLS = {"idxmax", "idxmin", "argmax", "argmin"}
+_LABEL_CHAINS = {"groupby", "value_counts", "set_index", "pivot", "pivot_table", "crosstab", "T", "transpose", "agg",
+                 "sum", "mean", "median", "count", "size", "max", "min", "std", "nunique", "resample"}
+_FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\.subplots|sns\.\w+|\w+\.plot)$")
+_YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d.])")
+_MULTIROW = re.compile(r"\n.*\n")
+
+
+def asks_one_value(question: str) -> bool:
+    """The question asks for one value: "what is the mean …", "which country …", "how many …"."""
+    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    return bool(_ONE_VALUE.search(first)) and not _MANY.search(question or "")
+
+
+def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = (),
+                  text_columns: Iterable[str] = ()) -> str | None:
+    """Why a successful run's ``result`` does not answer ``question``, said for the code step; else None.
+
+    ``labels``: the data's text values (grounding.data_labels), to check that a group the question
+    names is used by the code; ``text_columns``: the names of the data's text columns, to say which
+    one holds the name a "which …" question asks for.
+    """
+    er = execution_result or {}
+    try:
+        tree = ast.parse(code or "")
+    except SyntaxError:
+        return None
+    figure = _figure_as_result(tree)
+    if figure:
+        return (f"ResultIsAFigure: `result = {figure}` replaces the answer with a chart. Keep the chart in `fig` "
+                "and the computed answer (the numbers or the name) in `result`.")
+    kind, shown = er.get("result_type") or "", er.get("result_str") or ""
+    one = asks_one_value(question)
+    if one and kind in ("Series", "DataFrame") and _MULTIROW.search(shown):
+        rows = _rows(shown)
+        return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
+                f"{f' of {rows} rows' if rows else ''}. Reduce it to the single answer (for example .mean() or .sum() "
+                "of the computed column, or the top label of the grouped values with .idxmax()), and put that in `result`.")
+    call = _position_call(tree)
+    if _WHICH.search(question or "") and kind in ("int", "int64", "int32") and call:
+        name = _name_column(question, text_columns)
+        fix = (f"result = df.loc[{call}, {name!r}]" if name else
+               f"result = df.loc[{call}, 'name_col'] with the column that holds the names")
+        return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is {shown.strip()}, the "
+                f"row label that {call.rsplit('.', 1)[-1]} gives, not the name. Take the name at that row: {fix}.")
+    missing = _unfiltered(question, code, labels)
+    if missing:
+        return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
+                "filter the rows on it first.")
+    return None
+
+
+def _rows(shown: str) -> int | None:
+    match = re.search(r"\[([\d,]+) rows x|Length: ([\d,]+)", shown)
+    if match:
+        return int((match.group(1) or match.group(2)).replace(",", ""))
+    lines = [line for line in shown.splitlines() if line.strip() and not line.startswith("Name:")]
+    return max(len(lines) - 1, 0) or None
+
+
+def _figure_as_result(tree: ast.AST) -> str | None:
+    """The source of the last value assigned to ``result`` when it is a figure (``fig`` or a chart call)."""
+    last = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "result" for t in node.targets):
+            if last is None or (node.lineno, node.col_offset) > (last.lineno, last.col_offset):
+                last = node
+    if last is None:
+        return None
+    value = last.value
+    if isinstance(value, ast.Name) and value.id in ("fig", "figure", "chart", "plot"):
+        return value.id
+    if isinstance(value, ast.Call) and _FIGURE_MAKERS.match(ast.unparse(value.func)):
+        return ast.unparse(value.func) + "(...)"
+    return None
+
+
+def _position_call(tree: ast.AST) -> str | None:
+    """The source of an idxmax/idxmin on a plain column (no groupby/aggregation in its chain), else None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _POSITION_CALLS:
+            chain = {n.attr for n in ast.walk(node.func.value) if isinstance(n, ast.Attribute)}
+            if not chain & _LABEL_CHAINS:
+                return ast.unparse(node)
+    return None
+
+
+def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
+    """The text column a "which <word>" question asks for: the word after which/who, else the first
+    text column the question names."""
+    columns = {str(c).lower(): str(c) for c in text_columns}
+    for word in re.findall(r"\b(?:which|who)\s+(\w+)", question or "", re.I):
+        for candidate in (word.lower(), word.lower().rstrip("s"), word.lower()[:-3] + "y" if word.lower().endswith("ies") else ""):
+            if candidate in columns:
+                return columns[candidate]
+    asked = (question or "").lower()
+    return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
+
+
+def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
+    """A year or a data label the question names and the code never mentions."""
+    lowered = (code or "").lower()
+    for year in _YEAR.findall(question or ""):
+        if year not in lowered:
+            return year
+    asked = (question or "").lower()
+    for label in labels:
+        if len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked) and label.lower() not in lowered:
+            return label
+    return None
+
+
+def name_at_label(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
+    """``code`` with one line added that turns idxmax's row label into the name a "which …"
+    question asks for (``result = df.loc[result, 'country']``), when that is the misfit and the
+    name column is known; else None. Row labels survive filtering, so ``df.loc`` finds the row
+    (not after a reset_index, which renumbers them)."""
+    er = execution_result or {}
+    try:
+        tree = ast.parse(code or "")
+    except SyntaxError:
+        return None
+    if not (_WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and _position_call(tree)):
+        return None
+    name = _name_column(question, text_columns)
+    if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
+        return None
+    return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"

@@ -1,0 +1,63 @@
+"""The grounding check as a workflow step: one call from every explain step, recorded in the run log.
+
+    grounded = ground_in_run(ctx, explanation, execution_result, state["question"], regenerate)
+    final_output["explanation"], final_output["grounding"] = grounded.text, grounded.record()
+
+``regenerate(feedback) -> str`` asks the model once more with the discrepancy named (None: mend by
+code at once). When a claim was caught, a ``grounding`` step row says what and what was done; the
+report shows it as a caveat (reports.build.grounding_caveat reads ``final_output["grounding"]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from dsagent.workflows.common.grounding import GroundedText, data_facts, data_labels, ground_explanation
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
+
+    from dsagent.runtime import RunContext
+
+
+def run_labels(ctx: "RunContext") -> list[str]:
+    """The text values of the run's datasets, computed once per run context."""
+    cached = getattr(ctx, "_grounding_labels", None)
+    if cached is None:
+        cached = data_labels(ctx.datasets or {})
+        ctx._grounding_labels = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def run_text_columns(ctx: "RunContext") -> list[str]:
+    """The names of the run's datasets' text columns (for :func:`fit.result_misfit`)."""
+    names: list[str] = []
+    for ds in (ctx.datasets or {}).values():
+        frame = getattr(ds, "frame", ds)
+        names += [str(c) for c, t in getattr(frame, "dtypes", {}).items() if str(t) in ("object", "category") or str(t).startswith("str")]
+    return names
+
+
+def ground_in_run(ctx: "RunContext", text: str, outputs: Any, question: str,
+                  regenerate: Callable[[str], str] | None = None) -> GroundedText:
+    """:func:`ground_explanation` with the run's data labels, recorded in the run log when it caught something."""
+    grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate,
+                                  known=data_facts(ctx.datasets or {}))
+    if grounded.ungrounded_caught:
+        outcome = "left" if grounded.ungrounded_left else ("mended" if any(not a.startswith("regenerated") for a in grounded.actions) else "regenerated")
+        step_id = ctx.run_log.start_step(ctx.run_id, "grounding")
+        ctx.run_log.finish_step(step_id, outcome, 0.0, grounded.detail())
+    return grounded
+
+
+def regenerate_with(ctx: "RunContext", messages: list["BaseMessage"], first: str, max_tokens: int) -> Callable[[str], str]:
+    """A ``regenerate`` that continues the explain call's conversation: its prompt (cached by the
+    model), the first answer, then the feedback."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    def regenerate(feedback: str) -> str:
+        return ctx.llm([*messages, AIMessage(content=first), HumanMessage(content=feedback)], max_tokens=max_tokens).strip()
+
+    return regenerate
+

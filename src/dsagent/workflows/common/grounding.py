@@ -1,0 +1,321 @@
+"""Grounding by code: every number and data label an explanation states must be one the code computed.
+
+A small model writing free text about a result puts at least one wrong value in most answers: it
+reads off the first row of a Series instead of its mean, or names a country when the code computed
+a row number. No model call can be trusted to catch that; a comparison of the explanation's claims
+with the computed outputs can, exactly and for free.
+
+A *claim* is a number written in the explanation (``16.08``, ``90,133.50``, ``38.1 %``,
+``237.6 million``) or a label of the data (a value of one of the datasets' text columns, such as a
+country or a region) named in it. Numbers and labels copied from the question are not findings,
+nor are list markers, parts of names or dates (``Q1``, ``0-1``, ``2024-01``). A number is grounded
+when some computed number, rounded to the decimals the explanation shows, equals it (``16.08`` for
+16.0766; thousands separators and scale words are read; a percentage may be a computed fraction
+times 100); a label when the computed outputs contain it.
+
+:func:`ground_explanation` is the one call every workflow's explain step makes: it checks, asks
+``regenerate`` once with the discrepancy named, and if claims are still ungrounded replaces a lone
+number by the computed one or drops the sentences that state them. What it did is in the returned
+:class:`GroundedText` (for the run log and the report).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dsagent.workflows.common.computed import computed_numbers, data_facts, data_labels, outputs_text
+
+__all__ = ["Claim", "ClaimCheck", "GroundedText", "check_claims", "computed_numbers", "data_facts", "data_labels",
+           "extract_claims", "ground_explanation", "outputs_text"]
+
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+           "trillion": 1e12}
+# A number as prose writes it: not part of a word, a date, a range, a time or a version.
+_CLAIM_NUMBER = re.compile(
+    r"(?<![\w.,\-/:#@$€£¥])(?P<sign>-)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?![\w\-/:]|\.\d|,\d{3})(?P<pct>\s?%|\s?percent\b|\s?per cent\b)?"
+    r"(?:\s?(?P<scale>thousand|million|billion|trillion|mn|bn)\b)?", re.I)
+_CURRENCY_NUMBER = re.compile(r"(?<=[$€£¥])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w\-/:]|\.\d|,\d{3})")
+# Numbers that name a thing of the answer itself, not a finding: "step 2", "2 decimal places".
+_NOT_A_FINDING = re.compile(r"\b(step|figure|fig\.|table|chart|section|version|item|no\.)\s*#?$", re.I)
+_NOT_A_FINDING_AFTER = re.compile(r"^\s*(decimal|decimals|digits?|significant|d\.p\.|dp\b)", re.I)
+_LIST_MARKER = re.compile(r"^\s*(?:[*_#>\s]*\d+[.)]|[-*•])\s+", re.M)
+_CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'*(])|\n+")
+_YEAR_LIKE = range(1800, 2101)
+
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One value an explanation states: ``kind`` "number" or "label", as ``text`` writes it."""
+
+    kind: str
+    text: str
+    value: float | str
+    decimals: int = 0
+    percent: bool = False
+    scale: float = 1.0
+    start: int = 0
+    end: int = 0
+
+
+@dataclass
+class ClaimCheck:
+    """The claims an explanation states and which of them no computed output holds."""
+
+    claims: list[Claim]
+    ungrounded: list[Claim]
+
+
+@dataclass
+class GroundedText:
+    """The explanation to show, and what the grounding check caught and did."""
+
+    text: str
+    claims_checked: int = 0
+    ungrounded_caught: list[str] = field(default_factory=list)
+    """Claims of the first explanation that no computed output holds."""
+    ungrounded_left: list[str] = field(default_factory=list)
+    """Claims still ungrounded in :attr:`text` (empty unless nothing could be done)."""
+    actions: list[str] = field(default_factory=list)
+    """What was done, in order: "regenerated", "replaced 16.05 by 16.08", "dropped a sentence: …"."""
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-safe summary for the run's final output and the report."""
+        return {"claims_checked": self.claims_checked, "caught": len(self.ungrounded_caught),
+                "ungrounded_caught": self.ungrounded_caught, "ungrounded_left": self.ungrounded_left,
+                "actions": self.actions}
+
+    def detail(self) -> str:
+        """One line for the run log's step detail."""
+        line = f"grounding: {self.claims_checked} claims checked"
+        if self.ungrounded_caught:
+            line += f", ungrounded {', '.join(self.ungrounded_caught)} → {'; '.join(self.actions) or 'kept'}"
+        if self.ungrounded_left:
+            line += f"; still ungrounded: {', '.join(self.ungrounded_left)}"
+        return line
+
+
+# ---------------------------------------------------------------- the claims
+
+
+def extract_claims(text: str, question: str = "", labels: Iterable[str] = ()) -> list[Claim]:
+    """The numbers and data labels ``text`` states as findings (see the module)."""
+    masked = _mask(text)
+    question_numbers = {v for v, _ in _plain_numbers(question)}
+    claims: list[Claim] = []
+    for match in _CLAIM_NUMBER.finditer(masked):
+        raw = match.group("num")
+        plain = raw.replace(",", "")
+        value = float(plain) * (-1 if match.group("sign") else 1)
+        decimals = len(plain.partition(".")[2])
+        if value in question_numbers or (match.group("sign") and -value in question_numbers):
+            continue
+        if _NOT_A_FINDING.search(masked[max(0, match.start() - 12):match.start()]) or _NOT_A_FINDING_AFTER.match(masked[match.end():match.end() + 16]):
+            continue
+        scale = _SCALES.get((match.group("scale") or "").lower(), 1.0)
+        claims.append(Claim("number", match.group(0).strip(), value, decimals, bool(match.group("pct")), scale,
+                            match.start(), match.end()))
+    for match in _CURRENCY_NUMBER.finditer(masked):
+        if any(c.start <= match.start() < c.end for c in claims):
+            continue
+        plain = match.group("num").replace(",", "")
+        if float(plain) not in question_numbers:
+            claims.append(Claim("number", match.group(0), float(plain), len(plain.partition(".")[2]), False, 1.0,
+                                match.start(), match.end()))
+    claims += _label_claims(masked, question, labels)
+    return sorted(claims, key=lambda c: c.start)
+
+
+def _mask(text: str) -> str:
+    """``text`` with list markers and code spans blanked (same length, so positions hold)."""
+    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    return _LIST_MARKER.sub(blank, _CODE_SPAN.sub(blank, text))
+
+
+def _plain_numbers(text: str) -> list[tuple[float, int]]:
+    found = []
+    for token in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", text or ""):
+        plain = token.replace(",", "")
+        found.append((float(plain), len(plain.partition(".")[2])))
+    return found
+
+
+def _label_claims(text: str, question: str, labels: Iterable[str]) -> list[Claim]:
+    wanted = [label for label in labels if label]
+    if not wanted:
+        return []
+    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, wanted)) + r")(?![\w])")
+    asked = (question or "").lower()
+    claims = []
+    for match in pattern.finditer(text):
+        label = match.group(0)
+        if re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked):
+            continue
+        claims.append(Claim("label", label, label, start=match.start(), end=match.end()))
+    return claims
+
+
+# ---------------------------------------------------------------- the check
+
+
+def number_grounded(claim: Claim, numbers: Iterable[float]) -> bool:
+    """Some computed number, shown at the claim's decimals (and scale), equals the claim."""
+    tolerance = 0.5001 * 10 ** -claim.decimals * claim.scale
+    target = claim.value * claim.scale
+    for computed in numbers:
+        candidates = (computed, computed * 100) if claim.percent else (computed,)
+        if claim.value > 0:  # a change is often stated by its size ("fell by 5%")
+            candidates = (*candidates, *(abs(c) for c in candidates))
+        for c in candidates:
+            if abs(c - target) <= tolerance + 1e-9 * max(1.0, abs(c)):
+                return True
+    return False
+
+
+def check_claims(text: str, outputs: Any, question: str = "", labels: Iterable[str] = (), known: str = "") -> ClaimCheck:
+    """The claims of ``text`` and which of them ``outputs`` (or ``known``: facts of the data such as
+    its shape and column names) does not hold (no model call)."""
+    computed = outputs_text(outputs) + ("\n" + known if known else "")
+    numbers = computed_numbers(computed)
+    lowered = computed.lower()
+    claims = extract_claims(text, question, labels)
+    ungrounded = []
+    for claim in claims:
+        if claim.kind == "number":
+            if _is_year_label(claim, computed) or number_grounded(claim, numbers):
+                continue
+        elif re.search(rf"(?<!\w){re.escape(str(claim.value).lower())}(?!\w)", lowered):
+            continue
+        ungrounded.append(claim)
+    return ClaimCheck(claims, ungrounded)
+
+
+def _is_year_label(claim: Claim, computed: str) -> bool:
+    """A year written as a time ("in 1952") that the outputs also name is not a measured value;
+    one they do not name is checked like any number."""
+    return claim.decimals == 0 and claim.scale == 1 and not claim.percent and int(claim.value) in _YEAR_LIKE \
+        and str(int(claim.value)) in computed
+
+
+# ---------------------------------------------------------------- the one call
+
+
+FEEDBACK = ("Your answer stated {claims}, which the computed output does not contain. Write the whole answer again "
+            "using only values that appear in the output (rounded as asked); do not name anything else.")
+"""What ``regenerate`` is told (kept short: every prompt token costs time on a local model)."""
+
+
+def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: Iterable[str] = (),
+                       regenerate: Callable[[str], str] | None = None, known: str = "") -> GroundedText:
+    """``text`` checked against ``outputs``; regenerated once with the discrepancy named, then
+    mended (see the module). ``labels``: the data's text values (:func:`data_labels`);
+    ``regenerate(feedback) -> new text`` or None to mend at once; ``known``: facts of the data that
+    may be stated too (:func:`data_facts`)."""
+    labels = list(labels)
+    first = check_claims(text, outputs, question, labels, known)
+    grounded = GroundedText(text=text, claims_checked=len(first.claims),
+                            ungrounded_caught=_names(first.ungrounded))
+    if not first.ungrounded:
+        return grounded
+    current, original = first, text
+    if regenerate is not None:
+        try:
+            retry = (regenerate(FEEDBACK.format(claims=", ".join(grounded.ungrounded_caught))) or "").strip()
+        except Exception as exc:  # noqa: BLE001 - a failed retry falls back to mending by code
+            retry = ""
+            grounded.actions.append(f"regeneration failed ({type(exc).__name__})")
+        if retry:
+            again = check_claims(retry, outputs, question, labels, known)
+            grounded.actions.append("regenerated" + ("" if not again.ungrounded else f" (still ungrounded: {', '.join(_names(again.ungrounded))})"))
+            grounded.text, current = retry, again
+            grounded.claims_checked += len(again.claims)
+    if current.ungrounded:
+        # Mend the regenerated text, or the first one when more of it survives the mending (a small
+        # model sometimes answers the feedback with a fragment).
+        options = [(grounded.text, current)] + ([(original, first)] if grounded.text != original else [])
+        best: tuple[str, list[str]] | None = None
+        for n, (candidate, check) in enumerate(options):
+            actions: list[str] = ["mended the first explanation instead"] if n else []
+            mended = _mend(candidate, check.ungrounded, outputs, actions)
+            if best is None or _kept(mended, actions) > _kept(*best):
+                best = (mended, actions)
+        grounded.text = best[0]
+        grounded.actions += best[1]
+        left = check_claims(grounded.text, outputs, question, labels, known).ungrounded
+        grounded.ungrounded_left = _names(left)
+    return grounded
+
+
+def _kept(text: str, actions: list[str]) -> int:
+    """How much of a mended explanation is the model's own words (0 when it was replaced whole)."""
+    return 0 if any(a.startswith("replaced the explanation") for a in actions) else len(text.split())
+
+
+def _names(claims: list[Claim]) -> list[str]:
+    return list(dict.fromkeys(c.text for c in claims))
+
+
+def _mend(text: str, ungrounded: list[Claim], outputs: Any, actions: list[str]) -> str:
+    """Replace an ungrounded number by the one computed number, else drop the sentences that state
+    ungrounded claims; nothing left → the computed result itself."""
+    single = _single_number(outputs)
+    if single is not None and all(c.kind == "number" for c in ungrounded):
+        for claim in sorted(ungrounded, key=lambda c: c.start, reverse=True):
+            shown = _format_like(single * (100 if claim.percent and abs(single) <= 1 and abs(claim.value) > 1 else 1), claim)
+            text = text[:claim.start] + shown + text[claim.end:]
+            actions.append(f"replaced {claim.text} by {shown}")
+        return text
+    spans = [(m.start(), m.end()) for m in _sentence_spans(text)]
+    keep, dropped = [], []
+    for start, end in spans:
+        if any(start <= c.start < end for c in ungrounded):
+            dropped.append(text[start:end].strip())
+        else:
+            keep.append(text[start:end])
+    for sentence in dropped:
+        actions.append(f"dropped a sentence: {sentence[:80]}")
+    mended = "".join(keep).strip()
+    if not mended or not re.search(r"\w", mended):
+        shown = outputs_text(_result_of(outputs)).strip()
+        actions.append("replaced the explanation by the computed result")
+        return f"The analysis computed:\n\n{shown[:1500]}"
+    return mended
+
+
+def _sentence_spans(text: str) -> Iterable[re.Match[str]]:
+    """Sentences with their trailing whitespace: a period followed by space or a new line ends one."""
+    return re.finditer(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", text, re.S)
+
+
+def _result_of(outputs: Any) -> Any:
+    if isinstance(outputs, Mapping):
+        for key in ("result_str", "result"):
+            if outputs.get(key) is not None:
+                return outputs[key]
+    return outputs
+
+
+def _single_number(outputs: Any) -> float | None:
+    """The result's value when it is one number (``16.08``, ``np.float64(16.08)``), else None."""
+    result = outputs_text(_result_of(outputs)).strip()
+    match = re.fullmatch(r"(?:np\.\w+\()?(-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\)?", result)
+    if not match:
+        return None
+    try:
+        return float(match.group(1).replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _format_like(value: float, claim: Claim) -> str:
+    """``value`` written as the claim writes numbers: its decimals (at least two for a fraction
+    part), thousands separators and percent sign."""
+    decimals = max(claim.decimals, 2 if not float(value).is_integer() else 0)
+    comma = "," in claim.text
+    shown = f"{value / claim.scale:{',' if comma else ''}.{decimals}f}"
+    return shown + re.sub(r"^-?[\d,]+(?:\.\d+)?", "", claim.text)

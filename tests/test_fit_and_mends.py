@@ -1,0 +1,121 @@
+"""The result must fit the question (checked by code), and mechanical mends of moved pandas APIs."""
+
+import pytest
+
+from dsagent.sandbox.api_drift import drift_hint
+from dsagent.workflows.common.code import extract_code
+from dsagent.workflows.common.fit import asks_one_value, result_misfit
+from dsagent.workflows.common.repair import mend_groupby_tuple, mend_result_figure
+
+SERIES = "0      5.94\n1     16.05\n2     16.66\n...\nLength: 244, dtype: float64"
+
+
+@pytest.mark.parametrize("question", [
+    "What is the mean tip percentage, tip divided by total_bill times 100?",
+    "Which country had the highest life expectancy in 2007?",
+    "How many parties had a size of 4 or more?",
+    "On which day is the average total bill highest?",
+    "What is the mean GDP per capita across all countries in 2007?",
+    "In how many districts was Coderre the winner?",
+])
+def test_questions_that_ask_for_one_value(question):
+    assert asks_one_value(question)
+
+
+@pytest.mark.parametrize("question", [
+    "Which region has the highest total revenue? Show total revenue per region as a bar chart.",
+    "List the top 3 countries by population in 2007.",
+    "What is the average price for each region?",
+    "Which three countries had the highest GDP per capita in 2007?",
+    "Plot the distribution of ages",
+])
+def test_questions_that_ask_for_several(question):
+    assert not asks_one_value(question)
+
+
+def test_a_series_for_one_value_goes_back():
+    finding = result_misfit("What is the mean tip percentage?", "result = df['tip'] / df['total_bill'] * 100",
+                            {"result_type": "Series", "result_str": SERIES})
+    assert finding.startswith("ResultDoesNotFitQuestion") and "244 rows" in finding
+
+
+def test_a_scalar_for_one_value_fits():
+    assert result_misfit("What is the mean tip percentage?", "result = (df['tip'] / df['total_bill']).mean() * 100",
+                         {"result_type": "float", "result_str": "16.08"}) is None
+
+
+def test_a_series_fits_a_question_about_each_group():
+    assert result_misfit("What is the average tip for each day?", "result = df.groupby('day')['tip'].mean()",
+                         {"result_type": "Series", "result_str": "day\nFri 2.7\nSat 2.9\nSun 3.2"}) is None
+
+
+def test_a_row_position_for_which_goes_back():
+    code = "d = df[df['year'] == 2007]\nresult = d['lifeExp'].idxmax()"
+    finding = result_misfit("Which country had the highest life expectancy in 2007?", code, {"result_type": "int", "result_str": "803"},
+                            text_columns=["continent", "country"])
+    assert finding and "result = df.loc[d['lifeExp'].idxmax(), 'country']" in finding
+
+
+def test_a_group_label_from_idxmax_after_groupby_fits():
+    code = "result = df.groupby('target')['alcohol'].mean().idxmax()"
+    assert result_misfit("Which target class has the highest mean alcohol?", code, {"result_type": "int", "result_str": "0"}) is None
+
+
+def test_a_figure_as_the_result_goes_back():
+    code = "fig = px.bar(df, x='a', y='b')\nresult = fig"
+    assert result_misfit("Show a bar chart", code, {"result_type": "dict", "result_str": "{}"}).startswith("ResultIsAFigure")
+
+
+def test_a_year_or_a_group_the_code_never_uses_goes_back():
+    code = "result = df[df['continent'] == 'Africa']['pop'].sum()"
+    er = {"result_type": "int", "result_str": "1000"}
+    assert "1952" in result_misfit("What was the total population of Africa in 1952?", code, er, ["Africa"])
+    code = "result = df[df['year'] == 1952]['pop'].sum()"
+    assert "Africa" in result_misfit("What was the total population of Africa in 1952?", code, er, ["Africa", "Asia"])
+    code = "result = df[(df['year'] == 1952) & (df['continent'] == 'Africa')]['pop'].sum()"
+    assert result_misfit("What was the total population of Africa in 1952?", code, er, ["Africa", "Asia"]) is None
+
+
+def test_groupby_tuple_selection_is_mended():
+    code = "rev = df.groupby('region')['units', 'unit_price'].sum()\nresult = rev\n"
+    assert mend_groupby_tuple(code) == "rev = df.groupby('region')[['units', 'unit_price']].sum()\nresult = rev\n"
+    assert mend_groupby_tuple("x = df.groupby('r')['a'].sum()\n") == "x = df.groupby('r')['a'].sum()\n"
+    assert "[['units', 'unit_price']]" in extract_code("```python\nr = df.groupby('region')['units', 'unit_price'].sum()\n```")
+
+
+def test_result_fig_after_an_answer_is_dropped():
+    code = "result = df.groupby('region')['rev'].sum()\nfig = px.bar(result)\nresult = fig\n"
+    assert mend_result_figure(code) == "result = df.groupby('region')['rev'].sum()\nfig = px.bar(result)\n"
+
+
+def test_a_chart_call_assigned_over_the_answer_becomes_fig():
+    code = "result = s.max()\nresult = px.bar(s)\n"
+    assert mend_result_figure(code) == "result = s.max()\nfig = px.bar(s)\n"
+
+
+def test_a_lone_result_fig_is_left_for_the_fit_check():
+    code = "fig = px.bar(df)\nresult = fig\n"
+    assert mend_result_figure(code) == code
+
+
+def test_tuple_selection_error_gets_a_hint():
+    assert "[['a', 'b']]" in drift_hint("ValueError: Cannot subset columns with a tuple with more than one element. Use a list instead.")
+
+
+def test_a_value_made_of_two_columns_gets_the_per_row_recipe():
+    from dsagent.workflows.common.prompting import recipes_for
+
+    assert "sum of products" in recipes_for("Which region has the highest total revenue (units times unit_price)?")
+    assert "sum of products" not in recipes_for("What is the average price per region?")
+
+
+def test_name_at_label_adds_the_line_only_when_it_applies():
+    from dsagent.workflows.common.fit import name_at_label
+
+    er = {"result_type": "int", "result_str": "803"}
+    code = "result = df[df['year'] == 2007]['lifeExp'].idxmax()"
+    assert name_at_label("Which country had the highest life expectancy?", code, er, ["country"]).endswith(
+        "\nresult = df.loc[result, 'country']\n")
+    assert name_at_label("Which country had the highest life expectancy?", code + ".reset_index()", er, ["country"]) is None
+    assert name_at_label("What is the highest life expectancy?", code, er, ["country"]) is None
+    assert name_at_label("Which country had the highest life expectancy?", code, er, []) is None
