@@ -121,3 +121,16 @@ def test_quick_turns_a_row_label_into_the_name_by_code(script_file, sales_csv):
     result = ask(spec, [sales_csv], "Which region had the highest units in one row?")
     assert result.attempts == 1 and result.result_str == frame.loc[frame["units"].idxmax(), "region"]
     assert "row label → name" in [s for s in steps(result.run_id) if s[0] == "code"][0][2]
+
+
+def test_a_label_the_code_filtered_on_may_be_named():
+    """'South' in the code's filter is a stated condition, not a finding the outputs must repeat."""
+    from dsagent.workflows.common.grounded import code_conditions
+    from dsagent.workflows.common.grounding import check_claims
+
+    code = "result = int(df.loc[df['region'] == 'South', 'units'].sum())"
+    text = "The South sold 211 units."
+    labels = ["South", "North"]
+    assert [c.value for c in check_claims(text, "211", "How many units?", labels).ungrounded] == ["South"]
+    assert check_claims(text, "211", "How many units?", labels, known=code_conditions(code)).ungrounded == []
+    assert check_claims("The North sold 211 units.", "211", "", labels, known=code_conditions(code)).ungrounded[0].value == "North"

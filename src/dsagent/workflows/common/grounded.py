@@ -39,11 +39,28 @@ def run_text_columns(ctx: "RunContext") -> list[str]:
     return names
 
 
+def code_conditions(code: str | list[str] | None) -> str:
+    """The text values the code itself wrote (``df['region'] == 'South'``): conditions the analysis
+    applied, so an explanation may name them although no output repeats them."""
+    import ast
+
+    found: list[str] = []
+    for source in [code] if isinstance(code, str) else (code or []):
+        try:
+            tree = ast.parse(source or "")
+        except SyntaxError:
+            continue
+        found += [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and len(n.value) < 80]
+    return "\n".join(found)
+
+
 def ground_in_run(ctx: "RunContext", text: str, outputs: Any, question: str,
-                  regenerate: Callable[[str], str] | None = None) -> GroundedText:
-    """:func:`ground_explanation` with the run's data labels, recorded in the run log when it caught something."""
-    grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate,
-                                  known=data_facts(ctx.datasets or {}))
+                  regenerate: Callable[[str], str] | None = None, code: str | list[str] | None = None) -> GroundedText:
+    """:func:`ground_explanation` with the run's data labels, recorded in the run log when it caught
+    something. ``code``: the code that computed ``outputs``; its text values count as stated
+    conditions, not findings."""
+    known = "\n".join(filter(None, [data_facts(ctx.datasets or {}), code_conditions(code)]))
+    grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate, known=known)
     if grounded.ungrounded_caught:
         outcome = "left" if grounded.ungrounded_left else ("mended" if any(not a.startswith("regenerated") for a in grounded.actions) else "regenerated")
         step_id = ctx.run_log.start_step(ctx.run_id, "grounding")

@@ -127,7 +127,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             explanation = ctx.llm(messages, max_tokens=400).strip()
             record = None
             if result is not None:  # every number and label it states must be one the code computed
-                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 400))
+                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 400), code=state.get("code"))
                 explanation, record = grounded.text, grounded.record()
                 step["detail"] = grounded.detail()
             final_output = {

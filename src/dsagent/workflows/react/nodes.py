@@ -162,7 +162,7 @@ def _grounded(ctx: RunContext, state: AgentState, output: ReportOutput) -> tuple
     sections = []
     for section in output.sections:
         if section.section_type == "text" and section.content.strip():
-            grounded = ground_in_run(ctx, section.content, outputs, state.question)
+            grounded = ground_in_run(ctx, section.content, outputs, state.question, code=[r.code for r in successes])
             section = section.model_copy(update={"content": grounded.text})
             record["claims_checked"] += grounded.claims_checked
             record["ungrounded_caught"] += grounded.ungrounded_caught

@@ -125,7 +125,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             failed = not state.get("execution_success")
             record = None
             if not failed and result:  # every number and label it states must be one the code computed
-                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 500))
+                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 500), code=state.get("code"))
                 explanation, record = grounded.text, grounded.record()
                 step["detail"] = (step.get("detail", "") + "; " if step.get("detail") else "") + grounded.detail()
             final_output = {
