@@ -149,3 +149,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
                     print(f"Figure: {fig}")
                 print(f"Report: {result.report_path}", flush=True)
     return 0
+
+
+def cmd_assistant(args: argparse.Namespace) -> int:
+    from dsagent.cli.assistant import cmd_assistant as run
+
+    return run(args)

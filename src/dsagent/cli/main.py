@@ -45,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
     chat.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
 
+    from dsagent.cli.assistant import add_parser as add_assistant
+
+    add_assistant(sub)
+
     runs = sub.add_parser("runs", help="list recent runs from the run log")
     runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
     runs.add_argument("--json", action="store_true", help="print JSON")

@@ -11,13 +11,15 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
 from dsagent.errors import ProviderError, UserError
@@ -28,6 +30,30 @@ _LOCK = threading.Lock()
 
 def _role(message: BaseMessage) -> str:
     return {"human": "user", "ai": "assistant", "system": "system"}.get(message.type, "user")
+
+
+@contextmanager
+def _no_weight_repacking() -> Iterator[None]:
+    """Load with llama.cpp's extra buffer types (weight repacking) off.
+
+    On a CPU with AMX (Intel Sapphire Rapids and later) llama.cpp repacks the weights for AMX,
+    and here every prompt of more than one token then crashed the process (SIGSEGV in decode;
+    llama-cpp-python 0.3.36, the wheel the lock installs). The plain CPU path runs everywhere.
+    """
+    import llama_cpp.llama_cpp as lib
+
+    original = lib.llama_model_default_params
+
+    def params() -> Any:
+        p = original()
+        p.use_extra_bufts = False
+        return p
+
+    lib.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        lib.llama_model_default_params = original
 
 
 def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> Any:
@@ -49,13 +75,14 @@ def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> 
         say(f"loading local model {path.name} …")
         started = time.perf_counter()
         try:
-            llm = Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_threads=n_threads or os.cpu_count() or 2,
-                n_batch=512,
-                verbose=False,
-            )
+            with _no_weight_repacking():
+                llm = Llama(
+                    model_path=str(path),
+                    n_ctx=n_ctx,
+                    n_threads=n_threads or os.cpu_count() or 2,
+                    n_batch=512,
+                    verbose=False,
+                )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
             raise UserError(f"could not load the model {path}: {exc}") from exc
         say(f"local model loaded in {time.perf_counter() - started:.1f} s")
@@ -127,3 +154,31 @@ class LocalChatModel(BaseChatModel):
             response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Token by token (used when a caller streams, e.g. the assistant's answer in the CLI)."""
+        chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
+        try:
+            stream = self.llama.create_chat_completion(
+                messages=chat, temperature=kwargs.get("temperature", self.temperature),
+                max_tokens=kwargs.get("max_tokens", self.max_tokens), stop=stop,
+                response_format=kwargs.get("response_format"), seed=0, stream=True,
+            )
+            for part in stream:
+                choice = part["choices"][0]
+                text = (choice.get("delta") or {}).get("content") or ""
+                if not text and not choice.get("finish_reason"):
+                    continue
+                chunk = ChatGenerationChunk(message=AIMessageChunk(
+                    content=text, response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name} if choice.get("finish_reason") else {}))
+                if run_manager and text:
+                    run_manager.on_llm_new_token(text, chunk=chunk)
+                yield chunk
+        except ValueError as exc:
+            raise ProviderError(f"local model failed: {exc}; shorten the question or raise DSAGENT_LOCAL_N_CTX") from exc

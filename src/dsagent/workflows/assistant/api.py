@@ -37,8 +37,11 @@ def new_thread_id() -> str:
 
 
 def run_turn(message: str, *, project_dir: str | Path | None = None, thread_id: str | None = None,
-             configuration: Configuration | None = None, on_event: Event | None = None, checkpointer: Any = None) -> TurnResult:
-    """Send ``message`` on ``thread_id`` (a new thread when None) and return the answer."""
+             configuration: Configuration | None = None, on_event: Event | None = None, checkpointer: Any = None,
+             tools: list[Any] | None = None) -> TurnResult:
+    """Send ``message`` on ``thread_id`` (a new thread when None) and return the answer.
+
+    ``tools`` replaces the tool list (the benchmark stands in for the slow stages)."""
     from dsagent.config import load_settings
     from dsagent.errors import UserError
     from dsagent.store.checkpoint import sqlite_checkpointer
@@ -47,9 +50,9 @@ def run_turn(message: str, *, project_dir: str | Path | None = None, thread_id: 
         raise UserError("the message is empty: say what you want to do with your data")
     thread_id = thread_id or new_thread_id()
     if checkpointer is not None:
-        return _run(message, project_dir, thread_id, configuration, on_event, checkpointer)
+        return _run(message, project_dir, thread_id, configuration, on_event, checkpointer, tools)
     with sqlite_checkpointer(load_settings().home) as saver:
-        return _run(message, project_dir, thread_id, configuration, on_event, saver)
+        return _run(message, project_dir, thread_id, configuration, on_event, saver, tools)
 
 
 def thread_exists(thread_id: str) -> bool:
@@ -61,7 +64,8 @@ def thread_exists(thread_id: str) -> bool:
         return bool(build_graph(saver).get_state({"configurable": {"thread_id": thread_id}}).values)
 
 
-def _run(message: str, project_dir: Any, thread_id: str, configuration: Configuration | None, on_event: Event | None, saver: Any) -> TurnResult:
+def _run(message: str, project_dir: Any, thread_id: str, configuration: Configuration | None, on_event: Event | None, saver: Any,
+         tools: list[Any] | None = None) -> TurnResult:
     from langchain_core.messages import AIMessage, AIMessageChunk, ToolMessage
     from langgraph.errors import GraphRecursionError
 
@@ -70,7 +74,7 @@ def _run(message: str, project_dir: Any, thread_id: str, configuration: Configur
 
     emit = on_event or (lambda _k, _v: None)
     conf = configuration or Configuration.defaults()
-    graph = build_graph(saver)
+    graph = build_graph(saver, tools)
     config = run_config(conf, thread_id)
     project = str(Path(project_dir or ".").expanduser().resolve())
     inputs = {"messages": [{"role": "user", "content": message}], "project_dir": project}
