@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     react_max_loops: int = Field(5, ge=1, le=20, description="react: reason → code_exec loops per user message; then the report shows the intermediate results (seed 001: 5).")
     assistant_max_tool_iterations: int = Field(10, ge=1, le=100, description="assistant: tool calls per user message; at the limit the agent stops and says what it did (seed 004's max_tool_iterations).")
     assistant_max_retries: int = Field(2, ge=0, le=10, description="assistant: retries of a failed model call, and extra code attempts of stage 4 (seed 004's max_retries).")
-    assistant_max_tokens: int = Field(400, ge=16, description="assistant: longest answer the agent writes to the user, tokens.")
+    assistant_max_tokens: int = Field(256, ge=16, description="assistant: longest answer the agent writes to the user, tokens.")
     sandbox_wall_s: float = Field(180.0, gt=0, description="Sandbox: wall-clock limit per execution, seconds.")
     sandbox_memory_mb: int = Field(1024, ge=64, description="Sandbox: memory limit of the worker (resident, above its start), MB.")
     sandbox_output_kb: int = Field(256, ge=1, description="Sandbox: limit on printed output per execution, KB.")

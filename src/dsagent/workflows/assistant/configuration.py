@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 class AgentLLM(BaseModel):
     model: Optional[str] = Field(None, description="Model spec `provider:model` (default: the `model` setting).")
     temperature: float = Field(0.0, ge=0, le=2, description="Sampling temperature of the agent's calls.")
-    max_tokens: int = Field(400, ge=16, description="Longest answer the agent writes to the user, tokens.")
+    max_tokens: int = Field(256, ge=16, description="Longest answer the agent writes to the user, tokens.")
 
 
 class Configuration(BaseModel):
