@@ -27,8 +27,15 @@ def _shown_args(args: dict[str, Any]) -> str:
     return json.dumps(args, ensure_ascii=False) if args else ""
 
 
-def printer(show_tokens: bool) -> Any:
-    """The ``on_event`` of a console run: tool calls and results on stderr, the answer on stdout."""
+def printer(show_tokens: bool, label: str = "") -> Any:
+    """The ``on_event`` of a console run: tool calls and results on stderr, the answer on stdout
+    (after ``label`` when it starts)."""
+    started = [False]
+
+    def begin() -> None:
+        if not started[0]:
+            started[0] = True
+            sys.stdout.write(label)
 
     def on_event(kind: str, value: Any) -> None:
         if kind == "tool_call":
@@ -38,9 +45,11 @@ def printer(show_tokens: bool) -> Any:
             more = f"\n  … ({len(lines) - RESULT_LINES} more lines)" if len(lines) > RESULT_LINES else ""
             _err("  " + "\n  ".join(lines[:RESULT_LINES]) + more)
         elif kind == "token" and show_tokens:
+            begin()
             sys.stdout.write(value)
             sys.stdout.flush()
         elif kind == "answer" and show_tokens:
+            begin()
             if not value["streamed"]:
                 sys.stdout.write(value["text"])
             sys.stdout.write("\n")
@@ -102,9 +111,7 @@ def cmd_assistant(args: argparse.Namespace) -> int:
                 break
             if not message:
                 continue
-            sys.stdout.write("\nassistant> ")
-            sys.stdout.flush()
-            run_turn(message, project_dir=project, thread_id=thread, configuration=conf, on_event=printer(show_tokens=True))
+            run_turn(message, project_dir=project, thread_id=thread, configuration=conf, on_event=printer(show_tokens=True, label="\nassistant> "))
         return 0
     finally:
         close_all()

@@ -49,10 +49,11 @@ FAILED = "The last tool failed: {error}\n"
 
 RESPOND = """Project: {status}
 {history}Request: {request}
-{results}Reply to the request in the user's language, in a few sentences. {grounding}"""
+{results}Reply to the request in the user's language, in 2 to 4 sentences. {grounding}"""
 
 RESULTS = "Tool results:\n{results}\n"
-GROUNDING_TOOLS = "State only facts from the tool results (quote names and numbers exactly) and end with the next step they suggest."
+GROUNDING_TOOLS = ("Say only what the tool results say (quote names and numbers exactly); never claim a step that is not in them. "
+                   "End with the next step they suggest.")
 GROUNDING_NONE = "No tool was needed. If the request asks for something about the data, say which tool you would use."
 
 ARGS = """Request: {request}

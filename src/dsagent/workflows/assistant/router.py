@@ -25,7 +25,7 @@ PIPELINE = ["summarize_data", "suggest_tasks", "plan_analysis", "execute_analysi
 DECIDE_MAX_TOKENS = 24
 HISTORY_TURNS = 2
 HISTORY_CHARS = 240
-_TASK_ID = re.compile(r"\b[Tt]\s?(\d{1,2})\b|(?:task|tarea|tâche|aufgabe|タスク|compito)\s*(?:n[o°º.]?\s*)?#?\s*(\d{1,2})\b", re.I)
+_TASK_ID = re.compile(r"(?<![A-Za-z0-9])[Tt]\s?(\d{1,2})(?!\d)|(?:task|tarea|tâche|aufgabe|タスク|compito)\s*(?:n[o°º.]?\s*)?#?\s*(\d{1,2})(?!\d)", re.I)
 _WORD = re.compile(r"[^\W_]{3,}", re.U)
 
 
@@ -139,8 +139,9 @@ def mentioned_files(project: Project, text: str) -> list[str]:
     lower = text.lower()
     found = []
     for path in project.raw_files():
-        stem = re.escape(path.stem.lower())
-        if path.name.lower() in lower or re.search(rf"(?<![^\W_]){stem}(?![^\W_])", lower):
+        stem = path.stem.lower()
+        edge = "A-Za-z0-9" if stem.isascii() else r"^\W_"  # an ASCII name ends where ASCII letters end (「irisの」)
+        if path.name.lower() in lower or re.search(rf"(?<![{edge}]){re.escape(stem)}(?![{edge}])", lower):
             found.append(path.name)
     return found
 

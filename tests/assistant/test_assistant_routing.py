@@ -1,0 +1,79 @@
+"""Routing by code: route_after_agent, prerequisites, arguments read from the request."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from dsagent.workflows.assistant import router, stages
+from dsagent.workflows.assistant.project import Project
+from dsagent.workflows.assistant.routing import route_after_agent
+
+
+def test_route_after_agent():
+    call = AIMessage(content="", tool_calls=[{"name": "list_data_files", "args": {}, "id": "1"}])
+    assert route_after_agent({"messages": [HumanMessage(content="hi"), call]}) == "tools"
+    assert route_after_agent({"messages": [HumanMessage(content="hi"), AIMessage(content="hello")]}) == "__end__"
+    assert route_after_agent({"messages": []}) == "__end__"
+
+
+@pytest.mark.parametrize("text, task", [
+    ("Run task T3", "T3"), ("run t2 please", "T2"), ("execute task 4", "T4"), ("Exécute la tâche 2", "T2"),
+    ("Ejecuta la tarea 5", "T5"), ("Führe Aufgabe 1 aus", "T1"), ("タスク2を実行して", "T2"), ("summarize my data", None),
+    ("what is the mean of T", None),
+])
+def test_task_ids_are_read_from_the_request(text, task):
+    assert router.mentioned_task(text) == task
+
+
+def test_file_names_are_read_by_name_or_stem(project: Path):
+    p = Project.at(project)
+    assert router.mentioned_files(p, "profile iris.csv") == ["iris.csv"]
+    assert router.mentioned_files(p, "irisのデータを要約") == ["iris.csv"]
+    assert router.mentioned_files(p, "summarize the tips and the IRIS data") == ["iris.csv", "tips.csv"]
+    assert router.mentioned_files(p, "summarize my data") == []
+    assert router.mentioned_files(p, "tipsy irises") == []
+
+
+def test_prerequisites_follow_the_files(project: Path):
+    p = Project.at(project)
+    assert router.prerequisites("execute_analysis", p, "T1") == ["summarize_data", "suggest_tasks", "plan_analysis"]
+    assert router.prerequisites("suggest_tasks", p, None) == ["summarize_data"]
+    assert router.prerequisites("summarize_data", p, None) == []
+    assert router.prerequisites("answer_question", p, None) == []
+    stages.summarize(p, p.raw_files())
+    assert router.prerequisites("plan_analysis", p, "T1") == ["suggest_tasks"]
+    stages.suggest(p, p.raw_files(), 6)
+    assert router.prerequisites("plan_analysis", p, "T1") == []
+    assert router.prerequisites("execute_analysis", p, "T1") == ["plan_analysis"]
+
+
+def test_a_request_that_names_no_task_gets_the_closest_one(project: Path):
+    p = Project.at(project)
+    stages.summarize(p, p.raw_files())
+    tasks = stages.suggest(p, p.raw_files(), 6)
+    turn = router.Turn(request="train the model that predicts species")
+    args = router.fill_args("execute_analysis", turn, p, None, False, model=None, tags=[])
+    chosen = next(t for t in tasks if t["id"] == args["task_id"])
+    assert chosen["kind"] == "model" and chosen["target"] == "species"
+
+
+def test_the_turn_is_read_from_the_messages():
+    messages = [HumanMessage(content="list"), AIMessage(content="two files"), HumanMessage(content="summarize"),
+                AIMessage(content="", tool_calls=[{"name": "summarize_data", "args": {}, "id": "a"}]),
+                ToolMessage(content="Error: boom. Next step: x", tool_call_id="a")]
+    turn = router.current_turn(messages)
+    assert turn.request == "summarize" and turn.history == [("list", "two files")]
+    assert turn.calls == [{"name": "summarize_data", "args": {}, "result": "Error: boom. Next step: x"}]
+    assert router._last_line_error(turn).startswith("Error: boom")
+
+
+def test_the_choice_is_constrained_to_tools_not_yet_run(project: Path):
+    from dsagent.llm.scripted import ScriptedChatModel
+
+    turn = router.Turn(request="x", calls=[{"name": "list_data_files", "args": {}, "result": "ok"}])
+    model = ScriptedChatModel(replies=['{"tool": "list_data_files"}', 'no json at all'])
+    assert router.decide(model, Project.at(project), turn, False, []) == "none"  # already run: not allowed
+    assert router.decide(model, Project.at(project), turn, False, []) == "none"  # unreadable
