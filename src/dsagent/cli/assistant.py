@@ -27,7 +27,7 @@ def _shown_args(args: dict[str, Any]) -> str:
     return json.dumps(args, ensure_ascii=False) if args else ""
 
 
-def printer(show_tokens: bool, label: str = "") -> Any:
+def printer(show_tokens: bool, label: str = "", stream: bool = True) -> Any:
     """The ``on_event`` of a console run: tool calls and results on stderr, the answer on stdout
     (after ``label`` when it starts)."""
     started = [False]
@@ -44,13 +44,13 @@ def printer(show_tokens: bool, label: str = "") -> Any:
             lines = value["content"].splitlines() or [""]
             more = f"\n  … ({len(lines) - RESULT_LINES} more lines)" if len(lines) > RESULT_LINES else ""
             _err("  " + "\n  ".join(lines[:RESULT_LINES]) + more)
-        elif kind == "token" and show_tokens:
+        elif kind == "token" and show_tokens and stream:
             begin()
             sys.stdout.write(value)
             sys.stdout.flush()
         elif kind == "answer" and show_tokens:
             begin()
-            if not value["streamed"]:
+            if not (value["streamed"] and stream):
                 sys.stdout.write(value["text"])
             sys.stdout.write("\n")
             sys.stdout.flush()
@@ -90,7 +90,7 @@ def cmd_assistant(args: argparse.Namespace) -> int:
             if not args.json:
                 _err(f"thread {thread}{' (resumed)' if resumed else ''} · project {project}")
             out = run_turn(args.query, project_dir=project, thread_id=thread, configuration=conf,
-                           on_event=None if args.json else printer(show_tokens=True))
+                           on_event=None if args.json else printer(show_tokens=True, stream=conf.stream_output))
             if args.json:
                 print(json.dumps(out.to_json(), ensure_ascii=False, default=str))
             return 0
@@ -111,7 +111,7 @@ def cmd_assistant(args: argparse.Namespace) -> int:
                 break
             if not message:
                 continue
-            run_turn(message, project_dir=project, thread_id=thread, configuration=conf, on_event=printer(show_tokens=True, label="\nassistant> "))
+            run_turn(message, project_dir=project, thread_id=thread, configuration=conf, on_event=printer(show_tokens=True, label="\nassistant> ", stream=conf.stream_output))
         return 0
     finally:
         close_all()
