@@ -31,7 +31,7 @@ def conf(spec: str, **kw) -> Configuration:
 
 def test_typical_flow_list_summarize_respond(project: Path, script_file):
     before = raw_digest(project)
-    spec = script_file([decide("list_data_files"), decide("summarize_data"), decide("none"),
+    spec = script_file([decide("list_data_files"), decide("summarize_data"),
                         "You have 2 files, iris.csv and tips.csv. Next, I can suggest analysis tasks."])
     out = run_turn("Analyze my data", project_dir=project, configuration=conf(spec))
     assert [c["name"] for c in out.tool_calls] == ["list_data_files", "summarize_data"]
@@ -47,11 +47,11 @@ def test_four_question_pipeline_on_one_thread(project: Path, script_file):
     before = raw_digest(project)
     spec = script_file([
         decide("list_data_files"), decide("none"), "Two files.",
-        decide("summarize_data"), decide("none"), "Summarized.",
-        decide("suggest_tasks"), decide("none"), "Here are the tasks.",
+        decide("summarize_data"), "Summarized.",
+        decide("suggest_tasks"), "Here are the tasks.",
         # "Run task T1": the model asks for stage 4; code queues stage 3 (its plan) first.
         decide("execute_analysis"), {"steps": ["Select the four measurements", "Split 75/25", "Fit a random forest", "Report accuracy and importance"]},
-        IRIS_MODEL_CODE, "The model classifies species with high accuracy.", decide("none"), "T1 is done: see its report.",
+        IRIS_MODEL_CODE, "The model classifies species with high accuracy.", "T1 is done: see its report.",
     ])
     c = conf(spec)
     thread = None
@@ -78,7 +78,7 @@ def test_failed_model_code_falls_back_to_the_recipe(project: Path, script_file):
     spec = script_file([
         decide("execute_analysis"), {"steps": ["a", "b", "c"]},
         "result = undefined_name", "result = undefined_name + 1", "result = still_undefined",
-        "Accuracy is reported.", decide("none"), "Done.",
+        "Accuracy is reported.", "Done.",
     ])
     out = run_turn("run T1", project_dir=project, configuration=conf(spec, max_retries=2))
     assert [c["name"] for c in out.tool_calls] == ["summarize_data", "suggest_tasks", "plan_analysis", "execute_analysis"]
@@ -89,7 +89,7 @@ def test_failed_model_code_falls_back_to_the_recipe(project: Path, script_file):
 
 
 def test_a_tool_error_becomes_guidance(project: Path, script_file):
-    spec = script_file([decide("view_summary"), decide("summarize_data"), decide("none"), "Now summarized."])
+    spec = script_file([decide("view_summary"), decide("summarize_data"), "Now summarized."])
     out = run_turn("show me the summary of tips", project_dir=project, configuration=conf(spec))
     assert [(c["name"], c["args"]) for c in out.tool_calls] == [("view_summary", {"file_name": "tips.csv"}), ("summarize_data", {"file_names": ["tips.csv"]})]
     assert out.tool_results[0].startswith("Error: no up-to-date summary yet. Next step: summarize_data")
@@ -119,8 +119,7 @@ def test_a_stage_that_fails_stops_the_queue(project: Path, script_file):
 
 
 def test_summaries_and_tasks_are_reused_until_the_source_changes(project: Path, script_file):
-    spec = script_file([decide("suggest_tasks"), decide("none"), "ok", decide("summarize_data"), decide("none"), "ok",
-                        decide("summarize_data"), decide("none"), "ok"])
+    spec = script_file([decide("suggest_tasks"), "ok", decide("summarize_data"), "ok", decide("summarize_data"), "ok"])
     c = conf(spec)
     out = run_turn("suggest tasks", project_dir=project, configuration=c)
     assert [t["name"] for t in out.tool_calls] == ["summarize_data", "suggest_tasks"]
@@ -133,3 +132,20 @@ def test_summaries_and_tasks_are_reused_until_the_source_changes(project: Path, 
     from dsagent.workflows.assistant.project import Project
 
     assert Project.at(project).tasks() == []  # the task list was made from the old tips.csv
+
+
+def test_a_second_tool_is_taken_when_the_request_asks_for_two_things(project: Path, script_file):
+    spec = script_file([{"tool": "summarize_data", "then": "suggest_tasks"}, "Summarized, and here are tasks.",
+                        {"tool": "summarize_data", "then": "suggest_tasks"}, "Summarized."])
+    c = conf(spec)
+    out = run_turn("Summarize the iris data, then suggest tasks", project_dir=project, configuration=c)
+    assert [(t["name"], t["args"]) for t in out.tool_calls] == [("summarize_data", {"file_names": ["iris.csv"]}), ("suggest_tasks", {})]
+    # no joint in the request: the model's second tool is not taken
+    again = run_turn("Summarize everything", project_dir=project, configuration=c)
+    assert [t["name"] for t in again.tool_calls] == ["summarize_data"]
+
+
+def test_after_a_look_the_model_decides_whether_to_go_on(project: Path, script_file):
+    spec = script_file([decide("list_data_files"), decide("none"), "Two files: iris.csv and tips.csv."])
+    out = run_turn("What files do I have?", project_dir=project, configuration=conf(spec))
+    assert [t["name"] for t in out.tool_calls] == ["list_data_files"] and out.answer.startswith("Two files")

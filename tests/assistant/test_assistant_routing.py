@@ -74,6 +74,15 @@ def test_the_choice_is_constrained_to_tools_not_yet_run(project: Path):
     from dsagent.llm.scripted import ScriptedChatModel
 
     turn = router.Turn(request="x", calls=[{"name": "list_data_files", "args": {}, "result": "ok"}])
-    model = ScriptedChatModel(replies=['{"tool": "list_data_files"}', 'no json at all'])
-    assert router.decide(model, Project.at(project), turn, False, []) == "none"  # already run: not allowed
-    assert router.decide(model, Project.at(project), turn, False, []) == "none"  # unreadable
+    model = ScriptedChatModel(replies=['{"tool": "list_data_files", "then": "none"}', 'no json at all'])
+    assert router.decide(model, Project.at(project), turn, False, []) == ("none", "none")  # already run: not allowed
+    assert router.decide(model, Project.at(project), turn, False, []) == ("none", "none")  # unreadable
+
+
+@pytest.mark.parametrize("request_, two", [
+    ("Summarize the data, then suggest tasks", True), ("List the files and profile them", True), ("要約して、タスクを提案して", True),
+    ("Fais un résumé puis propose des tâches", True), ("Fasse die Daten zusammen und schlage Aufgaben vor", True),
+    ("Summarize my data", False), ("What is the average tip?", False), ("データを要約してください", False),
+])
+def test_a_second_tool_needs_a_joint_in_the_request(request_, two):
+    assert router.two_parts(request_) is two

@@ -23,6 +23,8 @@ ROUTE_TAG = "assistant:route"
 ANSWER_TAG = "assistant:answer"
 NATIVE = {"ChatOpenAI", "ChatAnthropic", "ChatOllama"}
 TOOL_RESULT_CHARS = 1200
+LOOKING = {"list_data_files", "view_summary", "view_tasks", "view_results"}
+"""Tools that only look: after one of them the model is asked whether the request wants more."""
 
 
 def pipeline_view(project: Project) -> dict[str, Any]:
@@ -89,13 +91,19 @@ def make_agent_node() -> Any:
             queue = []  # a failed stage stops the queue; the model reads the error
         if queue:
             name = queue.pop(0)
+        elif turn.calls and not error and turn.calls[-1]["name"] not in LOOKING:
+            name = "none"  # what the request asked for has run: answer
         else:
-            name = _retrying(conf, lambda: router.decide(model, project, turn, pending_clean, [ROUTE_TAG]))
-            if name != "none":
-                task = router.fill_args(name, turn, project, current, pending_clean, model, [ROUTE_TAG]).get("task_id")
-                before = router.prerequisites(name, project, task)
-                if before:
-                    queue, name = before[1:] + [name], before[0]
+            # The first choice of a message; or after a look (the seed's list → summarize), or an
+            # error, whether to go on — then only the next tool is taken.
+            name, then = _retrying(conf, lambda: router.decide(model, project, turn, pending_clean, [ROUTE_TAG]))
+            queue = [then] if then != "none" and not turn.calls else []
+        if name != "none":
+            # The pipeline's order is code: a stage whose input is missing gets its prerequisites first.
+            task = router.fill_args(name, turn, project, current, pending_clean, model, [ROUTE_TAG]).get("task_id")
+            before = [t for t in router.prerequisites(name, project, task) if t not in {c["name"] for c in turn.calls}]
+            if before:
+                queue, name = before[1:] + [name] + queue, before[0]
         if conf.verbose:
             import sys
 

@@ -134,6 +134,13 @@ class Project:
                 return []
         return list(stored.get("tasks") or [])
 
+    def task_sources(self) -> set[str]:
+        """The files the stored tasks were made from."""
+        try:
+            return set((json.loads(self.tasks_file.read_text(encoding="utf-8")).get("sources") or {}))
+        except (OSError, ValueError):
+            return set()
+
     def task(self, task_id: str | None) -> dict[str, Any] | None:
         wanted = normalize_task_id(task_id)
         return next((t for t in self.tasks() if t.get("id") == wanted), None)

@@ -28,21 +28,23 @@ SYSTEM = """You are the assistant of dsagent, a data scientist working on the us
 - none: no tool; reply yourself (greetings, thanks, questions about you or about a concept, or when the request is done)
 The pipeline runs in this order: summarize_data → suggest_tasks → plan_analysis → execute_analysis. Reply in the user's language."""
 
-EXAMPLES = """Examples of requests and the first tool:
-"what data do I have?" → list_data_files
-"give me an overview of the sales file" → summarize_data
-"what could I analyse here?" → suggest_tasks
-"how would you approach task 3?" → plan_analysis
-"go ahead with T2" → execute_analysis
-"which region sold the most units?" → answer_question
-"what is the median age?" → answer_question
-"remove the duplicate rows" → clean_data
-"what does a p-value mean?" → none
-"thanks!" → none"""
+EXAMPLES = """Examples of requests → the tool, then a second one only if the request asks for two things:
+"what data do I have?" → list_data_files, then none
+"give me an overview of the sales file" → summarize_data, then none
+"what could I analyse here?" → suggest_tasks, then none
+"how would you approach task 3?" → plan_analysis, then none
+"go ahead with T2" → execute_analysis, then none
+"which region sold the most units?" → answer_question, then none
+"what is the median age?" → answer_question, then none
+"remove the duplicate rows" → clean_data, then none
+"show me which files exist and describe them" → list_data_files, then summarize_data
+"profile the orders table and propose analyses" → summarize_data, then suggest_tasks
+"what does a p-value mean?" → none, then none
+"thanks!" → none, then none"""
 
 DECIDE = """Project: {status}
 {history}Request: {request}
-{done}Which tool comes next for this request? Answer none if the request needs no tool{or_done}."""
+{done}Which tool comes first for this request, and which one after it if the request asks for two things (else none)? Answer none if the request needs no tool{or_done}."""
 
 DONE = "Already done for this request: {steps}\n"
 FAILED = "The last tool failed: {error}\n"

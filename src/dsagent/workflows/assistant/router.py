@@ -22,7 +22,7 @@ from dsagent.workflows.assistant.project import Project, normalize_task_id
 
 TOOL_NAMES = list(prompts.TOOL_LINES)
 PIPELINE = ["summarize_data", "suggest_tasks", "plan_analysis", "execute_analysis"]
-DECIDE_MAX_TOKENS = 24
+DECIDE_MAX_TOKENS = 40
 HISTORY_TURNS = 2
 HISTORY_CHARS = 240
 _TASK_ID = re.compile(r"(?<![A-Za-z0-9])[Tt]\s?(\d{1,2})(?!\d)|(?:task|tarea|tâche|aufgabe|タスク|compito)\s*(?:n[o°º.]?\s*)?#?\s*(\d{1,2})(?!\d)", re.I)
@@ -81,23 +81,40 @@ def _history(turn: Turn) -> str:
     return "Earlier:\n" + "\n".join(f"user: {clip(u)}\nassistant: {clip(a)}" for u, a in turn.history) + "\n"
 
 
-def decide(model: Any, project: Project, turn: Turn, pending_clean: bool, tags: list[str]) -> str:
-    """The model's choice of the next tool ("none" to answer) by constrained decoding."""
+def decide(model: Any, project: Project, turn: Turn, pending_clean: bool, tags: list[str]) -> tuple[str, str]:
+    """The model's choice of the next tool and of a second one the request asks for ("none": no
+    tool), by constrained decoding over the tools not run yet for this request."""
     done = [c["name"] for c in turn.calls]
     allowed = [t for t in TOOL_NAMES if t not in done] + ["none"]
+    error = _last_line_error(turn)
     tail = prompts.DECIDE.format(
         status=status_line(project, pending_clean), history=_history(turn), request=turn.request,
-        done=(prompts.DONE.format(steps=", ".join(done)) if done else "") + (prompts.FAILED.format(error=_last_line_error(turn)) if _last_line_error(turn) else ""),
+        done=(prompts.DONE.format(steps=", ".join(done)) if done else "") + (prompts.FAILED.format(error=error) if error else ""),
         or_done=" or everything it asks for is done" if done else "",
     )
-    schema = {"type": "object", "properties": {"tool": {"type": "string", "enum": allowed}}, "required": ["tool"]}
+    enum = {"type": "string", "enum": allowed}
+    schema = {"type": "object", "properties": {"tool": enum, "then": enum}, "required": ["tool", "then"]}
     reply = _invoke(model, [system_message(), HumanMessage(content=tail)], tags, response_format={"type": "json_object", "schema": schema},
                     max_tokens=DECIDE_MAX_TOKENS)
     try:
-        choice = json.loads(reply[reply.find("{"): reply.rfind("}") + 1]).get("tool")
+        parsed = json.loads(reply[reply.find("{"): reply.rfind("}") + 1])
     except ValueError:
-        choice = None
-    return choice if choice in allowed else "none"
+        parsed = {}
+    first = parsed.get("tool") if parsed.get("tool") in allowed else "none"
+    then = parsed.get("then") if parsed.get("then") in allowed else "none"
+    if first == "none" or then == first or not two_parts(turn.request):
+        then = "none"
+    return first, then
+
+
+# A second tool is taken only from a request with a joint in it: a conjunction or a list mark.
+_JOINT = re.compile(r"\b(and|then|also|afterwards?|und|dann|danach|anschließend|et|puis|ensuite|y|luego|después|también|e|poi|quindi)\b"
+                    r"|[,;、]|そして|それから|その後|てから|ながら", re.I)
+
+
+def two_parts(request: str) -> bool:
+    """Could the request ask for two things? (a joint between two parts: "…, then …", "… und …", "…、…")"""
+    return bool(_JOINT.search(request.strip().rstrip(".!?。！？")))
 
 
 def _last_line_error(turn: Turn) -> str:
@@ -121,7 +138,7 @@ def prerequisites(tool: str, project: Project, task_id: str | None) -> list[str]
         return []
     files = project.raw_files()
     missing: list[str] = []
-    if files and not all(project.summary_is_current(p) for p in files):
+    if files and not any(project.summary_is_current(p) for p in files):
         missing.append("summarize_data")
     tasks = [] if missing else project.tasks()
     if tool in ("plan_analysis", "execute_analysis") and not tasks:

@@ -192,14 +192,17 @@ def suggest_tasks(max_tasks: int = 6, *, state: dict, config: RunnableConfig) ->
     files = project.raw_files()
     if not files:
         return _no_files(project)
-    stale = [p.name for p in files if not project.summary_is_current(p)]
-    if stale:
+    ready = [p for p in files if project.summary_is_current(p)]
+    stale = [p.name for p in files if p not in ready]
+    if not ready:
         return f"Error: {', '.join(stale)} not summarized yet (or changed since). Next step: summarize_data first."
     tasks = project.tasks()
     note = " (unchanged data: the stored tasks)"
-    if not tasks or len(tasks) < min(max_tasks, 1):
-        tasks, note = suggest(project, files, max_tasks), ""
+    if not tasks or project.task_sources() != {p.name for p in ready}:
+        tasks, note = suggest(project, ready, max_tasks), ""
     tasks = tasks[:max_tasks]
+    if stale:
+        note += f"; not included, not summarized yet: {', '.join(stale)} (summarize_data to add them)"
     return (f"✓ {len(tasks)} suggested task(s){note}, saved in {project.rel(project.tasks_file)}:\n"
             + "\n".join(f"- {_task_line(t)}" for t in tasks) + f"\nNext step: execute_analysis {tasks[0]['id']} (or plan_analysis to see its steps first).")
 
