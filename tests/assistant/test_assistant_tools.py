@@ -126,7 +126,12 @@ def test_recursion_limit_follows_max_tool_iterations():
 
 
 def test_langsmith_tracer_is_wired_when_its_variables_are_set(monkeypatch):
+    from unittest.mock import MagicMock
+
+    import langchain_core.tracers.langchain as tracing
     from langchain_core.tracers.langchain import LangChainTracer
+
+    monkeypatch.setattr(tracing, "get_client", lambda: MagicMock())  # no LangSmith client, no network
 
     monkeypatch.delenv("LANGSMITH_TRACING", raising=False)
     monkeypatch.delenv("LANGCHAIN_TRACING_V2", raising=False)
