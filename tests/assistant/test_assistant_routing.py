@@ -86,3 +86,14 @@ def test_the_choice_is_constrained_to_tools_not_yet_run(project: Path):
 ])
 def test_a_second_tool_needs_a_joint_in_the_request(request_, two):
     assert router.two_parts(request_) is two
+
+
+def test_a_model_result_over_other_columns_is_off_task():
+    from dsagent.workflows.assistant.execute import off_task
+
+    task = {"kind": "model", "target": "species", "features": ["sepal_length", "petal_length"]}
+    leaked = "{'accuracy': 1.0, 'feature_importance': petal_length    0.57\nspecies         0.11\nsepal_length    0.09\ndtype: float64}"
+    assert "['species']" in off_task(task, leaked)
+    assert off_task(task, "{'accuracy': 0.9, 'feature_importance': {'petal_length': 0.8, 'sepal_length': 0.2}}") is None
+    assert "no feature_importance" in off_task(task, "{'accuracy': 0.9}")
+    assert off_task({"kind": "chart"}, "0.96") is None

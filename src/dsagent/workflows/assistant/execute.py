@@ -57,6 +57,31 @@ def make_plan(runtime: Any, task: dict[str, Any]) -> dict[str, Any]:
     return plan
 
 
+def off_task(task: dict[str, Any], result_str: str | None) -> str | None:
+    """Why a model task's result cannot be the task's, checked by code, or None.
+
+    The feature importance a model reports must be over the task's features (one-hot columns
+    named after them count); any other column there — above all the target itself — means the
+    code trained on something else (the 1.5B model one-hot encoded the target and reported
+    accuracy 1.0).
+    """
+    if task.get("kind") != "model" or not result_str:
+        return None
+    import re
+
+    head, _, importance = result_str.partition("feature_importance")
+    if not importance:
+        return f"`result` has no feature_importance: report the importance of each of {task['features']}"
+    allowed = [str(f) for f in task["features"]]
+    columns = set(re.findall(r"['\"]?([A-Za-z_][\w.]*)['\"]?\s*[:\s]\s*-?\d", importance))
+    foreign = sorted(c for c in columns if c not in allowed and not any(c.startswith(f + "_") for f in allowed)
+                     and c not in {"dtype", "float64", "Name"})
+    if foreign:
+        return (f"the feature importance lists {foreign}, which are not the task's features. Use exactly X = data[{allowed!r}] "
+                f"(pd.get_dummies for text columns) and y = data[{task['target']!r}]; never the target as a feature.")
+    return None
+
+
 def recipe_code(task: dict[str, Any], dataset_id: str) -> str:
     """The task kind's own code over its columns (used when the model's code failed)."""
     data = f"datasets[{dataset_id!r}]"
@@ -117,10 +142,11 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
                 instruction = first if not failed else prompts.FIX_CODE.format(rules=rules, question=task["question"], code=code, error=clip(failed[-1]["error"], 1200))
                 code, _ = write_code(ctx, [prefix, HumanMessage(content=instruction)], {f["code"] for f in failed}, [prefix, HumanMessage(content=first)])
                 run, result = run_code(ctx, code)
-                if run.success and (result or {}).get("result_str") is not None:
+                problem = off_task(task, run.result) if run.success else None
+                if run.success and (result or {}).get("result_str") is not None and not problem:
                     step["detail"] = f"attempt {attempt}: success"
                     break
-                error = run.error or "the code set no `result`"
+                error = problem or run.error or "the code set no `result`"
                 failed.append({"attempt": attempt, "code": code, "error": error})
                 step["outcome"], step["detail"] = "failed", f"attempt {attempt}: {error_line(error)}"
         else:
