@@ -103,10 +103,16 @@ def test_a_tool_error_becomes_guidance(project: Path, script_file):
 
 
 def test_max_tool_iterations_ends_with_an_honest_message(project: Path, script_file):
-    spec = script_file([decide("list_data_files"), decide("view_tasks"), decide("view_results")])
-    out = run_turn("do everything", project_dir=project, configuration=conf(spec, max_tool_iterations=2))
-    assert [c["name"] for c in out.tool_calls] == ["list_data_files", "view_tasks"]
-    assert out.limit_reached and "max_tool_iterations = 2" in out.answer
+    spec = script_file([{"tool": "summarize_data", "then": "suggest_tasks"}])
+    out = run_turn("summarize and suggest", project_dir=project, configuration=conf(spec, max_tool_iterations=1))
+    assert [c["name"] for c in out.tool_calls] == ["summarize_data"]
+    assert out.limit_reached and "max_tool_iterations = 1" in out.answer
+
+
+def test_after_a_look_no_second_look_follows(project: Path, script_file):
+    spec = script_file([decide("list_data_files"), decide("view_tasks"), "Two files."])
+    out = run_turn("what do I have?", project_dir=project, configuration=conf(spec))
+    assert [c["name"] for c in out.tool_calls] == ["list_data_files"] and out.answer == "Two files."
 
 
 def test_a_stage_that_fails_stops_the_queue(project: Path, script_file):

@@ -24,7 +24,7 @@ ANSWER_TAG = "assistant:answer"
 NATIVE = {"ChatOpenAI", "ChatAnthropic", "ChatOllama"}
 TOOL_RESULT_CHARS = 1200
 LOOKING = {"list_data_files", "view_summary", "view_tasks", "view_results"}
-"""Tools that only look: after one of them the model is asked whether the request wants more."""
+"""Tools that only look: never the model's next step after the seed's first look (list_data_files)."""
 
 
 def pipeline_view(project: Project) -> dict[str, Any]:
@@ -91,13 +91,15 @@ def make_agent_node() -> Any:
             queue = []  # a failed stage stops the queue; the model reads the error
         if queue:
             name = queue.pop(0)
-        elif turn.calls and not error and turn.calls[-1]["name"] not in LOOKING:
+        elif turn.calls and not error and not (len(turn.calls) == 1 and turn.calls[0]["name"] == "list_data_files"):
             name = "none"  # what the request asked for has run: answer
         else:
-            # The first choice of a message; or after a look (the seed's list → summarize), or an
-            # error, whether to go on — then only the next tool is taken.
+            # The first choice of a message; or, after the first listing of the files (the seed's
+            # list → summarize) or an error, whether to go on — then only the next tool is taken.
             name, then = _retrying(conf, lambda: router.decide(model, project, turn, pending_clean, [ROUTE_TAG]))
             queue = [then] if then != "none" and not turn.calls else []
+            if turn.calls and not error and name in LOOKING:
+                name = "none"  # after the first look, only an action may follow (a resumed run wandered view → view → execute)
         if name != "none":
             # The pipeline's order is code: a stage whose input is missing gets its prerequisites first.
             task = router.fill_args(name, turn, project, current, pending_clean, model, [ROUTE_TAG]).get("task_id")
