@@ -98,7 +98,7 @@ def make_agent_node() -> Any:
             # list → summarize) or an error, whether to go on — then only the next tool is taken.
             name, then = _retrying(conf, lambda: router.decide(model, project, turn, pending_clean, [ROUTE_TAG]))
             queue = [then] if then != "none" and not turn.calls else []
-            if turn.calls and not error and name in LOOKING:
+            if turn.calls and name in LOOKING:
                 name = "none"  # after the first look, only an action may follow (a resumed run wandered view → view → execute)
         if name != "none":
             # The pipeline's order is code: a stage whose input is missing gets its prerequisites first.
