@@ -47,7 +47,7 @@ def test_empty_page_has_the_pickers(monkeypatch):
     assert not at.exception
     assert at.title[0].value == "dsagent"
     workflow = at.sidebar.selectbox(key="workflow")
-    assert workflow.label == "Workflow" and list(workflow.options) == list(WORKFLOWS) and workflow.value == "quick"
+    assert workflow.label == "Workflow" and list(workflow.options) == [*WORKFLOWS, "assistant"] and workflow.value == "quick"
     model = at.sidebar.text_input(key="model_spec")
     assert model.label == "Model" and model.value == "local"
     assert at.sidebar.file_uploader[0].label == "Upload data files"

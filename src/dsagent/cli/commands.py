@@ -226,3 +226,9 @@ def cmd_clean(args: argparse.Namespace) -> int:
     from dsagent.cli.clean import cmd_clean as run
 
     return run(args)
+
+
+def cmd_assistant(args: argparse.Namespace) -> int:
+    from dsagent.cli.assistant import cmd_assistant as run
+
+    return run(args)

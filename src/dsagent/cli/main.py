@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     clean.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")
     clean.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show full tracebacks on errors")
 
+    from dsagent.cli.assistant import add_parser as add_assistant
+
+    add_assistant(sub)
+
     runs = sub.add_parser("runs", help="list recent runs from the run log; `runs show RUN_ID --prompts` prints what the model was sent",
                           description="`dsagent runs` lists recent runs; `dsagent runs show RUN_ID` prints one run's steps and model calls, "
                           "and with --prompts exactly what each model call was sent and received.")

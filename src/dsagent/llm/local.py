@@ -18,8 +18,8 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
 from dsagent.errors import ProviderError, UserError
@@ -167,3 +167,31 @@ class LocalChatModel(BaseChatModel):
             response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Token by token (used when a caller streams, e.g. the assistant's answer in the CLI)."""
+        chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
+        try:
+            stream = self.llama.create_chat_completion(
+                messages=chat, temperature=kwargs.get("temperature", self.temperature),
+                max_tokens=kwargs.get("max_tokens", self.max_tokens), stop=stop,
+                response_format=kwargs.get("response_format"), seed=0, stream=True,
+            )
+            for part in stream:
+                choice = part["choices"][0]
+                text = (choice.get("delta") or {}).get("content") or ""
+                if not text and not choice.get("finish_reason"):
+                    continue
+                chunk = ChatGenerationChunk(message=AIMessageChunk(
+                    content=text, response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name} if choice.get("finish_reason") else {}))
+                if run_manager and text:
+                    run_manager.on_llm_new_token(text, chunk=chunk)
+                yield chunk
+        except ValueError as exc:
+            raise ProviderError(f"local model failed: {exc}; shorten the question or raise DSAGENT_LOCAL_N_CTX") from exc

@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from dsagent.web import assistant_mode
 from dsagent.web import state as web_state
 from dsagent.web.progress import StatusProgress
 from dsagent.web.render import render_answer
@@ -51,8 +52,8 @@ def sidebar(state: Any) -> None:
         st.header("Agent")
         st.radio("Mode", ["Ask", "Clean"], key="mode", horizontal=True,
                  help="**Ask**: questions about the data. **Clean**: recommended cleaning steps, your review, cleaned files.")
-        st.selectbox("Workflow", list(WORKFLOWS), key="workflow", help="\n\n".join(f"**{k}**: {v}" for k, v in WORKFLOWS.items()))
-        st.caption(WORKFLOWS.get(state["workflow"], ""))
+        st.selectbox("Workflow", list(assistant_mode.MODES), key="workflow", help="\n\n".join(f"**{k}**: {v}" for k, v in assistant_mode.MODES.items()))
+        st.caption(assistant_mode.MODES.get(state["workflow"], ""))
         st.text_input("Model", key="model_spec", help=MODEL_HELP)
         st.button("New conversation", on_click=web_state.reset_conversation, args=(state,), icon=":material/restart_alt:",
                   disabled=not state["messages"])
@@ -82,6 +83,8 @@ def conversation(state: Any) -> None:
         with st.chat_message(message["role"]):
             if message["role"] == "user":
                 st.markdown(message["content"])
+            elif message.get("mode") == assistant_mode.MODE:
+                assistant_mode.render(message)
             else:
                 try:
                     render_answer(message, f"m{n}", queue_question)
@@ -94,6 +97,11 @@ def run_question(state: Any, question: str) -> None:
     with st.chat_message("user"):
         st.markdown(question)
     with st.chat_message("assistant"):
+        if state["workflow"] == assistant_mode.MODE:
+            status = assistant_mode.ToolStatus()
+            message = assistant_mode.ask(state, question, state["model_spec"].strip(), status)
+            status.done(error=bool(message["error"]))
+            st.rerun()
         progress = StatusProgress(state["workflow"])
         message = web_state.ask(state, question, state["workflow"], state["model_spec"].strip(), progress)
         result = message["result"]
@@ -125,7 +133,7 @@ def main() -> None:
     state = st.session_state
     access_gate(state)
     web_state.init_state(state)
-    if state["workflow"] not in WORKFLOWS:
+    if state["workflow"] not in assistant_mode.MODES:
         state["workflow"] = next(iter(WORKFLOWS))
     sidebar(state)
 

@@ -215,6 +215,7 @@ def reset_conversation(state: State) -> None:
     paths = [ds.source_path for ds in session.datasets.values() if ds.source_path] if session else []
     _close(state)
     state["messages"] = []
+    state["assistant_thread"] = None  # the assistant mode starts a new thread too
     if paths:
         fresh = _new_session(state, list(dict.fromkeys(paths)), state.get("model_spec", ""))
         state["session"], state["datasets"] = fresh, fresh.datasets

@@ -1,0 +1,185 @@
+"""Stages 3 and 4: plan a task with the model, then run it in the sandbox and write its report.
+
+Stage 4 asks the model for code (the core's ``write_code``/``run_code``, with ``max_retries``
+fixes shown the error); when every attempt fails, the task kind's own code runs instead — a
+generic recipe over the task's columns (scikit-learn split / fit / metrics / feature importance,
+a scatter with its correlation, a comparison by group) — and the report says so.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from dsagent.workflows.assistant import prompts
+from dsagent.workflows.assistant.project import Project
+from dsagent.workflows.assistant.stages import PlanSteps, recipe
+
+
+def _dataset_id(session: Any, file: str) -> str:
+    for ds_id, ds in session.datasets.items():
+        if ds.source_path is not None and ds.source_path.name == file:
+            return ds_id
+    raise FileNotFoundError(f"{file} is no longer in data/raw")
+
+
+def _prefix(project: Project, file: str) -> SystemMessage:
+    from dsagent.workflows.common.prompting import CONTEXT
+
+    path = project.summaries / f"{file}.md"
+    summary = path.read_text(encoding="utf-8") if path.is_file() else f"(no summary of {file} yet)"
+    return SystemMessage(content=CONTEXT.format(data_summary=summary.strip()))
+
+
+def make_plan(runtime: Any, task: dict[str, Any]) -> dict[str, Any]:
+    """Stage 3: the model's steps for ``task`` (the kind's recipe if its reply is unusable)."""
+    from dsagent.errors import StructuredOutputError
+    from dsagent.llm.structured import invoke_structured
+
+    project: Project = runtime.project
+    default = recipe(task)
+    instruction = prompts.PLAN.format(task_id=task["id"], question=task["question"], dataset_id=Path(task["file"]).stem,
+                                      file=task["file"], recipe="\n".join(f"- {s}" for s in default))
+    made_by = "model"
+    try:
+        parsed, _ = invoke_structured(runtime.model, [_prefix(project, task["file"]), HumanMessage(content=instruction)], PlanSteps)
+        steps = [s.strip() for s in parsed.steps if s and s.strip()][:6]
+    except StructuredOutputError:
+        steps = []
+    if len(steps) < 2:
+        steps, made_by = default, "recipe"
+    plan = {"task": task, "steps": steps, "made_by": made_by}
+    project.write_json(project.plan_path(task["id"]), plan)
+    return plan
+
+
+def off_task(task: dict[str, Any], result_str: str | None) -> str | None:
+    """Why a model task's result cannot be the task's, checked by code, or None.
+
+    The feature importance a model reports must be over the task's features (one-hot columns
+    named after them count); any other column there — above all the target itself — means the
+    code trained on something else (the 1.5B model one-hot encoded the target and reported
+    accuracy 1.0).
+    """
+    if task.get("kind") != "model" or not result_str:
+        return None
+    import re
+
+    head, _, importance = result_str.partition("feature_importance")
+    if not importance:
+        return f"`result` has no feature_importance: report the importance of each of {task['features']}"
+    allowed = [str(f) for f in task["features"]]
+    columns = set(re.findall(r"['\"]?([A-Za-z_][\w.]*)['\"]?\s*[:\s]\s*-?\d", importance))
+    foreign = sorted(c for c in columns if c not in allowed and not any(c.startswith(f + "_") for f in allowed)
+                     and c not in {"dtype", "float64", "Name"})
+    if foreign:
+        return (f"the feature importance lists {foreign}, which are not the task's features. Use exactly X = data[{allowed!r}] "
+                f"(pd.get_dummies for text columns) and y = data[{task['target']!r}]; never the target as a feature.")
+    return None
+
+
+def recipe_code(task: dict[str, Any], dataset_id: str) -> str:
+    """The task kind's own code over its columns (used when the model's code failed)."""
+    data = f"datasets[{dataset_id!r}]"
+    if task["kind"] == "model":
+        classify = "classification" in task["question"]
+        est = "RandomForestClassifier" if classify else "RandomForestRegressor"
+        metrics = ("{'accuracy': round(accuracy_score(y_test, pred), 4), 'f1_macro': round(f1_score(y_test, pred, average='macro'), 4)}"
+                   if classify else "{'r2': round(r2_score(y_test, pred), 4), 'mae': round(mean_absolute_error(y_test, pred), 4)}")
+        return f"""from sklearn.model_selection import train_test_split
+from sklearn.ensemble import {est}
+from sklearn.metrics import accuracy_score, f1_score, r2_score, mean_absolute_error
+features = {task['features']!r}
+target = {task['target']!r}
+data = {data}[features + [target]].dropna()
+X = pd.get_dummies(data[features])
+y = data[target]
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=0)
+model = {est}(n_estimators=200, random_state=0).fit(X_train, y_train)
+pred = model.predict(X_test)
+importance = pd.Series(model.feature_importances_, index=X.columns).sort_values(ascending=False)
+result = {{**{metrics}, 'train_rows': len(X_train), 'test_rows': len(X_test), 'feature_importance': importance.round(4).to_dict()}}
+fig = px.bar(x=importance.index, y=importance.values, labels={{'x': 'feature', 'y': 'importance'}},
+             title=f'Feature importance for predicting {{target}}', template='plotly_white')
+"""
+    if task["kind"] == "chart":
+        color = f", color={task['color']!r}" if task.get("color") else ""
+        return f"""data = {data}.dropna(subset=[{task['x']!r}, {task['y']!r}])
+fig = px.scatter(data, x={task['x']!r}, y={task['y']!r}{color}, title={task['title']!r}, template='plotly_white')
+result = round(data[{task['x']!r}].corr(data[{task['y']!r}]), 4)
+"""
+    return f"""data = {data}
+result = data.groupby({task['group']!r})[{task['value']!r}].agg(['count', 'mean', 'median', 'std']).round(4)
+fig = px.bar(result.reset_index(), x={task['group']!r}, y='mean', title={task['title']!r}, template='plotly_white')
+"""
+
+
+def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retries: int) -> dict[str, Any]:
+    """Stage 4: run ``task`` in the sandbox; write data/outputs/<task>/report.md + .html. Returns the result record."""
+    from dsagent.reports.build import build_report, dataset_meta
+    from dsagent.reports.html import write_html
+    from dsagent.reports.markdown import write_markdown
+    from dsagent.sandbox.base import error_line
+    from dsagent.workflows.common.code import clip, describe_output, run_code, write_code
+    from dsagent.workflows.common.prompting import code_rules
+
+    project: Project = runtime.project
+    session = runtime.session()
+    dataset_id = _dataset_id(session, task["file"])
+    prefix = _prefix(project, task["file"])
+    rules = code_rules(session.datasets, task["question"])
+    first = prompts.EXECUTE.format(rules=rules, dataset_id=dataset_id, kind_rule=prompts.KIND_RULES.get(task["kind"], ""),
+                                   task_id=task["id"], question=task["question"], steps="\n".join(f"{n}. {s}" for n, s in enumerate(plan["steps"], 1)))
+    failed: list[dict[str, Any]] = []
+    with runtime.run_context(f"{task['id']}: {task['question']}") as ctx:
+        code, run, made_by = "", None, "model"
+        for attempt in range(1, max_retries + 2):
+            with ctx.step("execute") as step:
+                instruction = first if not failed else prompts.FIX_CODE.format(rules=rules, question=task["question"], code=code, error=clip(failed[-1]["error"], 1200))
+                code, _ = write_code(ctx, [prefix, HumanMessage(content=instruction)], {f["code"] for f in failed}, [prefix, HumanMessage(content=first)])
+                run, result = run_code(ctx, code)
+                problem = off_task(task, run.result) if run.success else None
+                if run.success and (result or {}).get("result_str") is not None and not problem:
+                    step["detail"] = f"attempt {attempt}: success"
+                    break
+                error = problem or run.error or "the code set no `result`"
+                failed.append({"attempt": attempt, "code": code, "error": error})
+                step["outcome"], step["detail"] = "failed", f"attempt {attempt}: {error_line(error)}"
+        else:
+            with ctx.step("recipe") as step:
+                code, made_by = recipe_code(task, dataset_id), "recipe"
+                run, result = run_code(ctx, code)
+                if not run.success:
+                    step["outcome"] = "failed"
+        out_dir = project.writable(project.output_dir(task["id"]) / "report.md").parent
+        figures = []
+        for path in run.figures:
+            target = out_dir / "figures" / Path(path).name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
+            figures.append(str(target))
+        explanation = ""
+        if run.success:
+            with ctx.step("explain"):
+                explanation = ctx.llm([prefix, HumanMessage(content=prompts.EXPLAIN.format(task_id=task["id"], question=task["question"], output=describe_output(result)))], max_tokens=200).strip()
+        final = {"explanation": explanation or f"The task's code failed: {error_line(run.error)}", "code": code,
+                 "output_type": (result or {}).get("type") if run.success else "error", "figures": figures,
+                 "result_str": run.result, "failed_attempts": failed, "error": None if run.success else run.error,
+                 "alignment_caveats": ["The model's code failed; this result comes from the task kind's recipe code."] if made_by == "recipe" else []}
+        meta = {"run_id": ctx.run_id, "workflow": "assistant", "model": ctx.model_label, "workspace": str(out_dir),
+                "datasets": dataset_meta({dataset_id: session.datasets[dataset_id]})}
+        report = build_report(f"{task['id']}: {task['title']}", final, meta, tables=run.tables if run.success else None)
+        report_md = write_markdown(report, project.writable(out_dir / "report.md"))
+        report_html = write_html(report, project.writable(out_dir / "report.html"))
+        ctx.run_log.add_artifact(ctx.run_id, "report", str(report_md))
+        ctx.run_log.finish_run(ctx.run_id, "ok" if run.success else "error", final_output=final, error=final["error"])
+    project.write_text(project.intermediate / f"{task['id']}_code.py", code)
+    record = {"task": task, "success": run.success, "made_by": made_by, "result": run.result, "error": error_line(run.error) if run.error else None,
+              "explanation": explanation, "figures": figures, "report": project.rel(Path(report_md)), "report_html": project.rel(Path(report_html)),
+              "attempts": len(failed) + 1, "run_id": ctx.run_id}
+    project.write_json(project.result_path(task["id"]), record)
+    return record

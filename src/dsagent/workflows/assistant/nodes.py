@@ -1,0 +1,142 @@
+"""Seed 004's ``agent_node``: read the project's progress, then call a tool or answer.
+
+Hosted providers choose tools with their native tool calling (``bind_tools``). Other models
+(the embedded one, the scripted one) go through :mod:`router`: constrained choice of the tool,
+arguments by code, the pipeline's order kept by code. Either way the node stops at
+``max_tool_iterations`` tool calls for one user message with an honest message.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+
+from dsagent.workflows.assistant import prompts, router
+from dsagent.workflows.assistant.configuration import Configuration
+from dsagent.workflows.assistant.project import Project
+from dsagent.workflows.assistant.state import AgentState
+
+ROUTE_TAG = "assistant:route"
+ANSWER_TAG = "assistant:answer"
+NATIVE = {"ChatOpenAI", "ChatAnthropic", "ChatOllama"}
+TOOL_RESULT_CHARS = 1200
+LOOKING = {"list_data_files", "view_summary", "view_tasks", "view_results"}
+"""Tools that only look: never the model's next step after the seed's first look (list_data_files)."""
+
+
+def pipeline_view(project: Project) -> dict[str, Any]:
+    """The seed's pipeline fields, read from the project's files."""
+    files = project.raw_files()
+    summaries = project.current_summaries()
+    tasks = project.tasks()
+    results = {t["id"]: r["report"] for t in tasks if (r := project.result(t))}
+    return {
+        "available_files": [p.name for p in files], "summary_files": [project.rel(p) for p in summaries],
+        "summaries_generated": bool(files) and len(summaries) == len(files), "tasks_suggested": bool(tasks),
+        "suggested_tasks": tasks, "analysis_results": results,
+    }
+
+
+def _model(conf: Configuration) -> Any:
+    from dsagent.config import load_settings
+    from dsagent.workflows.assistant.runtime import chat_model
+
+    settings = load_settings(temperature=conf.agent_llm.temperature)
+    return chat_model(conf.agent_llm.model or settings.model, settings)
+
+
+def _tool_call(name: str, args: dict[str, Any]) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}])
+
+
+def _retrying(conf: Configuration, fn: Any) -> Any:
+    from dsagent.errors import ProviderError
+
+    for attempt in range(conf.max_retries + 1):
+        try:
+            return fn()
+        except ProviderError:
+            if attempt == conf.max_retries:
+                raise
+
+
+def make_agent_node() -> Any:
+    def agent_node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+        from dsagent.workflows.assistant.tools import pending_review
+
+        conf = Configuration.from_runnable_config(config)
+        project = Project.at(state.get("project_dir"))
+        view = pipeline_view(project)
+        turn = router.current_turn(state["messages"])
+        last = turn.calls[-1] if turn.calls else None
+        error = last["result"] if last and last["result"].startswith("Error") else None
+        task_ids = [c["args"]["task_id"] for c in turn.calls if c["args"].get("task_id")]
+        update: dict[str, Any] = {**view, "last_error": error, "current_task_id": task_ids[-1] if task_ids else state.get("current_task_id")}
+        current = update["current_task_id"]
+        if current and (task := project.task(current)):
+            update["plan_created"] = project.plan(task) is not None
+            update["analysis_executed"] = project.result(task) is not None
+        if len(turn.calls) >= conf.max_tool_iterations:
+            steps = ", ".join(c["name"] for c in turn.calls)
+            return {**update, "pending_tools": [], "messages": [AIMessage(content=prompts.LIMIT_MESSAGE.format(n=conf.max_tool_iterations, steps=steps))]}
+        model = _model(conf)
+        if type(model).__name__ in NATIVE:
+            return {**update, "messages": [_native_step(model, state, project)]}
+        pending_clean = pending_review(project) is not None
+        queue = list(state.get("pending_tools") or [])
+        if error:
+            queue = []  # a failed stage stops the queue; the model reads the error
+        if queue:
+            name = queue.pop(0)
+        elif turn.calls and not error and not (len(turn.calls) == 1 and turn.calls[0]["name"] == "list_data_files"):
+            name = "none"  # what the request asked for has run: answer
+        else:
+            # The first choice of a message; or, after the first listing of the files (the seed's
+            # list → summarize) or an error, whether to go on — then only the next tool is taken.
+            name, then = _retrying(conf, lambda: router.decide(model, project, turn, pending_clean, [ROUTE_TAG]))
+            queue = [then] if then != "none" and not turn.calls else []
+            if turn.calls and name in LOOKING:
+                name = "none"  # after the first look, only an action may follow (a resumed run wandered view → view → execute)
+        if name != "none":
+            # The pipeline's order is code: a stage whose input is missing gets its prerequisites first.
+            task = router.fill_args(name, turn, project, current, pending_clean, model, [ROUTE_TAG]).get("task_id")
+            before = [t for t in router.prerequisites(name, project, task) if t not in {c["name"] for c in turn.calls}]
+            if before:
+                queue, name = before[1:] + [name] + queue, before[0]
+        if conf.verbose:
+            import sys
+
+            print(f"[assistant] next: {name}; queued: {queue}", file=sys.stderr)
+        if name == "none":
+            return {**update, "pending_tools": [], "messages": [_answer(model, conf, project, turn, pending_clean)]}
+        args = router.fill_args(name, turn, project, current, pending_clean, model, [ROUTE_TAG])
+        return {**update, "pending_tools": queue, "messages": [_tool_call(name, args)]}
+
+    return agent_node
+
+
+def _answer(model: Any, conf: Configuration, project: Project, turn: router.Turn, pending_clean: bool) -> AIMessage:
+    results = "\n".join(f"[{c['name']}] {c['result'][:TOOL_RESULT_CHARS]}" for c in turn.calls)
+    tail = prompts.RESPOND.format(
+        status=router.status_line(project, pending_clean), history=router._history(turn), request=turn.request,
+        results=prompts.RESULTS.format(results=results) if results else "",
+        grounding=prompts.GROUNDING_TOOLS if results else prompts.GROUNDING_NONE,
+    )
+    messages = [router.system_message(), HumanMessage(content=tail)]
+    reply = _retrying(conf, lambda: model.invoke(messages, config={"tags": [ANSWER_TAG]}, max_tokens=conf.agent_llm.max_tokens))
+    text = str(reply.content).strip() or (turn.calls[-1]["result"] if turn.calls else "")
+    return AIMessage(content=text)
+
+
+def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage:
+    """A hosted model with native tool calling: the seed's own agent step."""
+    from dsagent.workflows.assistant.tools import get_all_tools, pending_review
+
+    status = router.status_line(project, pending_review(project) is not None)
+    system = router.system_message()
+    system.content += f"\nProject now: {status}"
+    reply = model.bind_tools(get_all_tools()).invoke([system, *state["messages"]], config={"tags": [ANSWER_TAG]})
+    return reply if isinstance(reply, AIMessage) else AIMessage(content=str(reply.content))

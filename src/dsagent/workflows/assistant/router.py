@@ -1,0 +1,221 @@
+"""Tool choice for models without native tool calling (the embedded model, the scripted one).
+
+The model picks the next tool by constrained decoding over an enum of tool names plus "none";
+code does the rest: the pipeline's order (a stage whose input is missing gets its prerequisites
+queued first), arguments it can read exactly (file names and task ids the request mentions, the
+request itself as the question), and the task a request means when it names none (the task
+whose words it shares most, else the current one; the model picks among the tasks only when
+that is a tie). A tool already run for this request is not offered again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from dsagent.workflows.assistant import prompts
+from dsagent.workflows.assistant.project import Project, normalize_task_id
+
+TOOL_NAMES = list(prompts.TOOL_LINES)
+PIPELINE = ["summarize_data", "suggest_tasks", "plan_analysis", "execute_analysis"]
+DECIDE_MAX_TOKENS = 40
+HISTORY_TURNS = 2
+HISTORY_CHARS = 240
+_TASK_ID = re.compile(r"(?<![A-Za-z0-9])[Tt]\s?(\d{1,2})(?!\d)|(?:task|tarea|tâche|aufgabe|タスク|compito)\s*(?:n[o°º.]?\s*)?#?\s*(\d{1,2})(?!\d)", re.I)
+_WORD = re.compile(r"[^\W_]{3,}", re.U)
+
+
+@dataclass
+class Turn:
+    """The current user message and what ran for it so far."""
+
+    request: str
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    """[{name, args, result}] in call order."""
+    history: list[tuple[str, str]] = field(default_factory=list)
+    """Earlier (user, answer) exchanges, oldest first."""
+
+
+def current_turn(messages: list[BaseMessage]) -> Turn:
+    last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
+    request = str(messages[last_human].content) if last_human >= 0 else ""
+    results = {m.tool_call_id: str(m.content) for m in messages[last_human + 1:] if isinstance(m, ToolMessage)}
+    calls = [{"name": c["name"], "args": c.get("args") or {}, "result": results.get(c.get("id"), "")}
+             for m in messages[last_human + 1:] if isinstance(m, AIMessage) for c in m.tool_calls]
+    history: list[tuple[str, str]] = []
+    user = None
+    for m in messages[:max(last_human, 0)]:
+        if isinstance(m, HumanMessage):
+            user = str(m.content)
+        elif isinstance(m, AIMessage) and not m.tool_calls and user is not None:
+            history.append((user, str(m.content)))
+            user = None
+    return Turn(request, calls, history[-HISTORY_TURNS:])
+
+
+def status_line(project: Project, pending_clean: bool) -> str:
+    files = project.raw_files()
+    summarized = sum(project.summary_is_current(p) for p in files)
+    tasks = project.tasks()
+    parts = [f"{len(files)} data file(s) in data/raw ({', '.join(p.name for p in files) or 'none'})",
+             f"summarized: {summarized}/{len(files)}",
+             f"tasks: {', '.join(t['id'] for t in tasks) if tasks else 'none yet'}"]
+    if pending_clean:
+        parts.append("clean_data's review is waiting for the user's answer (yes or a change)")
+    return "; ".join(parts) + "."
+
+
+def system_message() -> SystemMessage:
+    tools = "\n".join(f"- {name}: {line}" for name, line in prompts.TOOL_LINES.items())
+    return SystemMessage(content=prompts.SYSTEM.format(tools=tools) + "\n\n" + prompts.EXAMPLES)
+
+
+def _history(turn: Turn) -> str:
+    if not turn.history:
+        return ""
+    clip = lambda t: " ".join(t.split())[:HISTORY_CHARS]  # noqa: E731
+    return "Earlier:\n" + "\n".join(f"user: {clip(u)}\nassistant: {clip(a)}" for u, a in turn.history) + "\n"
+
+
+def decide(model: Any, project: Project, turn: Turn, pending_clean: bool, tags: list[str]) -> tuple[str, str]:
+    """The model's choice of the next tool and of a second one the request asks for ("none": no
+    tool), by constrained decoding over the tools not run yet for this request."""
+    done = [c["name"] for c in turn.calls]
+    allowed = [t for t in TOOL_NAMES if t not in done] + ["none"]
+    error = _last_line_error(turn)
+    tail = prompts.DECIDE.format(
+        status=status_line(project, pending_clean), history=_history(turn), request=turn.request,
+        done=(prompts.DONE.format(steps=", ".join(done)) if done else "") + (prompts.FAILED.format(error=error) if error else ""),
+        or_done=" or everything it asks for is done" if done else "",
+    )
+    enum = {"type": "string", "enum": allowed}
+    schema = {"type": "object", "properties": {"tool": enum, "then": enum}, "required": ["tool", "then"]}
+    reply = _invoke(model, [system_message(), HumanMessage(content=tail)], tags, response_format={"type": "json_object", "schema": schema},
+                    max_tokens=DECIDE_MAX_TOKENS)
+    try:
+        parsed = json.loads(reply[reply.find("{"): reply.rfind("}") + 1])
+    except ValueError:
+        parsed = {}
+    first = parsed.get("tool") if parsed.get("tool") in allowed else "none"
+    then = parsed.get("then") if parsed.get("then") in allowed else "none"
+    if first == "none" or then == first or not two_parts(turn.request):
+        then = "none"
+    return first, then
+
+
+# A second tool is taken only from a request with a joint in it: a conjunction or a list mark.
+_JOINT = re.compile(r"\b(and|then|also|afterwards?|und|dann|danach|anschließend|et|puis|ensuite|y|luego|después|también|e|poi|quindi)\b"
+                    r"|[,;、]|そして|それから|その後|てから|ながら", re.I)
+
+
+def two_parts(request: str) -> bool:
+    """Could the request ask for two things? (a joint between two parts: "…, then …", "… und …", "…、…")"""
+    return bool(_JOINT.search(request.strip().rstrip(".!?。！？")))
+
+
+def _last_line_error(turn: Turn) -> str:
+    """The last tool result when it is an error (its guidance decides what comes next)."""
+    last = turn.calls[-1]["result"] if turn.calls else ""
+    return " ".join(last.split())[:300] if last.startswith("Error") else ""
+
+
+def _invoke(model: Any, messages: list[BaseMessage], tags: list[str], **kwargs: Any) -> str:
+    from dsagent.llm.local import LocalChatModel
+
+    if not isinstance(model, LocalChatModel):
+        kwargs.pop("response_format", None)
+    return str(model.invoke(messages, config={"tags": tags}, **kwargs).content)
+
+
+# -- the pipeline's order, by code ---------------------------------------------------------------
+def prerequisites(tool: str, project: Project, task_id: str | None) -> list[str]:
+    """The pipeline stages that must run before ``tool`` (earliest first), from the files."""
+    if tool not in PIPELINE[1:]:
+        return []
+    files = project.raw_files()
+    missing: list[str] = []
+    if files and not any(project.summary_is_current(p) for p in files):
+        missing.append("summarize_data")
+    tasks = [] if missing else project.tasks()
+    if tool in ("plan_analysis", "execute_analysis") and not tasks:
+        missing.append("suggest_tasks")
+    if tool == "execute_analysis":
+        task = project.task(task_id) if tasks and task_id else None
+        if task is None or project.plan(task) is None:
+            missing.append("plan_analysis")
+    return [t for t in PIPELINE if t in missing and PIPELINE.index(t) < PIPELINE.index(tool)]
+
+
+# -- arguments -----------------------------------------------------------------------------------
+def mentioned_files(project: Project, text: str) -> list[str]:
+    """Raw files the text names (by file name or by stem as a word)."""
+    lower = text.lower()
+    found = []
+    for path in project.raw_files():
+        stem = path.stem.lower()
+        edge = "A-Za-z0-9" if stem.isascii() else r"^\W_"  # an ASCII name ends where ASCII letters end (「irisの」)
+        if path.name.lower() in lower or re.search(rf"(?<![{edge}]){re.escape(stem)}(?![{edge}])", lower):
+            found.append(path.name)
+    return found
+
+
+def mentioned_task(text: str) -> str | None:
+    match = _TASK_ID.search(text)
+    return normalize_task_id(match.group(1) or match.group(2)) if match else None
+
+
+def closest_task(tasks: list[dict[str, Any]], text: str) -> str | None:
+    """The task sharing most words with ``text`` (None on a tie or no overlap)."""
+    words = {w.lower() for w in _WORD.findall(text)}
+    scored = sorted(((len(words & {w.lower() for w in _WORD.findall(" ".join(str(v) for v in t.values()))}), t["id"]) for t in tasks), reverse=True)
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+def pick_task(model: Any, tasks: list[dict[str, Any]], request: str, tags: list[str]) -> str:
+    """The model's pick among the tasks (constrained to their ids) when the request's words do not decide."""
+    listing = "\n".join(f"{t['id']}: {t['title']} ({t['file']})" for t in tasks)
+    tail = f"Tasks:\n{listing}\n{prompts.ARGS.format(request=request, tool='execute_analysis')}"
+    schema = {"type": "object", "properties": {"task_id": {"type": "string", "enum": [t["id"] for t in tasks]}}, "required": ["task_id"]}
+    reply = _invoke(model, [system_message(), HumanMessage(content=tail)], tags, response_format={"type": "json_object", "schema": schema},
+                    max_tokens=DECIDE_MAX_TOKENS)
+    try:
+        return normalize_task_id(json.loads(reply[reply.find("{"): reply.rfind("}") + 1]).get("task_id"))
+    except (ValueError, AttributeError):
+        return tasks[0]["id"]
+
+
+def fill_args(tool: str, turn: Turn, project: Project, current_task: str | None, pending_clean: bool, model: Any, tags: list[str]) -> dict[str, Any]:
+    """The arguments of ``tool`` for this request (exact by code where the request says them)."""
+    request = turn.request
+    files = mentioned_files(project, request)
+    if tool == "summarize_data":
+        return {"file_names": files} if files else {}
+    if tool == "view_summary":
+        return {"file_name": files[0]} if files else {}
+    if tool in ("plan_analysis", "execute_analysis", "view_results"):
+        named = mentioned_task(request)
+        earlier = next((c["args"].get("task_id") for c in reversed(turn.calls) if c["args"].get("task_id")), None)
+        if named or earlier:
+            return {"task_id": named or earlier}
+        tasks = project.tasks()
+        if tool == "view_results" or not tasks:
+            return {"task_id": current_task} if current_task and tool != "view_results" else ({"task_id": "T1"} if tool != "view_results" else {})
+        scoped = [t for t in tasks if t["file"] in files] or tasks
+        chosen = closest_task(scoped, request) or (current_task if current_task and not files else None)
+        return {"task_id": chosen or (scoped[0]["id"] if len(scoped) == 1 else pick_task(model, scoped, request, tags))}
+    if tool == "answer_question":
+        return {"question": request}
+    if tool == "clean_data":
+        if pending_clean:
+            return {"answer": request}
+        return {**({"file_names": files} if files else {}), "instructions": request}
+    if tool == "list_data_files":
+        ext = re.search(r"\b(csv|tsv|xlsx|parquet|json)\b", request, re.I)
+        return {"pattern": f"*.{ext.group(1).lower()}"} if ext and not files else {}
+    return {}
