@@ -25,7 +25,7 @@ OFFLINE_ENV = {"LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGSMITH_TRACING": "false", 
 
 def test_langgraph_json_names_the_workflow_graphs():
     config = json.loads((REPO / "langgraph.json").read_text())
-    assert {"quick", "react", "robust", "clean"} <= set(config["graphs"])
+    assert {"quick", "react", "robust", "clean", "assistant"} <= set(config["graphs"])
     from dsagent.doors import langgraph_app
 
     for name in ("quick", "react", "robust"):
