@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
@@ -41,12 +43,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path, script_file, sales_csv):
-    spec = script_file([PLAN, "result = df['units'].sum()", "Units add up to the total shown."])
+@contextmanager
+def _langgraph_dev(tmp_path: Path, model_spec: str) -> Iterator[str]:
+    """`langgraph dev` on a free loopback port with langgraph.json's graphs; yields its URL."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_", "LANGGRAPH_"))}
-    env.update(OFFLINE_ENV, DSAGENT_MODEL=spec)
+    env.update(OFFLINE_ENV, DSAGENT_MODEL=model_spec)
     log = open(tmp_path / "langgraph.log", "w")
     proc = subprocess.Popen(
         [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port), "--config", str(REPO / "langgraph.json")],
@@ -71,6 +73,12 @@ def server(tmp_path, script_file, sales_csv):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
         log.close()
+
+
+@pytest.fixture
+def server(tmp_path, script_file, sales_csv):
+    with _langgraph_dev(tmp_path, script_file([PLAN, "result = df['units'].sum()", "Units add up to the total shown."])) as url:
+        yield url
 
 
 def test_quick_runs_through_the_sdk(server, tmp_path, sales_csv):
@@ -139,33 +147,8 @@ def clean_server(tmp_path):
 
     script = tmp_path / "clean_script.json"
     script.write_text(json.dumps([decision()]))
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_", "LANGGRAPH_"))}
-    env.update(OFFLINE_ENV, DSAGENT_MODEL=f"scripted:{script}")
-    log = open(tmp_path / "langgraph.log", "w")
-    proc = subprocess.Popen(
-        [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port), "--config", str(REPO / "langgraph.json")],
-        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/ok", timeout=1)
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("langgraph dev did not start:\n" + (tmp_path / "langgraph.log").read_text()[-3000:])
-                time.sleep(0.3)
+    with _langgraph_dev(tmp_path, f"scripted:{script}") as url:
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
 
 
 def test_clean_stops_at_review_and_resumes_through_the_api(clean_server, tmp_path):
