@@ -113,9 +113,7 @@ def test_kill_9_leaves_an_interrupted_run_whole_files_and_no_worker(workflow, ph
         while survivors and time.monotonic() < deadline:
             time.sleep(0.2)
             survivors = [p for p in survivors if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-        if survivors:
-            pytest.xfail("needs the sandbox branch (issue 23): the worker outlives a killed parent "
-                         f"({[p.pid for p in survivors]}) until PDEATHSIG")
+        assert not survivors, f"the sandbox worker outlived its killed parent: {[p.pid for p in survivors]}"
     finally:
         if child.proc.poll() is None:
             child.proc.kill()
