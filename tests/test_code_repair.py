@@ -130,3 +130,20 @@ def test_a_tests_p_value_unpacked_first_is_swapped(code, mended):
 ])
 def test_other_unpackings_are_left_alone(code):
     assert mend_test_unpacking(code) == code
+
+
+def test_groupby_arithmetic_becomes_the_per_row_product_aggregated():
+    """A GroupBy in arithmetic always fails in pandas; the line means the sum of per-row products per group."""
+    import pandas as pd
+
+    from dsagent.workflows.common.repair import mend_groupby_arithmetic
+
+    df = pd.DataFrame({"region": ["N", "S", "N"], "units": [1, 2, 3], "unit_price": [10.0, 1.0, 2.0]})
+    code = "result = df.groupby('region')['units'] * df['unit_price'].sum()"
+    mended = mend_groupby_arithmetic(code)
+    assert mended == "result = (df['units'] * df['unit_price']).groupby(df['region']).sum()"
+    scope = {"df": df}
+    exec(mended, scope)
+    assert scope["result"].to_dict() == {"N": 16.0, "S": 2.0}
+    for fine in ("x = df.groupby('region')['units'].sum() * 2", "x = df['units'] * df['unit_price']", "x = df.groupby(['a', 'b'])['u'] * df['p'].sum()"):
+        assert mend_groupby_arithmetic(fine) == fine

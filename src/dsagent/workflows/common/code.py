@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from dsagent.workflows.common.repair import (
     mend_answer_tags,
+    mend_groupby_arithmetic,
     mend_groupby_tuple,
     mend_result_figure,
     mend_self_reference,
@@ -54,7 +55,7 @@ def extract_code(reply: str) -> str:
 
 def _mended(code: str) -> str:
     code = mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(code))))
-    return mend_result_figure(mend_groupby_tuple(code))
+    return mend_result_figure(mend_groupby_arithmetic(mend_groupby_tuple(code)))
 
 
 def clip(text: str | None, limit: int = 1500) -> str:

@@ -268,6 +268,37 @@ def mend_groupby_tuple(code: str) -> str:
     return _replace_nodes(code, edits) or code
 
 
+_AGGREGATES = {"sum", "mean", "min", "max", "median", "count"}
+
+
+def mend_groupby_arithmetic(code: str) -> str:
+    """``code`` with ``df.groupby(k)['a'] * df['b'].sum()`` written ``(df['a'] * df['b']).groupby(df[k]).sum()``:
+    a GroupBy cannot take part in arithmetic (pandas fails with "setting an array element with a
+    sequence"), and what such a line means is the aggregate of the per-row product, per group."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    edits = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Add, ast.Sub))):
+            continue
+        left, right = node.left, node.right
+        if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Call) and _called_name(left.value) == "groupby"
+                and isinstance(left.value.func, ast.Attribute) and len(left.value.args) == 1 and not left.value.keywords
+                and isinstance(left.value.args[0], ast.Constant) and isinstance(left.slice, ast.Constant)):
+            continue
+        frame = ast.unparse(left.value.func.value)
+        if not (isinstance(right, ast.Call) and isinstance(right.func, ast.Attribute) and right.func.attr in _AGGREGATES
+                and not right.args and not right.keywords and isinstance(right.func.value, ast.Subscript)
+                and ast.unparse(right.func.value.value) == frame and isinstance(right.func.value.slice, ast.Constant)):
+            continue
+        op = ast.unparse(ast.BinOp(left=ast.Name("a"), op=node.op, right=ast.Name("b")))[1:-1].strip()
+        key, a, b = (ast.unparse(n) for n in (left.value.args[0], left.slice, right.func.value.slice))
+        edits.append((node, f"({frame}[{a}] {op} {frame}[{b}]).groupby({frame}[{key}]).{right.func.attr}()"))
+    return _replace_nodes(code, edits) or code
+
+
 _FIGURE_CALL = re.compile(r"^(px\.\w+|go\.Figure|make_subplots)$")
 
 
