@@ -141,9 +141,9 @@ def test_groupby_arithmetic_becomes_the_per_row_product_aggregated():
     df = pd.DataFrame({"region": ["N", "S", "N"], "units": [1, 2, 3], "unit_price": [10.0, 1.0, 2.0]})
     code = "result = df.groupby('region')['units'] * df['unit_price'].sum()"
     mended = mend_groupby_arithmetic(code)
-    assert mended == "result = (df['units'] * df['unit_price']).groupby(df['region']).sum()"
+    assert mended == "result = (df['units'] * df['unit_price']).rename('units * unit_price').groupby(df['region']).sum()"
     scope = {"df": df}
     exec(mended, scope)
-    assert scope["result"].to_dict() == {"N": 16.0, "S": 2.0}
+    assert scope["result"].to_dict() == {"N": 16.0, "S": 2.0} and scope["result"].name == "units * unit_price"
     for fine in ("x = df.groupby('region')['units'].sum() * 2", "x = df['units'] * df['unit_price']", "x = df.groupby(['a', 'b'])['u'] * df['p'].sum()"):
         assert mend_groupby_arithmetic(fine) == fine

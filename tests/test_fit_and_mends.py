@@ -119,3 +119,15 @@ def test_name_at_label_adds_the_line_only_when_it_applies():
     assert name_at_label("Which country had the highest life expectancy?", code + ".reset_index()", er, ["country"]) is None
     assert name_at_label("What is the highest life expectancy?", code, er, ["country"]) is None
     assert name_at_label("Which country had the highest life expectancy?", code, er, []) is None
+
+
+def test_ranked_note_picks_the_top_label_of_a_series_by_code():
+    from dsagent.workflows.common.fit import ranked_note
+
+    shown = "region\nEast     67908.25\nNorth    75753.50\nSouth    90133.50\nWest     88789.00\nName: revenue, dtype: float64"
+    er = {"result_type": "Series", "result_str": shown}
+    assert ranked_note("Which region has the highest total revenue?", er).endswith("the highest is South (90133.50).")
+    assert "the lowest is East (67908.25)" in ranked_note("Which region sold the least?", er)
+    assert ranked_note("What is the total revenue per region?", er) == ""  # not a which-highest question
+    assert ranked_note("Which region has the highest revenue?", {"result_type": "float", "result_str": "3.5"}) == ""
+    assert ranked_note("Which region has the highest revenue?", {"result_type": "Series", "result_str": "a    x\nb    y"}) == ""

@@ -149,3 +149,38 @@ def name_at_label(question: str, code: str, execution_result: dict | None, text_
     if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
         return None
     return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"
+
+
+_HIGH = re.compile(r"\b(highest|largest|biggest|greatest|most|maximum|best|top)\b", re.I)
+_LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re.I)
+_SERIES_ROW = re.compile(r"^(\S.*?)\s{2,}(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*$", re.I)
+
+
+def ranked_note(question: str, execution_result: dict | None) -> str:
+    """For a "which … highest / lowest" question whose ``result`` is a Series of numbers, the top (or
+    bottom) label and value picked by code, so the explanation copies them instead of reading a
+    list (a small model reads its first row). Empty when the question or the result is of another shape."""
+    er = execution_result or {}
+    if er.get("result_type") != "Series" or not _WHICH.search(question or ""):
+        return ""
+    high, low = bool(_HIGH.search(question)), bool(_LOW.search(question))
+    rows = []
+    for line in (er.get("result_str") or "").splitlines():
+        if not line.strip() or line.startswith(("Name:", "dtype:", "Length:")):
+            continue
+        match = _SERIES_ROW.match(line)
+        if match:
+            rows.append((match.group(1).strip(), match.group(2)))
+        elif rows:  # a line after the values that is not one: not a plain Series
+            return ""
+    if len(rows) < 2 or not (high or low):
+        return ""
+    values = [float(v.replace(",", "")) for _, v in rows]
+    parts = []
+    if high:
+        label, value = rows[values.index(max(values))]
+        parts.append(f"the highest is {label} ({value})")
+    if low:
+        label, value = rows[values.index(min(values))]
+        parts.append(f"the lowest is {label} ({value})")
+    return "\nPicked from `result` by code: " + "; ".join(parts) + "."

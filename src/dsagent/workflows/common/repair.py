@@ -272,7 +272,8 @@ _AGGREGATES = {"sum", "mean", "min", "max", "median", "count"}
 
 
 def mend_groupby_arithmetic(code: str) -> str:
-    """``code`` with ``df.groupby(k)['a'] * df['b'].sum()`` written ``(df['a'] * df['b']).groupby(df[k]).sum()``:
+    """``code`` with ``df.groupby(k)['a'] * df['b'].sum()`` written
+    ``(df['a'] * df['b']).rename('a * b').groupby(df[k]).sum()``:
     a GroupBy cannot take part in arithmetic (pandas fails with "setting an array element with a
     sequence"), and what such a line means is the aggregate of the per-row product, per group."""
     try:
@@ -295,7 +296,8 @@ def mend_groupby_arithmetic(code: str) -> str:
             continue
         op = ast.unparse(ast.BinOp(left=ast.Name("a"), op=node.op, right=ast.Name("b")))[1:-1].strip()
         key, a, b = (ast.unparse(n) for n in (left.value.args[0], left.slice, right.func.value.slice))
-        edits.append((node, f"({frame}[{a}] {op} {frame}[{b}]).groupby({frame}[{key}]).{right.func.attr}()"))
+        name = repr(f"{left.slice.value} {op} {right.func.value.slice.value}")  # named after what it computes
+        edits.append((node, f"({frame}[{a}] {op} {frame}[{b}]).rename({name}).groupby({frame}[{key}]).{right.func.attr}()"))
     return _replace_nodes(code, edits) or code
 
 

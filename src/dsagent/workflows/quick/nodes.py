@@ -12,7 +12,7 @@ from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, run_code, write_code
-from dsagent.workflows.common.fit import name_at_label, result_misfit
+from dsagent.workflows.common.fit import name_at_label, ranked_note, result_misfit
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
@@ -112,7 +112,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
 
     def evaluate_node(state: AgentState) -> dict[str, Any]:
         with ctx.step("evaluate"):
-            instruction = prompts.EVALUATE.format(question=state["question"], code=state["code"], output=describe_output(state["execution_result"]))
+            output = describe_output(state["execution_result"]) + ranked_note(state["question"], state["execution_result"])
+            instruction = prompts.EVALUATE.format(question=state["question"], code=state["code"], output=output)
             return {"evaluation": ctx.llm(_messages(state, instruction), max_tokens=300).strip()}
 
     def explain_node(state: AgentState) -> dict[str, Any]:
@@ -120,7 +121,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             result = state.get("execution_result")
             if result is not None:
                 evaluation = f"Evaluation: {state['evaluation']}" if state.get("evaluation") else ""
-                grounding = prompts.EXPLAIN_GROUNDING_RESULT.format(output=describe_output(result), evaluation=evaluation)
+                output = describe_output(result) + ranked_note(state["question"], result)
+                grounding = prompts.EXPLAIN_GROUNDING_RESULT.format(output=output, evaluation=evaluation)
             else:
                 grounding = prompts.EXPLAIN_GROUNDING_NONE
             messages = _messages(state, prompts.EXPLAIN.format(grounding=grounding, question=state["question"]))
