@@ -188,3 +188,43 @@ def test_a_fragment_regenerated_gives_way_to_the_mended_first_explanation():
                                   labels=["Asia", "Europe"], regenerate=lambda feedback: "396,000,000")
     assert grounded.text == "Asia had the largest total population in 2007."
     assert "mended the first explanation instead" in grounded.actions and grounded.ungrounded_left == []
+
+
+HOWTO = """To show the total amount per region, we can use Plotly:
+```python
+import plotly.express as px
+fig = px.bar(result, x='region', y='amount')
+```
+Finally, we display the chart:
+fig.show()
+The chart shows South first."""
+
+
+def test_an_explanation_that_is_code_is_asked_again_for_findings():
+    asked = []
+    grounded = ground_explanation(HOWTO, {"result_str": SERIES}, labels=LABELS,
+                                  regenerate=lambda feedback: asked.append(feedback) or "South has the highest total, 90,133.50.")
+    assert asked and "no code" in asked[0]
+    assert grounded.text == "South has the highest total, 90,133.50." and grounded.actions == ["regenerated without code"]
+
+
+def test_code_left_after_asking_again_is_cut():
+    grounded = ground_explanation(HOWTO, {"result_str": SERIES}, labels=LABELS, regenerate=lambda feedback: HOWTO)
+    assert "import" not in grounded.text and "fig" not in grounded.text and "```" not in grounded.text
+    assert "The chart shows South first." in grounded.text and grounded.actions == ["cut code from the explanation"]
+
+
+@pytest.mark.parametrize("text", [
+    "South has the highest revenue (90,133.50); North = second.",
+    "The mean is 16.08. Use it as a baseline.",
+    "Revenue per region:\n- South: 90,133.50\n- North: 71,220.25",
+])
+def test_prose_with_symbols_is_not_code(text):
+    from dsagent.workflows.common.grounding import holds_code
+    assert not holds_code(text)
+
+
+def test_a_value_written_as_an_equation_is_prose():
+    from dsagent.workflows.common.grounding import holds_code
+    assert not holds_code("Mean = 16.08\nMedian = 15.5")
+    assert holds_code("result = df.groupby('a')['b'].sum()")

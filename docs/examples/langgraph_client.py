@@ -1,16 +1,17 @@
 """Run the `quick` graph of a `langgraph dev` server through langgraph-sdk, from this folder:
 
     LANGGRAPH_CLI_NO_ANALYTICS=1 langgraph dev --no-browser --config ../../langgraph.json --port 2024 &
-    python langgraph_client.py
+    python langgraph_client.py      # LANGGRAPH_URL=http://127.0.0.1:PORT if 2024 was taken
 """
 
 import asyncio
+import os
 
 from langgraph_sdk import get_client
 
 
 async def main() -> None:
-    client = get_client(url="http://127.0.0.1:2024")
+    client = get_client(url=os.environ.get("LANGGRAPH_URL", "http://127.0.0.1:2024"))
     thread = await client.threads.create()
     request = {"paths": ["orders.csv"], "question": "Which product has the highest average quantity per order?"}
     print(">>> input:", request)

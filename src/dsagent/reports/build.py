@@ -47,8 +47,11 @@ def title_of(question: str) -> str:
 def grounding_caveat(record: Any) -> str | None:
     """The caveat for a run whose explanation stated values no computed output holds (the grounding
     check's record in ``final_output["grounding"]``), else None."""
-    if not isinstance(record, Mapping) or not record.get("ungrounded_caught"):
+    if not isinstance(record, Mapping):
         return None
+    if not record.get("ungrounded_caught"):
+        actions = record.get("actions") or []
+        return f"Grounding check: the first explanation held code, not findings ({'; '.join(actions)})." if actions else None
     caught = ", ".join(map(str, record["ungrounded_caught"]))
     done = "; ".join(record.get("actions") or []) or "kept"
     left = record.get("ungrounded_left") or []

@@ -61,7 +61,7 @@ def ground_in_run(ctx: "RunContext", text: str, outputs: Any, question: str,
     conditions, not findings."""
     known = "\n".join(filter(None, [data_facts(ctx.datasets or {}), code_conditions(code)]))
     grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate, known=known)
-    if grounded.ungrounded_caught:
+    if grounded.ungrounded_caught or grounded.actions:
         outcome = "left" if grounded.ungrounded_left else ("mended" if any(not a.startswith("regenerated") for a in grounded.actions) else "regenerated")
         step_id = ctx.run_log.start_step(ctx.run_id, "grounding")
         ctx.run_log.finish_step(step_id, outcome, 0.0, grounded.detail())

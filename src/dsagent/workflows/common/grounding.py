@@ -95,6 +95,8 @@ class GroundedText:
         line = f"grounding: {self.claims_checked} claims checked"
         if self.ungrounded_caught:
             line += f", ungrounded {', '.join(self.ungrounded_caught)} → {'; '.join(self.actions) or 'kept'}"
+        elif self.actions:
+            line += f"; {'; '.join(self.actions)}"
         if self.ungrounded_left:
             line += f"; still ungrounded: {', '.join(self.ungrounded_left)}"
         return line
@@ -217,9 +219,10 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
     ``regenerate(feedback) -> new text`` or None to mend at once; ``known``: facts of the data that
     may be stated too (:func:`data_facts`)."""
     labels = list(labels)
+    text, prose_actions = prose_only(text, regenerate)
     first = check_claims(text, outputs, question, labels, known)
     grounded = GroundedText(text=text, claims_checked=len(first.claims),
-                            ungrounded_caught=_names(first.ungrounded))
+                            ungrounded_caught=_names(first.ungrounded), actions=prose_actions)
     if not first.ungrounded:
         return grounded
     current, original = first, text
@@ -249,6 +252,36 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
         left = check_claims(grounded.text, outputs, question, labels, known).ungrounded
         grounded.ungrounded_left = _names(left)
     return grounded
+
+
+NO_CODE = ("The code has already run and drawn any chart. Write the answer again in plain sentences: what the "
+           "output shows, with its values; no code, no steps, no instructions.")
+"""What ``regenerate`` is told when an explanation holds code instead of findings."""
+
+_CODE_LINE = re.compile(r"^\s*(?:```|import \w|from [\w.]+ import |\w+(?:\[.*\])?\s*=\s*[\w.]+[\[(]|\w+\.\w+\(.*\)\s*$|print\()")
+
+
+def holds_code(text: str) -> bool:
+    """Whether an explanation holds code (a fence, an import, an assignment or a call on a line of
+    its own): a small model asked to explain a chart sometimes writes a how-to instead."""
+    return any(_CODE_LINE.match(line) for line in text.splitlines())
+
+
+def prose_only(text: str, regenerate: Callable[[str], str] | None) -> tuple[str, list[str]]:
+    """``text`` without code: asked once more (:data:`NO_CODE`), else the fenced blocks and code
+    lines cut. Returns the text and what was done."""
+    if not holds_code(text):
+        return text, []
+    if regenerate is not None:
+        try:
+            retry = (regenerate(NO_CODE) or "").strip()
+        except Exception:  # noqa: BLE001 - a failed retry falls back to cutting by code
+            retry = ""
+        if retry and not holds_code(retry):
+            return retry, ["regenerated without code"]
+    kept = re.sub(r"```.*?(?:```|$)", "", text, flags=re.S)
+    kept = "\n".join(line for line in kept.splitlines() if not _CODE_LINE.match(line))
+    return re.sub(r"\n{3,}", "\n\n", kept).strip(), ["cut code from the explanation"]
 
 
 def _kept(text: str, actions: list[str]) -> int:
