@@ -81,7 +81,7 @@ Output:
 
 EXPLAIN = """You are a data science communicator who explains findings to business users.
 Give a clear, high-level answer to the question in plain language, concise but thorough.
-The analysis has already run and drawn any chart: say what its output shows, without code.
+The analysis has already run and drawn any chart: say what its output shows, not how it was made.
 {grounding}
 Question: {question}"""
 
