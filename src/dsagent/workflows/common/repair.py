@@ -39,6 +39,7 @@ import ast
 import io
 import re
 import tokenize
+from collections.abc import Callable
 
 _TAG = re.compile(r"@(\w+)\[")
 _SEPARATOR = re.compile(r"\s*,\s*")
@@ -146,19 +147,25 @@ _SQUARED_METRICS = ("mean_squared_error", "mean_squared_log_error")
 def mend_squared_keyword(code: str) -> str:
     """``code`` with ``mean_squared_error(..., squared=False)`` as ``np.sqrt(mean_squared_error(...))``
     and ``squared=True`` dropped (see the module)."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        keep = _squared(node) if isinstance(node, ast.Call) else None
+        if keep is None:
+            return None
+        node.keywords = [k for k in node.keywords if k.arg != "squared"]
+        return node, ast.unparse(node) if keep else f"np.sqrt({ast.unparse(node)})"
+
+    return _mend_nodes(code, edit)  # nested metric calls overlap: left to the error and its hint
+
+
+def _mend_nodes(code: str, edit: Callable[[ast.AST], tuple[ast.AST, str] | None]) -> str:
+    """``code`` with the nodes ``edit`` rewrites (``edit(node)`` → (the node to replace, its new
+    source) or None) replaced; unchanged when it does not parse or two rewrites overlap."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return code
-    calls = [(node, keep) for node in ast.walk(tree) if isinstance(node, ast.Call) and (keep := _squared(node)) is not None]
-    if not calls:
-        return code
-    edits = []
-    for call, keep in calls:
-        call.keywords = [k for k in call.keywords if k.arg != "squared"]
-        edits.append((call, ast.unparse(call) if keep else f"np.sqrt({ast.unparse(call)})"))
-    mended = _replace_nodes(code, edits)
-    return code if mended is None else mended  # nested metric calls: left to the error and its hint
+    edits = [found for node in ast.walk(tree) if (found := edit(node)) is not None]
+    return (_replace_nodes(code, edits) if edits else None) or code
 
 
 def _replace_nodes(code: str, edits: list[tuple[ast.AST, str]]) -> str | None:
@@ -198,22 +205,19 @@ _P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|(^|_)p_?val", re.I)
 def mend_test_unpacking(code: str) -> str:
     """``code`` with ``p_value, x = stats.shapiro(...)`` as ``x, p_value = ...``: a test returns
     (statistic, p-value), and a first name that says p-value gets the statistic (see the module)."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code
-    edits = []
-    for node in ast.walk(tree):
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
-            continue
+            return None
         target = node.targets[0]
         if _called_name(node.value) not in _TESTS or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
-            continue
+            return None
         first, second = target.elts
         if (isinstance(first, ast.Name) and isinstance(second, ast.Name) and _P_NAME.search(first.id)
                 and not _P_NAME.search(second.id)):
-            edits.append((target, f"{second.id}, {first.id}"))
-    return _replace_nodes(code, edits) or code
+            return target, f"{second.id}, {first.id}"
+        return None
+
+    return _mend_nodes(code, edit)
 
 
 def mend_self_reference(code: str) -> str:
@@ -255,17 +259,14 @@ def _owns_its_lines(node: ast.Assign, lines: list[str]) -> bool:
 def mend_groupby_tuple(code: str) -> str:
     """``code`` with ``df.groupby(k)['a', 'b']`` written ``df.groupby(k)[['a', 'b']]``: pandas 2 removed
     selecting several columns of a groupby with a tuple (a ValueError the model repeats on retry)."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code
-    edits = []
-    for node in ast.walk(tree):
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and _called_name(node.value) == "groupby"
                 and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) > 1
                 and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.slice.elts)):
-            edits.append((node.slice, "[" + ", ".join(ast.unparse(e) for e in node.slice.elts) + "]"))
-    return _replace_nodes(code, edits) or code
+            return node.slice, "[" + ", ".join(ast.unparse(e) for e in node.slice.elts) + "]"
+        return None
+
+    return _mend_nodes(code, edit)
 
 
 _AGGREGATES = {"sum", "mean", "min", "max", "median", "count"}
@@ -276,29 +277,25 @@ def mend_groupby_arithmetic(code: str) -> str:
     ``(df['a'] * df['b']).rename('a * b').groupby(df[k]).sum()``:
     a GroupBy cannot take part in arithmetic (pandas fails with "setting an array element with a
     sequence"), and what such a line means is the aggregate of the per-row product, per group."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code
-    edits = []
-    for node in ast.walk(tree):
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Add, ast.Sub))):
-            continue
+            return None
         left, right = node.left, node.right
         if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Call) and _called_name(left.value) == "groupby"
                 and isinstance(left.value.func, ast.Attribute) and len(left.value.args) == 1 and not left.value.keywords
                 and isinstance(left.value.args[0], ast.Constant) and isinstance(left.slice, ast.Constant)):
-            continue
+            return None
         frame = ast.unparse(left.value.func.value)
         if not (isinstance(right, ast.Call) and isinstance(right.func, ast.Attribute) and right.func.attr in _AGGREGATES
                 and not right.args and not right.keywords and isinstance(right.func.value, ast.Subscript)
                 and ast.unparse(right.func.value.value) == frame and isinstance(right.func.value.slice, ast.Constant)):
-            continue
+            return None
         op = ast.unparse(ast.BinOp(left=ast.Name("a"), op=node.op, right=ast.Name("b")))[1:-1].strip()
         key, a, b = (ast.unparse(n) for n in (left.value.args[0], left.slice, right.func.value.slice))
         name = repr(f"{left.slice.value} {op} {right.func.value.slice.value}")  # named after what it computes
-        edits.append((node, f"({frame}[{a}] {op} {frame}[{b}]).rename({name}).groupby({frame}[{key}]).{right.func.attr}()"))
-    return _replace_nodes(code, edits) or code
+        return node, f"({frame}[{a}] {op} {frame}[{b}]).rename({name}).groupby({frame}[{key}]).{right.func.attr}()"
+
+    return _mend_nodes(code, edit)
 
 
 _FIGURE_CALL = re.compile(r"^(px\.\w+|go\.Figure|make_subplots)$")
