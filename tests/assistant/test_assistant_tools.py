@@ -141,3 +141,35 @@ def test_langsmith_tracer_is_wired_when_its_variables_are_set(monkeypatch):
     monkeypatch.setenv("LANGCHAIN_PROJECT", "my-project")
     tracers = [c for c in run_config()["callbacks"] if isinstance(c, LangChainTracer)]
     assert len(tracers) == 1 and tracers[0].project_name == "my-project"
+
+
+def test_clean_data_runs_the_real_clean_workflow_review_then_yes(project: Path, script_file):
+    """clean_data through clean's own API (real graph, checkpointer and sandbox; scripted model)."""
+    import json as _json
+
+    import pandas as pd
+
+    from dsagent.workflows.assistant.project import Project
+
+    raw = project / "data" / "raw"
+    rows = ["id,city,price"] + [f"{i},{['Lisbon', 'Porto'][i % 2]},{3 + i % 5}.50" for i in range(1, 41)]
+    rows[7] = "7,  porto ,n.a."
+    rows.append(rows[12])  # a duplicate row
+    (raw / "shops.csv").write_text("\n".join(rows) + "\n")
+    before = raw_digest(project)
+    decision = {"reasoning": "Fix types and spellings; drop the duplicate.", "drop_sparse_columns": True, "impute_missing": True,
+                "fix_types": True, "drop_duplicates": True, "drop_missing_rows": True, "drop_outliers": False,
+                "skip_findings": [], "extra_steps": []}
+    spec = script_file([_json.dumps(decision)])
+
+    first = call(T.clean_data, project, spec, file_names=["shops.csv"], instructions="fix the prices")
+    assert first.startswith("clean_data proposes these steps") and "Remove duplicate rows" in first, first
+    assert T.pending_review(Project.at(project))["thread_id"]
+
+    done = call(T.clean_data, project, spec, answer="yes")
+    assert done.startswith("✓ Cleaned"), done
+    assert T.pending_review(Project.at(project)) is None
+    cleaned = next(line[2:] for line in done.splitlines() if line.startswith("- ") and line.endswith(".csv"))
+    out = pd.read_csv(cleaned)
+    assert len(out) == 40 and pd.api.types.is_numeric_dtype(out["price"]) and set(out["city"]) == {"Lisbon", "Porto"}
+    assert raw_digest(project) == before  # data/raw is never written
