@@ -131,3 +131,14 @@ def test_ranked_note_picks_the_top_label_of_a_series_by_code():
     assert ranked_note("What is the total revenue per region?", er) == ""  # not a which-highest question
     assert ranked_note("Which region has the highest revenue?", {"result_type": "float", "result_str": "3.5"}) == ""
     assert ranked_note("Which region has the highest revenue?", {"result_type": "Series", "result_str": "a    x\nb    y"}) == ""
+
+
+def test_robust_explain_and_evaluate_get_the_ranked_note():
+    from dsagent.workflows.robust import prompts as robust_prompts
+
+    result = {"success": True, "type": "analysis", "result_type": "Series", "stdout": "", "figures": [],
+              "result_str": "region\nEast     67908.25\nSouth    90133.50\nWest     80000.00\nName: revenue, dtype: float64"}
+    state = {"question": "Which region has the highest revenue?", "execution_result": result, "execution_success": True,
+             "requirements": {}, "code": "result = s", "evaluation": {}, "alignment_caveats": []}
+    for prompt in (robust_prompts.explain_results(state, gave_up=False), robust_prompts.evaluate(state)):
+        assert "the highest is South (90133.50)" in prompt

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dsagent.workflows.common.code import clip, describe_output
+from dsagent.workflows.common.fit import ranked_note
 from dsagent.workflows.common.prompting import code_rules, compact_json, quote_data
 
 UNDERSTAND = """Decide if the question needs data analysis or only a conceptual explanation.
@@ -325,6 +326,11 @@ def cross_check(state: Mapping[str, Any], failed: Mapping[str, Any] | None = Non
     return text
 
 
+def _output(state: Mapping[str, Any]) -> str:
+    """The execution's output, with the top/bottom label picked by code for a "which … highest" question."""
+    return describe_output(state.get("execution_result")) + ranked_note(state["question"], state.get("execution_result"))
+
+
 def evaluate(state: Mapping[str, Any], disagreeing_check: str | None = None) -> str:
     """Node 5's model call; ``disagreeing_check`` is the independent result when the two differ."""
     success = bool(state.get("execution_success"))
@@ -332,7 +338,7 @@ def evaluate(state: Mapping[str, Any], disagreeing_check: str | None = None) -> 
     check = CHECK_EVIDENCE.format(check=quote_data(f"result = {disagreeing_check}", 600)) if disagreeing_check else ""
     return EVALUATE.format(question=state["question"], requirements=compact_json(state.get("requirements") or {}),
                            code=(state.get("code") or "").strip(), success=success,
-                           output=describe_output(state.get("execution_result")), error=error, check=check)
+                           output=_output(state), error=error, check=check)
 
 
 def remediate(state: Mapping[str, Any]) -> str:
@@ -354,5 +360,5 @@ def explain_results(state: Mapping[str, Any], gave_up: bool) -> str:
             problem = quote_data(state.get("error"), 600) if state.get("error") else "the code failed"
         tail = GAVE_UP.format(attempts=state.get("total_remediations", 0), tried=tried, problem=problem)
     evaluation = compact_json(state.get("evaluation") or {}, drop=("reasoning", "recommendation"))
-    return EXPLAIN_RESULTS.format(question=state["question"], output=describe_output(state.get("execution_result")),
+    return EXPLAIN_RESULTS.format(question=state["question"], output=_output(state),
                                   evaluation=evaluation, caveats=caveats, gave_up=tail)
