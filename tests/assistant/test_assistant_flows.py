@@ -89,6 +89,11 @@ def test_failed_model_code_falls_back_to_the_recipe(project: Path, script_file):
 
 
 def test_a_tool_error_becomes_guidance(project: Path, script_file):
+    from dsagent.workflows.assistant import stages
+    from dsagent.workflows.assistant.project import Project
+
+    p = Project.at(project)
+    stages.summarize(p, [f for f in p.raw_files() if f.name == "iris.csv"])  # a summary exists, not the one asked for
     spec = script_file([decide("view_summary"), decide("summarize_data"), "Now summarized."])
     out = run_turn("show me the summary of tips", project_dir=project, configuration=conf(spec))
     assert [(c["name"], c["args"]) for c in out.tool_calls] == [("view_summary", {"file_name": "tips.csv"}), ("summarize_data", {"file_names": ["tips.csv"]})]

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dsagent.workflows.quick.prompts import FIX_CODE  # noqa: F401 (stage 4's fix prompt is quick's)
 
 TOOL_LINES = {
-    "list_data_files": "list the data files in data/raw (which files, names, sizes)",
+    "list_data_files": "list the data files in data/raw: their names and sizes only, not their content",
     "view_summary": "show the stored summary of a file (its columns, types, statistics)",
     "view_tasks": "show the analysis tasks already suggested",
     "view_results": "show the results and reports of tasks already executed",
-    "summarize_data": "stage 1: profile the data files (overview, explore, describe the data, its columns and quality)",
+    "summarize_data": "stage 1: an overview of the data itself: profile the files' columns, types, statistics and quality",
     "suggest_tasks": "stage 2: suggest analysis tasks / ideas of what to analyse",
     "plan_analysis": "stage 3: plan the steps of one task (T1, T2, …) without running it",
     "execute_analysis": "stage 4: run a task: code, charts, train and evaluate a model, write its report",
@@ -35,6 +35,7 @@ EXAMPLES = """Examples of requests → the tool, then a second one only if the r
 "how would you approach task 3?" → plan_analysis, then none
 "go ahead with T2" → execute_analysis, then none
 "which region sold the most units?" → answer_question, then none
+"plot price against weight" → answer_question, then none
 "what is the median age?" → answer_question, then none
 "remove the duplicate rows" → clean_data, then none
 "show me which files exist and describe them" → list_data_files, then summarize_data

@@ -5,7 +5,9 @@ code does the rest: the pipeline's order (a stage whose input is missing gets it
 queued first), arguments it can read exactly (file names and task ids the request mentions, the
 request itself as the question), and the task a request means when it names none (the task
 whose words it shares most, else the current one; the model picks among the tasks only when
-that is a tie). A tool already run for this request is not offered again.
+that is a tie). Only choices that can do something are offered (:func:`offered`): not a tool
+already run for this request, not a viewer of what does not exist yet, and only the task tools
+for a request that names a task.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def decide(model: Any, project: Project, turn: Turn, pending_clean: bool, tags: 
     """The model's choice of the next tool and of a second one the request asks for ("none": no
     tool), by constrained decoding over the tools not run yet for this request."""
     done = [c["name"] for c in turn.calls]
-    allowed = [t for t in TOOL_NAMES if t not in done] + ["none"]
+    allowed = offered(project, turn)
     error = _last_line_error(turn)
     tail = prompts.DECIDE.format(
         status=status_line(project, pending_clean), history=_history(turn), request=turn.request,
@@ -100,11 +102,31 @@ def decide(model: Any, project: Project, turn: Turn, pending_clean: bool, tags: 
         parsed = json.loads(reply[reply.find("{"): reply.rfind("}") + 1])
     except ValueError:
         parsed = {}
-    first = parsed.get("tool") if parsed.get("tool") in allowed else "none"
+    fallback = "none" if "none" in allowed else allowed[0]
+    first = parsed.get("tool") if parsed.get("tool") in allowed else fallback
     then = parsed.get("then") if parsed.get("then") in allowed else "none"
     if first == "none" or then == first or not two_parts(turn.request):
         then = "none"
     return first, then
+
+
+TASK_TOOLS = ["plan_analysis", "execute_analysis", "view_results", "view_tasks"]
+
+
+def offered(project: Project, turn: Turn) -> list[str]:
+    """The choices that can do something now, "none" last: not a tool already run for this request,
+    not a viewer of what does not exist yet (view_summary before any summary, view_tasks before any
+    task, view_results before any result); and a request that names a task (T2, "task 3") gets the
+    task tools only, until one of them has run."""
+    done = {c["name"] for c in turn.calls}
+    tasks = project.tasks()
+    exists = {"view_summary": bool(project.current_summaries()), "view_tasks": bool(tasks),
+              "view_results": any(project.result(t) for t in tasks)}
+    names = [t for t in TOOL_NAMES if t not in done and exists.get(t, True)]
+    task_tools = [t for t in TASK_TOOLS if t in names]
+    if task_tools and mentioned_task(turn.request) and not done & set(TASK_TOOLS):
+        return task_tools
+    return names + ["none"]
 
 
 # A second tool is taken only from a request with a joint in it: a conjunction or a list mark.
