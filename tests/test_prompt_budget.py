@@ -156,6 +156,8 @@ def test_the_assistant_on_a_hosted_model_sends_the_latest_exchanges_of_a_long_th
         call = {"name": "view_tasks", "args": {}, "id": f"c{turn}", "type": "tool_call"}
         thread += [HumanMessage(content=f"Message {turn}: {LONG_ANSWER}"), AIMessage(content="", tool_calls=[call]),
                    ToolMessage(content=LONG_ANSWER, tool_call_id=f"c{turn}"), AIMessage(content=LONG_ANSWER)]
+    killed = {"name": "answer_question", "args": {"question": "q"}, "id": "killed", "type": "tool_call"}
+    thread += [HumanMessage(content="How many units?"), AIMessage(content="", tool_calls=[killed])]  # a turn killed in its tool
     thread += [HumanMessage(content="And now?")]
     model = ChatOpenAI()
     _native_step(model, {"messages": thread}, Project.at(tmp_path))
@@ -165,4 +167,5 @@ def test_the_assistant_on_a_hosted_model_sends_the_latest_exchanges_of_a_long_th
     assert "oldest exchanges of this conversation are left out" in str(sent[1].content)
     # whole exchanges only: every tool call sent has its result
     ids = {c["id"] for m in sent if isinstance(m, AIMessage) for c in m.tool_calls}
-    assert ids and ids == {m.tool_call_id for m in sent if isinstance(m, ToolMessage)}
+    assert ids and ids == {m.tool_call_id for m in sent if isinstance(m, ToolMessage)} and "killed" not in ids
+    assert sent[-2].content == "How many units?"  # the killed request is still there, without its unanswered call

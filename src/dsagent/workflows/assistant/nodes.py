@@ -136,12 +136,13 @@ def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage:
     from dsagent.workflows.assistant.tools import get_all_tools, pending_review
 
     from dsagent.config import load_settings
-    from dsagent.workflows.common.history import cap_history
+    from dsagent.workflows.common.history import cap_history, without_unanswered_calls
 
     status = router.status_line(project, pending_review(project) is not None)
     system = router.system_message()
     system.content += f"\nProject now: {status}"
     # The thread keeps every message; the prompt carries the current request and the latest exchanges that fit.
-    messages, _ = cap_history(state["messages"], load_settings().history_max_tokens, keep_last=True)
+    # A turn killed in its tool left a call without a result: it is not sent (a resumed thread goes on).
+    messages, _ = cap_history(without_unanswered_calls(state["messages"]), load_settings().history_max_tokens, keep_last=True)
     reply = model.bind_tools(get_all_tools()).invoke([system, *messages], config={"tags": [ANSWER_TAG]})
     return reply if isinstance(reply, AIMessage) else AIMessage(content=str(reply.content))

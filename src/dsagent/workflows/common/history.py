@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from dsagent.data.tokens import count_tokens
 
@@ -54,3 +54,18 @@ def cap_history(messages: Sequence[BaseMessage], budget: int, keep_last: bool = 
         else:
             out.insert(0, HumanMessage(content=note))
     return out, dropped
+
+
+def without_unanswered_calls(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The messages less the tool calls that never got a result (a turn killed in its tool, left in
+    the thread): a hosted provider refuses a prompt with a tool call and no result."""
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    out: list[BaseMessage] = []
+    for m in messages:
+        if isinstance(m, AIMessage) and m.tool_calls and not all(c.get("id") in answered for c in m.tool_calls):
+            calls = [c for c in m.tool_calls if c.get("id") in answered]
+            if not calls and not m.content:
+                continue
+            m = AIMessage(content=m.content, tool_calls=calls)
+        out.append(m)
+    return out
