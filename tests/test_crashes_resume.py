@@ -114,7 +114,7 @@ def test_clean_killed_during_the_cleaners_execution_resumes(dirty_csv, script_fi
     _finished(resumed.stdout, thread)
 
 
-@pytest.mark.parametrize("phase", ["model call", "sandbox execution"])
+@pytest.mark.parametrize("phase", ["route choice", "model call", "sandbox execution"])
 def test_assistant_killed_during_a_turn_resumes_the_thread(phase, script_file, sales_csv, tmp_path, hermetic):
     project = tmp_path / "project"
     (project / "data" / "raw").mkdir(parents=True)
@@ -125,7 +125,9 @@ def test_assistant_killed_during_a_turn_resumes_the_thread(phase, script_file, s
     assert one.returncode == 0, one.stderr
     thread = json.loads(one.stdout)["thread_id"]
 
-    if phase == "model call":  # robust's first model call waits; the route choice before it does not
+    if phase == "route choice":  # the assistant's own call (which tool next) waits
+        replies = [{"text": json.dumps({"tool": "answer_question"}), "delay_s": 60}]
+    elif phase == "model call":  # robust's first model call waits; the route choice before it does not
         replies = [json.dumps({"tool": "answer_question"}), {"text": json.dumps(DATA_WORK), "delay_s": 60}]
     else:
         replies = [json.dumps(r) for r in ({"tool": "answer_question"}, DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED)] + [SLOW_CELL]
@@ -133,19 +135,28 @@ def test_assistant_killed_during_a_turn_resumes_the_thread(phase, script_file, s
     script.write_text(json.dumps(replies))
     child = Child(["assistant", "-q", "How many units in total?", "--thread", thread, *common, "--model", f"scripted:{script}"],
                   stdin=subprocess.DEVNULL, cwd=project)
+    cells = project / "data" / "intermediate" / "workspace"
     try:
-        child.wait_for(lambda: child.saw("→ answer_question"))
-        cells = project / "data" / "intermediate" / "workspace"
+        if phase == "route choice":
+            child.wait_for(lambda: child.saw(f"thread {thread} (resumed)"))
+            time.sleep(2)  # the reply waits 60 s
+            assert not child.saw("→ ") and child.kill(with_worker=False) == []  # no tool (and no sandbox) had started
+            runs = dsagent("runs", "--json")
+            assert runs.returncode == 0 and not json.loads(runs.stdout)  # no run: the route choice is not a run of its own
+            assert assert_files_whole(project / "data") >= 1
+        else:
+            child.wait_for(lambda: child.saw("→ answer_question"))
         if phase == "model call":
             child.workers()
             time.sleep(1.5)  # the reply waits 60 s
-        else:
+        elif phase == "sandbox execution":
             child.wait_for(lambda: any(cells.rglob("cell_1.py")))
-        workers = child.kill()
-        interrupted_run("robust")  # the question's run, started by the assistant's answer_question
-        assert any(cells.rglob("cell_1.py")) == (phase == "sandbox execution")
-        assert assert_files_whole(project / "data") >= 1
-        assert_no_orphan(workers)
+        if phase != "route choice":
+            workers = child.kill()
+            interrupted_run("robust")  # the question's run, started by the assistant's answer_question
+            assert any(cells.rglob("cell_1.py")) == (phase == "sandbox execution")
+            assert assert_files_whole(project / "data") >= 1
+            assert_no_orphan(workers)
     finally:
         child.stop()
 
