@@ -88,7 +88,7 @@ def test_a_200_turn_react_chat_keeps_the_system_prompt_and_the_latest_turns(scri
     assert said and "history_max_tokens" in said[-1]  # so does the progress
 
 
-def test_without_the_cap_the_same_chat_would_not_fit(script_file, sales_csv, monkeypatch):
+def test_without_the_cap_the_same_chat_would_not_fit():
     # The cap is what keeps the test above inside the context: the history it leaves out is large.
     from langchain_core.messages import AIMessage, HumanMessage
 
