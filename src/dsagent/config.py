@@ -56,6 +56,7 @@ class Settings(BaseSettings):
     llm_total_timeout_s: float = Field(180.0, gt=0, description="Remote model provider: the most one model call may take, all tries and back-off waits together; then the run ends with a provider error (exit 3).")
     llm_max_attempts: int = Field(3, ge=1, le=10, description="Remote model provider: tries of one call (a refused connection, timeout, HTTP 5xx or 429, a malformed or empty reply is retried; 401/403/404/400 are not).")
     web_token: str | None = Field(None, description="`dsagent web`: access token every browser session must give (the page asks, or `?token=` in the link); required when --host is not a loopback address.")
+    history_max_tokens: int = Field(2000, ge=0, description="Chat history in a prompt (react's chat, the web app, a follow-up question, the assistant on a hosted model): the latest exchanges that fit these tokens are sent, the oldest are left out and the prompt and the progress say so; the system prompt and the current request are always kept.")
     local_n_ctx: int = Field(8192, ge=512, description="Embedded model: context window in tokens.")
     local_threads: int = Field(0, ge=0, description="Embedded model: CPU threads (0 = all cores).")
     temperature: float = Field(0.0, ge=0, le=2, description="Sampling temperature for every model call.")

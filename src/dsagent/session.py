@@ -206,8 +206,14 @@ class Session:
 
     def _run_graph(self, ctx: RunContext, package: Any, question: str, summary: str) -> dict[str, Any]:
         meta = {ds_id: {"name": ds.name, "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in self.datasets.items()}
+        from dsagent.workflows.common.history import cap_history
+
         graph = package.build_graph(ctx)
-        return graph.invoke(package.initial_state(question, meta, summary, self.history), {"recursion_limit": 100})
+        history, dropped = cap_history(self.history, self.settings.history_max_tokens)
+        if dropped:
+            self.progress(ProgressEvent("info", message=f"a long conversation: the {dropped} oldest exchange(s) are left out of the prompts "
+                                                        f"(history_max_tokens = {self.settings.history_max_tokens})"))
+        return graph.invoke(package.initial_state(question, meta, summary, history), {"recursion_limit": 100})
 
     def _remember(self, question: str, result: AnalysisResult) -> None:
         from langchain_core.messages import AIMessage, HumanMessage

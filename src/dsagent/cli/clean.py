@@ -41,6 +41,8 @@ def cmd_clean(args: argparse.Namespace) -> int:
         outcome = clean(files, instructions, yes=args.yes, settings=settings, on_progress=_progress)
     while interactive and outcome.status == "needs_review":
         print("\nRecommended steps:\n" + outcome.recommended_steps + "\n")
+        # Said before the prompt: a session closed or killed here resumes in a new process.
+        print(f"(thread {outcome.thread_id}: to answer later, dsagent clean --resume {outcome.thread_id} yes)")
         try:
             answer = input("Are these steps right? Answer yes, or say what to change: ").strip()
         except EOFError:

@@ -28,6 +28,12 @@ SUMMARY_A_BUDGET = 1500
 matter most (the question's, keys, incomplete, numeric) and counts the rest, so a profile stays
 about ``TOKEN_BUDGET`` at any width (5,000 columns had made a ~30k-token prompt; the local model
 reads 8,192). The same columns at every call for one question, so the prompt prefix is stable."""
+PROFILES_BUDGET = 3000
+"""Prompt tokens for the profiles of all datasets of a session together: each table gets an equal
+share (:func:`budget_share`), at most ``TOKEN_BUDGET``, so three tables of 5,000 columns make the
+same ~3k tokens of profile as one (three full budgets had made ~6.3k-token prompts)."""
+MIN_SHARE = 300
+"""The least a table's profile is given however many tables there are (its header and counts)."""
 NAME_CHARS = 60
 """A longer column name is shown cut, with its position (``df.columns[i]``): names are data, and a
 sentence-long one ("ignore previous instructions and …") must not read as a prompt of its own."""
@@ -56,8 +62,11 @@ def profile_dataset(
     relevant_columns: Sequence[str] | None = None,
     max_detailed: int = 40,
     token_budget: int = TOKEN_BUDGET,
+    summary_a_budget: int | None = None,
 ) -> DatasetProfile:
-    """Profile ``ds`` for a prompt; wide tables keep to ``token_budget`` where the columns allow."""
+    """Profile ``ds`` for a prompt; wide tables keep to ``token_budget`` where the columns allow.
+    Summary A gets ``summary_a_budget`` (default: :data:`SUMMARY_A_BUDGET`, scaled down with a
+    ``token_budget`` below :data:`TOKEN_BUDGET`)."""
     frame = ds.frame
     rows, cols = frame.shape
     positions = sample_positions(rows)
@@ -81,7 +90,9 @@ def profile_dataset(
         text = f"{header}\n{summary_b}"
         return DatasetProfile(ds.id, text, count_tokens(text), "B", None, summary_b, names)
 
-    summary_a = _summary_a(stats, position, question, count_tokens(header))
+    if summary_a_budget is None:
+        summary_a_budget = SUMMARY_A_BUDGET * min(token_budget, TOKEN_BUDGET) // TOKEN_BUDGET
+    summary_a = _summary_a(stats, position, question, count_tokens(header), summary_a_budget)
     used = count_tokens(f"{header}\n{summary_a}\n") + 12
     chosen: dict[str, str] = {}
     forced = must_detail(stats, question, relevant_columns)
@@ -98,10 +109,12 @@ def profile_dataset(
     return DatasetProfile(ds.id, text, count_tokens(text), "A+B", summary_a, summary_b, detailed)
 
 
-def _summary_a(stats: Mapping[str, ColumnStats], position: Mapping[str, int], question: str | None, header_tokens: int) -> str:
-    """One compact line per column in table order, as many as :data:`SUMMARY_A_BUDGET` holds
-    (chosen by :func:`rank_columns` for the question), then a count of the rest by dtype."""
-    budget, used, listed = SUMMARY_A_BUDGET - header_tokens, 0, {}
+def _summary_a(stats: Mapping[str, ColumnStats], position: Mapping[str, int], question: str | None, header_tokens: int,
+               budget_a: int = SUMMARY_A_BUDGET) -> str:
+    """One compact line per column in table order, as many as ``budget_a`` (:data:`SUMMARY_A_BUDGET`
+    for a lone table) holds (chosen by :func:`rank_columns` for the question), then a count of the
+    rest by dtype."""
+    budget, used, listed = budget_a - header_tokens, 0, {}
     for name in rank_columns(stats, question, None):
         line = _compact_line(stats[name], position[name])
         cost = count_tokens(line) + 1
@@ -118,9 +131,15 @@ def _summary_a(stats: Mapping[str, ColumnStats], position: Mapping[str, int], qu
             + f"\n… {len(stats) - len(listed):,} more columns not listed ({kinds}): df.columns names them all")
 
 
+def budget_share(datasets: int) -> int:
+    """The token budget of one table's profile when ``datasets`` tables share the prompt."""
+    return max(MIN_SHARE, min(TOKEN_BUDGET, PROFILES_BUDGET // max(1, datasets)))
+
+
 def summarize_datasets(datasets: Mapping[str, Dataset], question: str | None = None) -> str:
     """Every dataset's profile, in input order, for the prompt; a lone dataset is also ``df``."""
-    texts = [profile_dataset(ds, question).text for ds in datasets.values()]
+    share = budget_share(len(datasets))
+    texts = [profile_dataset(ds, question, token_budget=share).text for ds in datasets.values()]
     if len(texts) == 1:
         texts[0] = "df = " + texts[0]  # the sandbox binds df when there is exactly one dataset
     return "\n\n".join(texts)

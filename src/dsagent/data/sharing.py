@@ -52,12 +52,13 @@ def schema_profile(ds: Dataset) -> str:
 
 def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, settings: Any) -> str:
     """Every dataset's profile as ``data_sharing`` allows, each with its column notes."""
-    from dsagent.data.profile import profile_dataset
+    from dsagent.data.profile import budget_share, profile_dataset
 
     extra = load_notes_file(settings.notes_file) if getattr(settings, "notes_file", None) else None
     texts = []
+    share = budget_share(len(datasets))  # the tables share one budget: several wide ones fit as one does
     for ds in datasets.values():
-        text = schema_profile(ds) if settings.data_sharing == "schema" else profile_dataset(ds, question).text
+        text = schema_profile(ds) if settings.data_sharing == "schema" else profile_dataset(ds, question, token_budget=share).text
         notes = notes_for(ds, extra)
         if notes:
             text += "\n" + notes_text(notes, [str(c) for c in ds.frame.columns])

@@ -135,8 +135,14 @@ def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage:
     """A hosted model with native tool calling: the seed's own agent step."""
     from dsagent.workflows.assistant.tools import get_all_tools, pending_review
 
+    from dsagent.config import load_settings
+    from dsagent.workflows.common.history import cap_history, without_unanswered_calls
+
     status = router.status_line(project, pending_review(project) is not None)
     system = router.system_message()
     system.content += f"\nProject now: {status}"
-    reply = model.bind_tools(get_all_tools()).invoke([system, *state["messages"]], config={"tags": [ANSWER_TAG]})
+    # The thread keeps every message; the prompt carries the current request and the latest exchanges that fit.
+    # A turn killed in its tool left a call without a result: it is not sent (a resumed thread goes on).
+    messages, _ = cap_history(without_unanswered_calls(state["messages"]), load_settings().history_max_tokens, keep_last=True)
+    reply = model.bind_tools(get_all_tools()).invoke([system, *messages], config={"tags": [ANSWER_TAG]})
     return reply if isinstance(reply, AIMessage) else AIMessage(content=str(reply.content))

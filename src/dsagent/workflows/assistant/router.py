@@ -39,7 +39,9 @@ class Turn:
     calls: list[dict[str, Any]] = field(default_factory=list)
     """[{name, args, result}] in call order."""
     history: list[tuple[str, str]] = field(default_factory=list)
-    """Earlier (user, answer) exchanges, oldest first."""
+    """Earlier (user, answer) exchanges, oldest first: the latest :data:`HISTORY_TURNS` of them."""
+    left_out: int = 0
+    """How many older exchanges the thread has beyond ``history`` (the prompt says so)."""
 
 
 def current_turn(messages: list[BaseMessage]) -> Turn:
@@ -56,7 +58,7 @@ def current_turn(messages: list[BaseMessage]) -> Turn:
         elif isinstance(m, AIMessage) and not m.tool_calls and user is not None:
             history.append((user, str(m.content)))
             user = None
-    return Turn(request, calls, history[-HISTORY_TURNS:])
+    return Turn(request, calls, history[-HISTORY_TURNS:], max(0, len(history) - HISTORY_TURNS))
 
 
 def status_line(project: Project, pending_clean: bool) -> str:
@@ -80,7 +82,8 @@ def _history(turn: Turn) -> str:
     if not turn.history:
         return ""
     clip = lambda t: " ".join(t.split())[:HISTORY_CHARS]  # noqa: E731
-    return "Earlier:\n" + "\n".join(f"user: {clip(u)}\nassistant: {clip(a)}" for u, a in turn.history) + "\n"
+    older = f" (the {turn.left_out} older exchange{'s' if turn.left_out > 1 else ''} of this conversation left out)" if turn.left_out else ""
+    return f"Earlier{older}:\n" + "\n".join(f"user: {clip(u)}\nassistant: {clip(a)}" for u, a in turn.history) + "\n"
 
 
 def decide(model: Any, project: Project, turn: Turn, pending_clean: bool, tags: list[str]) -> tuple[str, str]:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dsagent.data.catalog import Dataset
-from dsagent.data.profile import WIDE_COLUMNS, profile_dataset
+from dsagent.data.profile import SUMMARY_A_BUDGET, TOKEN_BUDGET, WIDE_COLUMNS, budget_share, profile_dataset
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.prompting import quote_data, stable_messages
 from dsagent.workflows.robust import prompts
@@ -137,11 +137,13 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 else:
                     parts.append(prompts.SUMMARY_HERE.format(text=quote_data(text)))
                 continue
-            overview = profile_dataset(ds, state["question"], max_detailed=0)
+            share = budget_share(len(ctx.datasets))  # the tables share the prompt, as in DATA
+            overview = profile_dataset(ds, state["question"], max_detailed=0, token_budget=share)
             selected = select_columns(state, ds, overview.summary_a or "", step)
             # Summary B of the selected columns only (any 40 by the foundation's ranking if none exist).
             detailed = profile_dataset(ds, state["question"], relevant_columns=selected,
-                                       max_detailed=len(selected) or MAX_SELECTED, token_budget=overview.tokens + DETAIL_BUDGET)
+                                       max_detailed=len(selected) or MAX_SELECTED, token_budget=overview.tokens + DETAIL_BUDGET * share // TOKEN_BUDGET,
+                                       summary_a_budget=SUMMARY_A_BUDGET * share // TOKEN_BUDGET)
             notes.append(f"{ds.id}: {len(detailed.detailed_columns)} of {ds.frame.shape[1]} columns detailed")
             if overview.summary_a and overview.summary_a in data_summary:
                 lines = [line for line in detailed.summary_b.splitlines()[1:] if line not in data_summary]
