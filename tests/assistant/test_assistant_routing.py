@@ -101,12 +101,14 @@ def test_a_model_result_over_other_columns_is_off_task():
 
 def test_viewers_of_what_does_not_exist_yet_are_not_offered(project: Path):
     p = Project.at(project)
-    viewers = {"view_summary", "view_tasks"}
+    viewers = {"view_summary", "view_tasks", "view_results"}
     assert router.offered(p, router.Turn(request="x")) == [t for t in router.TOOL_NAMES if t not in viewers] + ["none"]
     stages.summarize(p, p.raw_files())
     assert "view_summary" in router.offered(p, router.Turn(request="x"))
     stages.suggest(p, p.raw_files(), 6)
-    assert "view_tasks" in router.offered(p, router.Turn(request="x"))
+    offered = router.offered(p, router.Turn(request="x"))
+    assert "view_tasks" in offered and "view_results" not in offered
+    assert router.status_line(p, False).endswith("executed: none yet.")
 
 
 def test_a_request_that_names_a_file_is_not_offered_the_listing(project: Path):
@@ -119,7 +121,7 @@ def test_a_request_that_names_a_task_is_offered_the_task_tools_only(project: Pat
     from dsagent.llm.scripted import ScriptedChatModel
 
     p = Project.at(project)
-    assert router.offered(p, router.Turn(request="Make a plan for task T2")) == ["plan_analysis", "execute_analysis", "view_results"]
+    assert router.offered(p, router.Turn(request="Make a plan for task T2")) == ["plan_analysis", "execute_analysis"]
     model = ScriptedChatModel(replies=['{"tool": "none", "then": "none"}'])
     assert router.decide(model, p, router.Turn(request="Make a plan for task T2"), False, [])[0] == "plan_analysis"
     done = router.Turn(request="Make a plan for task T2", calls=[{"name": "plan_analysis", "args": {"task_id": "T2"}, "result": "ok"}])

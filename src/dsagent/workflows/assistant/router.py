@@ -68,6 +68,9 @@ def status_line(project: Project, pending_clean: bool) -> str:
     parts = [f"{len(files)} data file(s) in data/raw ({', '.join(p.name for p in files) or 'none'})",
              f"summarized: {summarized}/{len(files)}",
              f"tasks: {', '.join(t['id'] for t in tasks) if tasks else 'none yet'}"]
+    if tasks:
+        executed = [t["id"] for t in tasks if project.result(t)]
+        parts.append(f"executed: {', '.join(executed) if executed else 'none yet'}")
     if pending_clean:
         parts.append("clean_data's review is waiting for the user's answer (yes or a change)")
     return "; ".join(parts) + "."
@@ -118,13 +121,14 @@ TASK_TOOLS = ["plan_analysis", "execute_analysis", "view_results", "view_tasks"]
 
 def offered(project: Project, turn: Turn) -> list[str]:
     """The choices that can do something now, "none" last: not a tool already run for this request;
-    not a viewer of what a cheap stage has not made yet (view_summary before any summary, view_tasks
-    before any task: the stage itself is offered instead; view_results stays, as its "nothing run
-    yet" is the honest answer to "show me the results"); not list_data_files for a request that
-    names a data file; and a request that names a task (T2, "task 3") gets the task tools only,
-    until one of them has run."""
+    not a viewer of what does not exist yet (view_summary before any summary, view_tasks before any
+    task, view_results before any result; the status line says what exists, so a reply can say so);
+    not list_data_files for a request that names a data file; and a request that names a task (T2,
+    "task 3") gets the task tools only, until one of them has run."""
     done = {c["name"] for c in turn.calls}
-    useful = {"view_summary": bool(project.current_summaries()), "view_tasks": bool(project.tasks()),
+    tasks = project.tasks()
+    useful = {"view_summary": bool(project.current_summaries()), "view_tasks": bool(tasks),
+              "view_results": any(project.result(t) for t in tasks),
               "list_data_files": not mentioned_files(project, turn.request)}
     names = [t for t in TOOL_NAMES if t not in done and useful.get(t, True)]
     task_tools = [t for t in TASK_TOOLS if t in names]
