@@ -50,6 +50,8 @@ class SparkEngine:
         except Exception as exc:  # noqa: BLE001 - no Java, a wrong URL: the user's to fix
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise UserError(f"Spark could not start at {self.label} ({first}). Check spark_url and that Java 17+ is installed.") from None
+        if not url.startswith("sc://"):
+            self.spark.sparkContext.setLogLevel("ERROR")  # the JVM's WARN lines are not the user's business
         self.views: dict[str, Path] = {}
         for name, path in files.items():
             self.add_file(name, path)
