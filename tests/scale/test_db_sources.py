@@ -207,3 +207,11 @@ def test_postgres_password_is_never_logged(script_file, postgres, monkeypatch, h
     with pytest.raises(UserError) as info:
         Session([bad], model="scripted:none")
     assert "wrong-Pass-123" not in str(info.value) and "cannot connect" in str(info.value)
+
+
+def test_a_table_used_as_a_dataframe_says_to_use_sql(script_file, sqlite_db):
+    with Session([sqlite_db], model=script_file([])) as session:
+        sandbox = session._ready_sandbox()
+        for code in ("sales.groupby('region')['units'].sum()", "df['units'].mean()", "len(sales)"):
+            run = sandbox.run(code)
+            assert not run.success and "is a table in the database" in run.error and "sql(" in run.error, code

@@ -171,7 +171,8 @@ class Sandbox:
         config = {
             "workspace": str(self.sandbox_dir), "data_dir": str(data_dir), "mpl_dir": str(self._mpl_dir),
             "read_files": [str(p) for p in self.source_files], "confine": True, "preload": self._preload,
-            "uid": self._uid, "sql_bridge": self._broker is not None, "hard_limits": {"file_mb": self.limits.file_mb, "memory_mb": self.limits.memory_mb},
+            "uid": self._uid, "sql_bridge": self._broker is not None,
+            "sql_tables": getattr(self._broker, "table_names", {}), "hard_limits": {"file_mb": self.limits.file_mb, "memory_mb": self.limits.memory_mb},
         }
         worker = WorkerProcess(config, worker_env(self.sandbox_dir, self._mpl_dir), self.sandbox_dir)
         self._state["worker"] = worker

@@ -40,6 +40,37 @@ def decode(reply: dict[str, Any]) -> Any:
     return frame
 
 
+class TableHint:
+    """Bound to a database table's name (and to ``df`` when it is the only table): any use as a
+    DataFrame fails with the fix, since the table is in the database, not in pandas."""
+
+    def __init__(self, table: str) -> None:
+        object.__setattr__(self, "_table", table)
+
+    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+        table = object.__getattribute__(self, "_table")
+        raise SQLError(f"{table} is a table in the database, not a DataFrame: read it with "
+                       f"sql(\"SELECT … FROM {table} …\"), which returns a DataFrame; aggregate in SQL "
+                       "(GROUP BY, SUM, COUNT, ORDER BY … LIMIT) first")
+
+    def __getattr__(self, name: str) -> Any:
+        return self._fail()
+
+    __getitem__ = __len__ = __iter__ = __call__ = _fail
+
+    def __repr__(self) -> str:
+        return f"<database table {object.__getattribute__(self, '_table')}: use sql()>"
+
+
+def bind(namespace: dict[str, Any], command_fd: int, reply_fd: int, tables: dict[str, str]) -> None:
+    """``sql`` and a :class:`TableHint` for each name in ``tables`` (name -> the table's SQL name)
+    not already bound (a file dataset's ``df`` stays)."""
+    namespace["sql"] = make_sql(command_fd, reply_fd)
+    for name, table in tables.items():
+        if name.isidentifier() and name not in namespace:
+            namespace[name] = TableHint(table)
+
+
 def make_sql(command_fd: int, reply_fd: int) -> Callable[[str], Any]:
     """The ``sql`` function bound in the worker's namespace."""
 

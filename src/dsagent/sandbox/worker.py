@@ -341,7 +341,7 @@ def main() -> int:
                             uid=config.get("uid"), parent_pid=config["parent_pid"], hard_limits=config.get("hard_limits"))
         namespace = _build_namespace(datasets)
         if config.get("sql_bridge"):  # a database source: sql() asks dsagent, which holds the connection
-            namespace["sql"] = sql_bridge.make_sql(command_fd, reply_fd)
+            sql_bridge.bind(namespace, command_fd, reply_fd, config.get("sql_tables") or {})
     except BaseException as exc:  # noqa: BLE001 - the parent must learn why the worker died
         protocol.send(reply_fd, {"type": "fatal", "error": f"{type(exc).__name__}: {exc}"})
         return 1

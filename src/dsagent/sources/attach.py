@@ -66,4 +66,8 @@ def table_datasets(broker: Any, sharing: str) -> dict[str, Any]:
         out[slug] = Dataset(slug, info.name, None, sample, table=info)
     if not out:
         raise UserError(f"{broker.label}: no tables found (check the database and the role's SELECT grants)")
+    for slug, ds in out.items():
+        broker.table_names[slug] = broker.table_names[ds.name] = ds.name
+    if len(out) == 1:
+        broker.table_names["df"] = next(iter(out.values())).name
     return out

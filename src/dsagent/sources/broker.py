@@ -25,6 +25,8 @@ class Broker:
         self.max_rows = max_rows
         self.secrets = tuple(s for s in secrets if s)
         self.queries = 0
+        self.table_names: dict[str, str] = {}
+        """Names the sandbox binds to a hint that says "use sql()" (dataset id or table name -> table)."""
 
     @property
     def dialect(self) -> str:

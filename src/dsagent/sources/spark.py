@@ -43,7 +43,8 @@ class SparkEngine:
             self.label = f"Spark Connect {url.split(';')[0]}"  # ;token=… parameters are not shown
         else:
             builder = (builder.master(url).config("spark.ui.enabled", "false")
-                       .config("spark.sql.shuffle.partitions", "4").config("spark.sql.session.timeZone", "UTC"))
+                       .config("spark.sql.shuffle.partitions", "4").config("spark.sql.session.timeZone", "UTC")
+                       .config("spark.ui.showConsoleProgress", "false"))
             self.label = f"Spark {url}"
         try:
             self.spark = builder.getOrCreate()
@@ -73,7 +74,7 @@ class SparkEngine:
         import warnings
 
         with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*does not yet fully support pandas", category=FutureWarning)
+            warnings.simplefilter("ignore")  # pyspark's own warnings about pandas 3, not the user's
             frame = self.spark.sql(sql).limit(max_rows + 1).toPandas()
         truncated = len(frame) > max_rows
         return frame.iloc[:max_rows], truncated
