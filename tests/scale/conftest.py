@@ -38,7 +38,9 @@ def expected_revenue() -> dict[str, float]:
 
 
 def _need(tool: str) -> str:
-    path = shutil.which(tool) or (f"/usr/local/bin/{tool}" if Path(f"/usr/local/bin/{tool}").exists() else None)
+    # Debian's postgresql package keeps its server tools off PATH, in /usr/lib/postgresql/<major>/bin.
+    found = [Path(f"/usr/local/bin/{tool}"), *sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{tool}"), reverse=True)]
+    path = shutil.which(tool) or next((str(p) for p in found if p.exists()), None)
     if path is None:
         if os.environ.get("CI"):
             pytest.fail(f"{tool} is missing: install PostgreSQL (apt-get install postgresql) for tests/scale")
