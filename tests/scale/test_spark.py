@@ -69,3 +69,49 @@ def test_spark_profile_comes_from_spark(script_file, sales_csv):
         text = summarize_for_prompt(session.datasets, "revenue", load_settings(engine="spark"))
     assert "Spark local[2]" in text and "400 rows x 4 cols" in text and "translated for spark" in text
     assert "units int" in text and "first rows:" in text
+
+
+CONNECT_SCRIPT = """
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from pyspark.sql import SparkSession
+# A local Spark Connect server (pyspark ships its jar) on its default port, then dsagent's broker
+# as a Connect client of it.
+port = 15002
+SparkSession.builder.remote("local[2]").getOrCreate()
+from dsagent.sources.broker import open_broker
+from dsagent.sources.attach import table_datasets
+from dsagent.sources.url import SourceSpec
+url = f"sc://localhost:{port}"
+broker = open_broker(SourceSpec("spark", url, url), SimpleNamespace(sql_max_rows=100, sandbox_wall_s=60), {"sales": Path(sys.argv[1])})
+assert type(broker.engine.spark).__module__.startswith("pyspark.sql.connect"), type(broker.engine.spark)
+tables = table_datasets(broker, "full")
+reply = broker.answer({"query": "select region, sum(units * price) as revenue from sales group by all order by revenue desc"})
+assert reply["error"] is None, reply["error"]
+print(tables["sales"].rows, dict(r for r in reply["rows"]))
+print(broker.answer({"query": "drop table sales"})["error"])
+"""
+
+
+def test_spark_connect_client(sales_csv, tmp_path):
+    import json
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", 15002)) == 0:
+            pytest.skip("port 15002 (Spark Connect's default) is taken")
+    # Its own process: a Spark Connect client and a classic Spark session do not share one.
+    script = tmp_path / "connect.py"
+    script.write_text(CONNECT_SCRIPT)
+    done = subprocess.run([sys.executable, str(script), str(sales_csv)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows_line, refused = done.stdout.strip().splitlines()[-2:]
+    rows, totals = rows_line.split(" ", 1)
+    assert int(rows) == len(sales_rows())
+    got = json.loads(totals.replace("'", '"'))
+    for region, total in expected_revenue().items():
+        assert got[region] == pytest.approx(total, rel=1e-6)
+    assert refused.startswith("refused:")
