@@ -20,7 +20,8 @@ MAX_COLUMNS = 60
 TABLE_TOKEN_BUDGET = 700
 SAMPLE_ROWS = 3
 _ORDERED = re.compile(r"int|real|float|double|numeric|decimal|date|time|number|money|serial", re.IGNORECASE)
-_EXACT_DISTINCT = {"sqlite", "postgres"}  # no approximate distinct count: exact, still in the database
+# Engines with an approximate distinct count (a sketch, not a sort); the others count exactly.
+_APPROX_DISTINCT = {"duckdb", "spark", "databricks", "snowflake", "bigquery", "trino", "presto", "redshift"}
 
 
 @dataclass
@@ -52,7 +53,7 @@ def sql_name(name: str) -> str:
 
 
 def _stats_query(table: str, columns: list[tuple[str, str]], dialect: str) -> str:
-    distinct = "COUNT(DISTINCT {c})" if dialect in _EXACT_DISTINCT else "APPROX_COUNT_DISTINCT({c})"
+    distinct = "APPROX_COUNT_DISTINCT({c})" if dialect in _APPROX_DISTINCT else "COUNT(DISTINCT {c})"
     parts = ["COUNT(*) AS n"]
     for i, (name, dtype) in enumerate(columns[:MAX_COLUMNS]):
         c = _quote(name)
@@ -103,7 +104,7 @@ def profile_text(info: TableInfo, sample: Any, sharing: str, dataset_id: str) ->
         if info.rows and nonnull is not None and nonnull < info.rows:
             part += f" miss={_pct(info.rows - int(nonnull), info.rows)}"
         if distinct is not None:
-            part += f" u={'~' if info.dialect not in _EXACT_DISTINCT else ''}{int(distinct):,}"
+            part += f" u={'~' if info.dialect in _APPROX_DISTINCT else ''}{int(distinct):,}"
         if sharing != "schema" and s.get("min") is not None:
             low, high = s["min"], s["max"]
             fmt = (lambda v: num(v)) if isinstance(low, (int, float)) and not isinstance(low, bool) else _value
