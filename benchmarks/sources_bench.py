@@ -1,7 +1,10 @@
 """Measure the database and Spark sources on this machine: profile time, an aggregate pushed down,
 and a capped 10,000-row result carried into the sandbox. Generates its own data in a temp folder.
 
-    .venv/bin/python benchmarks/sources_bench.py --rows 2000000 [--spark]
+    .venv/bin/python benchmarks/sources_bench.py --rows 2000000 [--spark] [--postgres URL]
+
+``--postgres URL``: a PostgreSQL database the benchmark may write (it replaces table ``sales`` there
+with the generated rows, by COPY), then measures it through the read-only broker like the others.
 """
 
 from __future__ import annotations
@@ -35,6 +38,18 @@ def make_data(folder: Path, rows: int) -> dict[str, Path]:
     return paths
 
 
+def load_postgres(url: str, csv: Path) -> None:
+    import psycopg
+
+    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as con:
+        con.execute("DROP TABLE IF EXISTS sales")
+        con.execute("CREATE TABLE sales (region text, month text, units integer, price double precision)")
+        with con.cursor().copy("COPY sales FROM STDIN WITH (FORMAT csv, HEADER true)") as copy, open(csv, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                copy.write(chunk)
+        con.execute("ANALYZE sales")
+
+
 def measure(name: str, spec, files=None) -> None:
     from dsagent.sources.attach import table_datasets
     from dsagent.sources.broker import open_broker
@@ -61,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=2_000_000)
     parser.add_argument("--spark", action="store_true")
+    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL database the benchmark may write (table sales is replaced)")
     args = parser.parse_args()
     from dsagent.sources.url import SourceSpec, parse_source
 
@@ -72,6 +88,9 @@ def main() -> None:
     print("| source | open s | profile s | aggregate s | `select *` capped s |\n|---|---|---|---|---|")
     measure("SQLite file", parse_source(paths["sqlite"]))
     measure("DuckDB file", parse_source(paths["duckdb"]))
+    if args.postgres:
+        load_postgres(args.postgres, paths["csv"])
+        measure("PostgreSQL 15 (loopback)", parse_source(args.postgres))
     if args.spark:
         measure("Spark local[2], Parquet", SourceSpec("spark", "local[2]", "local[2]"), {"sales": paths["parquet"]})
         measure("Spark local[2], CSV", SourceSpec("spark", "local[2]", "local[2]"), {"sales": paths["csv"]})

@@ -179,9 +179,14 @@ def test_postgres_refuses_writes_when_the_guard_is_bypassed(postgres, reader_env
     from dsagent.sources.url import parse_source
 
     engine = SqlAlchemySource(parse_source(postgres.url))
-    with pytest.raises(Exception, match="read-only transaction|pg_execute_server_program"):  # the connection's own lock
-        engine.run(statement, 10)
+    with pytest.raises(Exception, match="syntax error|read-only transaction|data-modifying|pg_execute_server_program"):
+        engine.run(statement, 10)  # a server-side cursor holds a query only, in a read-only transaction
     engine.close()
+    # the session's own lock, as the broker opens it (default_transaction_read_only), with a plain cursor
+    with psycopg.connect(host="127.0.0.1", port=postgres.port, dbname="shop", user="reader", password=READER_PASSWORD,
+                         options="-c default_transaction_read_only=on") as con:
+        with pytest.raises(psycopg.Error, match="read-only transaction|pg_execute_server_program"):
+            con.execute(statement)
     # and the role's: a plain read-write connection as reader still may not write
     with psycopg.connect(host="127.0.0.1", port=postgres.port, dbname="shop", user="reader", password=READER_PASSWORD) as con:
         with pytest.raises(psycopg.Error, match="permission denied|must be owner|superuser|pg_execute_server_program"):

@@ -61,7 +61,9 @@ class SqlAlchemySource:
         with self.engine.connect() as conn:
             if self.backend == "postgresql":  # the transaction itself refuses writes too
                 conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-            cursor = conn.connection.dbapi_connection.cursor()  # the driver's own: no bind-parameter parsing of ':' or '%'
+            raw = conn.connection.dbapi_connection  # the driver's own cursor: no bind-parameter parsing of ':' or '%'
+            # PostgreSQL: a server-side cursor, so `select *` of a big table sends max_rows + 1 rows, not all of them.
+            cursor = raw.cursor(name="dsagent_sql") if self.backend == "postgresql" else raw.cursor()
             try:
                 cursor.execute(sql)
                 columns = [d[0] for d in cursor.description or []]
