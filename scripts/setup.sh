@@ -30,6 +30,19 @@ kill $beat 2>/dev/null || true
 echo "» assembling and verifying the embedded model (once) …"
 .venv/bin/dsagent models install
 
+# tests/scale start their own PostgreSQL server and run Spark in local mode: Debian's postgresql and
+# a Java 17 runtime, installed once, as root, where apt exists (elsewhere those tests skip outside CI).
+if ! command -v java >/dev/null 2>&1 || ! { command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; }; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+    echo "» installing Debian's postgresql and openjdk-17-jre-headless for tests/scale (apt-get, once) …"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql openjdk-17-jre-headless >/dev/null
+  else
+    echo "» note: Java 17 or PostgreSQL is missing, so tests/scale (databases, Spark) skip (CI=1: they fail)."
+    echo "  Install them with: sudo apt-get install postgresql openjdk-17-jre-headless"
+  fi
+fi
+
 # The browser tests (tests/web, marker `browser`) drive Debian's Chromium with Playwright; no browser
 # is downloaded. fonts-noto-cjk lets the page show Japanese. Installed once, as root, where apt exists.
 if [ ! -x /usr/bin/chromium ]; then

@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     data_sharing: Literal["full", "sample", "schema"] = Field("full", description="What of the data the model is shown: full (profile with statistics and example values; printed results as they are), sample (the profile's statistics and example values; printed results cut to 5 rows), schema (names, types, missing and unique counts only; no cell value in any prompt, printed cell values masked).")
     notes_file: Path | None = Field(None, description="A column-notes YAML (`table:` and `columns:` with descriptions and units) for every dataset, on top of `NAME.notes.yaml` beside each file (`--notes FILE`).")
     allowed_roots: list[Path] = Field(default_factory=lambda: [Path(".")], description="MCP server and LangGraph server: folders whose files may be read (JSON list; default the current directory); other paths are refused.")
+    sql_max_rows: int = Field(10_000, ge=1, le=1_000_000, description="Database sources and Spark: most rows one `sql()` call brings into the sandbox; a result cut to it says so (aggregate in the database instead).")
+    engine: Literal["local", "spark"] = Field("local", description="Where `sql()` runs for data files: local (pandas and DuckDB in the sandbox), or spark (Apache Spark at `spark_url`, driven from dsagent's process; the files become Spark views). Database URLs always run in their database.")
+    spark_url: str = Field("local[2]", description="engine = spark: a Spark master URL (local[2], spark://host:7077, yarn) or a Spark Connect URL (sc://host:15002).")
     price_input_per_mtok: float = Field(0.0, ge=0, description="Hosted providers: price of a million prompt tokens (USD) for the cost line of an answer (0: no cost shown).")
     price_output_per_mtok: float = Field(0.0, ge=0, description="Hosted providers: price of a million completion tokens (USD) for the cost line of an answer.")
 

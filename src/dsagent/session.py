@@ -89,18 +89,25 @@ class Session:
         self.settings = settings or load_settings(model=model, **overrides)
         if model and settings is not None:
             self.settings = self.settings.model_copy(update={"model": model})
+        from dsagent.sources.attach import open_sources
+
         inputs = files_or_frames if isinstance(files_or_frames, (Mapping, Sequence)) and not isinstance(files_or_frames, str) else [files_or_frames]
+        # A database URL (or engine = "spark") gives tables that stay in the database: the broker
+        # holds the connection in this process, the sandbox's sql() asks it (sources/, sql_bridge.py).
+        inputs, self.broker, tables = open_sources(inputs, self.settings)
         self.datasets = load_datasets(inputs) if inputs else {}
+        self.datasets.update({k if k not in self.datasets else f"{k}_table": ds for k, ds in tables.items()})
         self.progress = progress or (lambda _e: None)
         self.run_log = RunLog(self.settings.db_url)
         # An existing workspace is reused when a run is resumed (the clean workflow's review).
         self.workspace = Path(workspace).resolve() if workspace else new_workspace(Path(self.settings.workspace_root))
         self.sandbox = Sandbox(
             self.workspace,
-            {ds_id: ds.frame for ds_id, ds in self.datasets.items()},
+            {ds_id: ds.frame for ds_id, ds in self.datasets.items() if ds.table is None},
             Limits.from_settings(self.settings),
             source_files=[ds.source_path for ds in self.datasets.values() if ds.source_path],
             file_names={ds_id: (ds.source_path.name, ds.sheet) for ds_id, ds in self.datasets.items() if ds.source_path},
+            broker=self.broker,
         )
         self._model: Any = chat_model  # a model already loaded (a server's or a notebook's), else built on first use
         self.history: list[Any] = []
@@ -205,7 +212,8 @@ class Session:
         report.meta["usage"] = f"{ctx.model_label} · {usage} · data shared: {self.settings.data_sharing}"
 
     def _run_graph(self, ctx: RunContext, package: Any, question: str, summary: str) -> dict[str, Any]:
-        meta = {ds_id: {"name": ds.name, "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in self.datasets.items()}
+        meta = {ds_id: {"name": ds.name, "rows": ds.rows, "columns": [str(c) for c in ds.frame.columns], **({"table": ds.table.name} if ds.table else {})}
+                for ds_id, ds in self.datasets.items()}
         from dsagent.workflows.common.history import cap_history
 
         graph = package.build_graph(ctx)
@@ -233,6 +241,8 @@ class Session:
     def close(self) -> None:
         self._warm.join()
         self.sandbox.close()
+        if self.broker is not None:
+            self.broker.close()
 
     def __enter__(self) -> "Session":
         return self

@@ -28,8 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    ask = sub.add_parser("ask", help="answer a question about data files", description="Answer a question about one or more data files (CSV/TSV, Excel, Parquet, JSON/JSONL).")
-    ask.add_argument("items", nargs="+", metavar="FILE... QUESTION", help="data files, then the question (quote it)")
+    ask = sub.add_parser("ask", help="answer a question about data files", description="Answer a question about one or more data files (CSV/TSV, Excel, Parquet, JSON/JSONL) "
+                         "or a database (a SQLite/DuckDB file, or a SQLAlchemy URL such as postgresql://reader@host/db).")
+    ask.add_argument("items", nargs="+", metavar="FILE... QUESTION", help="data files or a database URL, then the question (quote it)")
     ask.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")
     ask.add_argument("--workflow", default=None, choices=list(WORKFLOWS), help="workflow to run (default: the workflow setting, DSAGENT_WORKFLOW; quick)")
     ask.add_argument("--workspace", dest="workspace_root", help="folder for session workspaces (default: ./workspace)")

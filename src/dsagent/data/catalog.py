@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -32,6 +33,16 @@ class Dataset:
     sheet: str | None = None
     read_options: dict = field(default_factory=dict)
     """How the file was read (encoding, delimiter, sheet), so code can re-read it the same way."""
+    table: Any = None
+    """A database (or Spark) table (dsagent.sources.tables.TableInfo): then ``frame`` holds only its
+    first rows, the sandbox does not get it, and code reads the table with ``sql()``."""
+
+    @property
+    def rows(self) -> int:
+        """Rows of the data: the table's count for a database table, else the frame's."""
+        if self.table is not None and self.table.rows is not None:
+            return int(self.table.rows)
+        return len(self.frame)
 
     @property
     def shape(self) -> tuple[int, int]:

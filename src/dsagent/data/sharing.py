@@ -55,9 +55,14 @@ def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, 
     from dsagent.data.profile import budget_share, profile_dataset
 
     extra = load_notes_file(settings.notes_file) if getattr(settings, "notes_file", None) else None
-    texts = []
+    texts, tables = [], []
     share = budget_share(len(datasets))  # the tables share one budget: several wide ones fit as one does
     for ds in datasets.values():
+        if ds.table is not None:  # a database table: profiled by SQL in the database (sources/tables.py)
+            from dsagent.sources.tables import profile_text
+
+            tables.append(profile_text(ds.table, ds.frame, settings.data_sharing, ds.id))
+            continue
         text = schema_profile(ds) if settings.data_sharing == "schema" else profile_dataset(ds, question, token_budget=share).text
         notes = notes_for(ds, extra)
         if notes:
@@ -65,7 +70,12 @@ def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, 
         texts.append(text)
     if len(texts) == 1:
         texts[0] = "df = " + texts[0]  # the sandbox binds df when there is exactly one dataset
-    return "\n\n".join(texts)
+    if tables:
+        from dsagent.sources.tables import SQL_GUIDE
+
+        dialects = sorted({ds.table.dialect for ds in datasets.values() if ds.table is not None})
+        tables.insert(0, SQL_GUIDE.format(max_rows=settings.sql_max_rows, dialects=", ".join(dialects)))
+    return "\n\n".join(texts + tables)
 
 
 # --- column notes ---------------------------------------------------------------------------

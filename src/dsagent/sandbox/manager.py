@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.errors import DsagentError
-from dsagent.sandbox import fsafe, memory, outputs
+from dsagent.sandbox import fsafe, memory, outputs, sql_bridge
 from dsagent.sandbox.leftovers import DATA_PREFIX, breach_message
 from dsagent.sandbox.leftovers import cleanup as _cleanup
 from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
@@ -64,6 +64,7 @@ class Sandbox:
         file_names: Mapping[str, tuple[str, str | None]] | None = None,
         cache_dir: Path | None = None,
         preload: bool = True,
+        broker: Any = None,
     ) -> None:
         self.workspace = Path(workspace).resolve()
         self.limits = limits
@@ -74,6 +75,7 @@ class Sandbox:
         # name return the loaded frame (see loaded_files.py)
         self._file_names = dict(file_names or {})
         self._preload = preload
+        self._broker = broker  # answers the code's sql() for a database source (sql_bridge.py)
         if cache_dir is None:
             from dsagent.config import default_home
 
@@ -169,7 +171,8 @@ class Sandbox:
         config = {
             "workspace": str(self.sandbox_dir), "data_dir": str(data_dir), "mpl_dir": str(self._mpl_dir),
             "read_files": [str(p) for p in self.source_files], "confine": True, "preload": self._preload,
-            "uid": self._uid, "hard_limits": {"file_mb": self.limits.file_mb, "memory_mb": self.limits.memory_mb},
+            "uid": self._uid, "sql_bridge": self._broker is not None,
+            "sql_tables": getattr(self._broker, "table_names", {}), "hard_limits": {"file_mb": self.limits.file_mb, "memory_mb": self.limits.memory_mb},
         }
         worker = WorkerProcess(config, worker_env(self.sandbox_dir, self._mpl_dir), self.sandbox_dir)
         self._state["worker"] = worker
@@ -280,6 +283,11 @@ class Sandbox:
                 except ProtocolError as exc:
                     killed_for, violation = "protocol", str(exc)
                     break
+                if got and reply is not None and reply.get("type") == "sql":  # the code's sql(): the broker answers
+                    if not sql_bridge.serve(worker.command_w, sql_bridge.answer(self._broker, reply), deadline):
+                        killed_for, reply = "wall_time", None
+                        break
+                    got, reply = False, None
                 vm = memory.read_status(worker.pid)
                 peak_kb = max(peak_kb, vm.get("VmHWM", 0), vm.get("VmRSS", 0))
                 if got or time.monotonic() >= next_size:

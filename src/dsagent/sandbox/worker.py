@@ -24,7 +24,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from dsagent.sandbox import aliases, artifacts, confine, loaded_files, protocol
+from dsagent.sandbox import aliases, artifacts, confine, loaded_files, protocol, sql_bridge
 
 # aliases.BOUND's order, most used first: a cell that needs plt soon after a restart waits the least.
 _WARMUP_ORDER = tuple(dict.fromkeys(module for alias, module in aliases.BOUND.items() if alias not in aliases.EAGER))
@@ -340,6 +340,8 @@ def main() -> int:
             confine.confine(config["workspace"], config["data_dir"], str(mpl_dir), config["read_files"], report,
                             uid=config.get("uid"), parent_pid=config["parent_pid"], hard_limits=config.get("hard_limits"))
         namespace = _build_namespace(datasets)
+        if config.get("sql_bridge"):  # a database source: sql() asks dsagent, which holds the connection
+            sql_bridge.bind(namespace, command_fd, reply_fd, config.get("sql_tables") or {})
     except BaseException as exc:  # noqa: BLE001 - the parent must learn why the worker died
         protocol.send(reply_fd, {"type": "fatal", "error": f"{type(exc).__name__}: {exc}"})
         return 1

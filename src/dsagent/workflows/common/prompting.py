@@ -110,6 +110,12 @@ def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
     independent codes for the question become comparable key by key. A question that asks for a
     p-value gets where the tests are (:func:`recipes_for`).
     """
+    tables = [meta["table"] for meta in dataset_ids.values() if "table" in meta] if isinstance(dataset_ids, Mapping) else []
+    if tables:  # database tables (sources/): the code reads them with sql(), never as DataFrames
+        ids = [i for i, meta in dataset_ids.items() if "table" not in meta]
+        where = ("in database tables (" + ", ".join(tables) + "): read them with sql(\"SELECT …\"), which returns a DataFrame; "
+                 "aggregate in SQL, e.g. result = sql(\"SELECT k, SUM(a * b) AS total FROM t GROUP BY k ORDER BY total DESC\")" + (f"; the files are in the dict `datasets` ({', '.join(map(repr, ids))})" if ids else ""))
+        return CODE_RULES.format(where=where) + named_answers_rule(question) + recipes_for(question)
     ids = list(dataset_ids)
     if len(ids) == 1:
         where = f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"

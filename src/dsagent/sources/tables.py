@@ -1,0 +1,132 @@
+"""The tables of a database source as datasets: listed and profiled with SQL run in the database.
+
+Each table costs one statistics query (row count, and per column the non-null and distinct counts,
+the minimum and maximum where the type is ordered) and, unless ``data_sharing = "schema"``, one
+query for a few sample rows. The profile says that the table is not in pandas and how to query it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from dsagent.sources.guard import translate
+
+MAX_TABLES = 30
+"""Tables profiled in full; more are listed by name and column count only."""
+MAX_COLUMNS = 60
+"""Columns a statistics query covers (the rest are listed by name and type)."""
+TABLE_TOKEN_BUDGET = 700
+SAMPLE_ROWS = 3
+_ORDERED = re.compile(r"int|real|float|double|numeric|decimal|date|time|number|money|serial", re.IGNORECASE)
+# Engines with an approximate distinct count (a sketch, not a sort); the others count exactly.
+_APPROX_DISTINCT = {"duckdb", "spark", "databricks", "snowflake", "bigquery", "trino", "presto", "redshift"}
+
+
+@dataclass
+class TableInfo:
+    """One table (or view) of a database source."""
+
+    name: str
+    """The name the model writes in SQL."""
+    source: str
+    """The source it lives in, password masked (``postgresql://reader@db/shop``, ``shop.duckdb``)."""
+    dialect: str
+    """The database's SQL dialect (sqlglot's name): the model writes DuckDB SQL, translated to this."""
+    rows: int | None
+    columns: list[tuple[str, str]]
+    """(name, database type) of every column."""
+    stats: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per column: ``nonnull``, ``distinct`` and, for ordered types, ``min`` and ``max``."""
+
+
+def _quote(name: str) -> str:
+    from sqlglot import exp
+
+    return exp.to_identifier(name, quoted=True).sql("duckdb")
+
+
+def sql_name(name: str) -> str:
+    """A name as the model should write it: bare when lower-case and simple, else double-quoted."""
+    return name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else _quote(name)
+
+
+def _stats_query(table: str, columns: list[tuple[str, str]], dialect: str) -> str:
+    distinct = "APPROX_COUNT_DISTINCT({c})" if dialect in _APPROX_DISTINCT else "COUNT(DISTINCT {c})"
+    parts = ["COUNT(*) AS n"]
+    for i, (name, dtype) in enumerate(columns[:MAX_COLUMNS]):
+        c = _quote(name)
+        parts += [f"COUNT({c}) AS nn_{i}", f"{distinct.format(c=c)} AS u_{i}"]
+        if _ORDERED.search(dtype):
+            parts += [f"MIN({c}) AS lo_{i}", f"MAX({c}) AS hi_{i}"]
+    return translate(f"SELECT {', '.join(parts)} FROM {_quote(table)}", dialect)
+
+
+def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
+    """Every table of ``engine`` with its statistics, and its first rows (an empty frame for
+    ``schema``), the tables past :data:`MAX_TABLES` without statistics."""
+    import pandas as pd
+
+    out = []
+    for n, table in enumerate(engine.tables()):
+        columns = engine.columns(table)
+        info = TableInfo(table, engine.label, engine.dialect, None, columns)
+        sample = pd.DataFrame(columns=[c for c, _ in columns])
+        if n < MAX_TABLES:
+            frame, _ = engine.run(_stats_query(table, columns, engine.dialect), 1)
+            row = frame.iloc[0].to_dict()
+            info.rows = int(row["n"])
+            for i, (name, dtype) in enumerate(columns[:MAX_COLUMNS]):
+                info.stats[name] = {"nonnull": row.get(f"nn_{i}"), "distinct": row.get(f"u_{i}"),
+                                    "min": row.get(f"lo_{i}"), "max": row.get(f"hi_{i}")}
+            if sharing != "schema":
+                sample, _ = engine.run(translate(f"SELECT * FROM {_quote(table)} LIMIT {SAMPLE_ROWS}", engine.dialect), SAMPLE_ROWS)
+        out.append((info, sample))
+    return out
+
+
+def profile_text(info: TableInfo, sample: Any, sharing: str, dataset_id: str) -> str:
+    """The prompt's description of one table, within :data:`TABLE_TOKEN_BUDGET` tokens."""
+    from dsagent.data.profile import _name, _pct, _value, num
+    from dsagent.data.tokens import count_tokens
+
+    rows = "? rows" if info.rows is None else f"{info.rows:,} rows"
+    head = (f"table {info.name} (database {info.source}, id {dataset_id!r}): {rows} x {len(info.columns)} cols; "
+            f"in the database, not in pandas: query it with sql(\"SELECT … FROM {sql_name(info.name)} …\")")
+    if sharing == "schema":
+        head += " (schema only: values are not shown)"
+    lines, used, left = [head], count_tokens(head), 0
+    for name, dtype in info.columns:
+        s = info.stats.get(name) or {}
+        part = f"- {sql_name(name) if len(name) <= 60 else _name(name)} {dtype}"
+        nonnull, distinct = s.get("nonnull"), s.get("distinct")
+        if info.rows and nonnull is not None and nonnull < info.rows:
+            part += f" miss={_pct(info.rows - int(nonnull), info.rows)}"
+        if distinct is not None:
+            part += f" u={'~' if info.dialect in _APPROX_DISTINCT else ''}{int(distinct):,}"
+        if sharing != "schema" and s.get("min") is not None:
+            low, high = s["min"], s["max"]
+            fmt = (lambda v: num(v)) if isinstance(low, (int, float)) and not isinstance(low, bool) else _value
+            part += f" min={fmt(low)} max={fmt(high)}"
+        cost = count_tokens(part) + 1
+        if used + cost > TABLE_TOKEN_BUDGET:
+            left += 1
+            continue
+        lines.append(part)
+        used += cost
+    if left:
+        lines.append(f"({left} more columns not shown: over the profile's token budget)")
+    if sharing != "schema" and len(sample):
+        shown = sample.head(SAMPLE_ROWS).to_string(index=False, max_colwidth=24)
+        if used + count_tokens(shown) < TABLE_TOKEN_BUDGET + 200:
+            lines.append("first rows:\n" + shown)
+    return "\n".join(lines)
+
+
+SQL_GUIDE = (
+    "Database tables are not loaded in pandas: sql(query) runs one SELECT in the database and returns a "
+    "pandas DataFrame of at most {max_rows:,} rows. Write DuckDB SQL (it is translated for {dialects}); "
+    "aggregate in SQL (WHERE, GROUP BY, SUM/AVG/COUNT, ORDER BY, LIMIT) and bring only small results into pandas. "
+    "Only reading is allowed."
+)
