@@ -114,7 +114,10 @@ def test_viewers_of_what_does_not_exist_yet_are_not_offered(project: Path):
 def test_a_request_that_names_a_file_is_not_offered_the_listing(project: Path):
     p = Project.at(project)
     assert "list_data_files" in router.offered(p, router.Turn(request="which files do I have?"))
-    assert "list_data_files" not in router.offered(p, router.Turn(request="Fasse tips.csv zusammen"))
+    named = router.offered(p, router.Turn(request="Fasse tips.csv zusammen"))
+    assert "list_data_files" not in named and "none" not in named
+    after = router.Turn(request="Fasse tips.csv zusammen", calls=[{"name": "summarize_data", "args": {}, "result": "ok"}])
+    assert router.offered(p, after)[-1] == "none"
 
 
 def test_a_request_that_names_a_task_is_offered_the_task_tools_only(project: Path):

@@ -123,8 +123,8 @@ def offered(project: Project, turn: Turn) -> list[str]:
     """The choices that can do something now, "none" last: not a tool already run for this request;
     not a viewer of what does not exist yet (view_summary before any summary, view_tasks before any
     task, view_results before any result; the status line says what exists, so a reply can say so);
-    not list_data_files for a request that names a data file; and a request that names a task (T2,
-    "task 3") gets the task tools only, until one of them has run."""
+    not list_data_files, nor "none" before a tool has run, for a request that names a data file;
+    and a request that names a task (T2, "task 3") gets the task tools only, until one has run."""
     done = {c["name"] for c in turn.calls}
     tasks = project.tasks()
     useful = {"view_summary": bool(project.current_summaries()), "view_tasks": bool(tasks),
@@ -134,6 +134,8 @@ def offered(project: Project, turn: Turn) -> list[str]:
     task_tools = [t for t in TASK_TOOLS if t in names]
     if task_tools and mentioned_task(turn.request) and not done & set(TASK_TOOLS):
         return task_tools
+    if names and not done and not useful["list_data_files"]:
+        return names  # a request that names a data file wants something of it: a reply without a tool cannot see it
     return names + ["none"]
 
 

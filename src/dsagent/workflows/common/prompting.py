@@ -102,6 +102,13 @@ def named_answers_rule(question: str) -> str:
     return NAMED_ANSWERS.format(names=", ".join(map(repr, names))) if names else ""
 
 
+def _table_name(meta: Any) -> str | None:
+    """The database table behind a dataset: its meta dict's ``table``, or a Dataset's ``table.name``."""
+    if isinstance(meta, Mapping):
+        return meta.get("table")
+    return getattr(getattr(meta, "table", None), "name", None)
+
+
 def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
     """:data:`CODE_RULES` naming where the data is: ``df`` for one dataset, else ``datasets[...]``.
 
@@ -110,9 +117,10 @@ def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
     independent codes for the question become comparable key by key. A question that asks for a
     p-value gets where the tests are (:func:`recipes_for`).
     """
-    tables = [meta["table"] for meta in dataset_ids.values() if "table" in meta] if isinstance(dataset_ids, Mapping) else []
+    table_of = {i: _table_name(meta) for i, meta in dataset_ids.items()} if isinstance(dataset_ids, Mapping) else {}
+    tables = [t for t in table_of.values() if t]
     if tables:  # database tables (sources/): the code reads them with sql(), never as DataFrames
-        ids = [i for i, meta in dataset_ids.items() if "table" not in meta]
+        ids = [i for i, t in table_of.items() if not t]
         where = ("in database tables (" + ", ".join(tables) + "): read them with sql(\"SELECT …\"), which returns a DataFrame; "
                  "aggregate in SQL, e.g. result = sql(\"SELECT k, SUM(a * b) AS total FROM t GROUP BY k ORDER BY total DESC\")" + (f"; the files are in the dict `datasets` ({', '.join(map(repr, ids))})" if ids else ""))
         return CODE_RULES.format(where=where) + named_answers_rule(question) + recipes_for(question)
