@@ -84,23 +84,25 @@ class Session:
         from dsagent.config import load_settings
         from dsagent.data import load_datasets
         from dsagent.sandbox import Limits, Sandbox
+        from dsagent.sandbox.duck import options_from_settings
         from dsagent.store import RunLog
 
         self.settings = settings or load_settings(model=model, **overrides)
         if model and settings is not None:
             self.settings = self.settings.model_copy(update={"model": model})
         inputs = files_or_frames if isinstance(files_or_frames, (Mapping, Sequence)) and not isinstance(files_or_frames, str) else [files_or_frames]
-        self.datasets = load_datasets(inputs) if inputs else {}
+        self.datasets = load_datasets(inputs, self.settings.big_file_mb, self.settings.duckdb_threads) if inputs else {}
         self.progress = progress or (lambda _e: None)
         self.run_log = RunLog(self.settings.db_url)
         # An existing workspace is reused when a run is resumed (the clean workflow's review).
         self.workspace = Path(workspace).resolve() if workspace else new_workspace(Path(self.settings.workspace_root))
         self.sandbox = Sandbox(
             self.workspace,
-            {ds_id: ds.frame for ds_id, ds in self.datasets.items()},
+            {ds_id: ds.big.scan if ds.big else ds.frame for ds_id, ds in self.datasets.items()},
             Limits.from_settings(self.settings),
             source_files=[ds.source_path for ds in self.datasets.values() if ds.source_path],
             file_names={ds_id: (ds.source_path.name, ds.sheet) for ds_id, ds in self.datasets.items() if ds.source_path},
+            sql_options=options_from_settings(self.settings),
         )
         self._model: Any = chat_model  # a model already loaded (a server's or a notebook's), else built on first use
         self.history: list[Any] = []
@@ -205,7 +207,8 @@ class Session:
         report.meta["usage"] = f"{ctx.model_label} · {usage} · data shared: {self.settings.data_sharing}"
 
     def _run_graph(self, ctx: RunContext, package: Any, question: str, summary: str) -> dict[str, Any]:
-        meta = {ds_id: {"name": ds.name, "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in self.datasets.items()}
+        meta = {ds_id: {"name": ds.name, "rows": ds.rows, "columns": [str(c) for c in ds.frame.columns],
+                        **({"sql_table": True} if ds.big else {})} for ds_id, ds in self.datasets.items()}
         graph = package.build_graph(ctx)
         return graph.invoke(package.initial_state(question, meta, summary, self.history), {"recursion_limit": 100})
 

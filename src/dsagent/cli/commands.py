@@ -32,7 +32,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     *files, question = args.items
     overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow, "notes_file": args.notes_file}
     with Session(files, model=args.model, progress=_progress, **overrides) as session:
-        _err(f"datasets: {', '.join(f'{d.id} ({len(d.frame)}×{d.frame.shape[1]})' for d in session.datasets.values())}")
+        _err(f"datasets: {', '.join(f'{d.id} ({d.rows}×{d.frame.shape[1]})' for d in session.datasets.values())}")
         _err(f"model: {session.settings.model} · workspace: {session.workspace}")
         _notice(session.settings)
         result = session.ask(question)
@@ -192,7 +192,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     overrides = {"workspace_root": args.workspace_root, "workflow": args.workflow, "notes_file": args.notes_file}
     with Session(args.files, model=args.model, progress=_progress, **overrides) as session:
-        _err(f"datasets: {', '.join(f'{d.id} ({len(d.frame)}×{d.frame.shape[1]})' for d in session.datasets.values())}")
+        _err(f"datasets: {', '.join(f'{d.id} ({d.rows}×{d.frame.shape[1]})' for d in session.datasets.values())}")
         _err(f"model: {session.settings.model} · workflow: {args.workflow} · workspace: {session.workspace}")
         _notice(session.settings)
         _err("Ask about the data; `exit` or Ctrl-D ends the chat.")
