@@ -116,3 +116,13 @@ def test_clean_refuses_a_big_file_with_what_to_do(orders_csv: Path, script_file)
         clean([orders_csv], yes=True, settings=load_settings(model=script_file([]), big_file_mb=0.001))
     message = str(info.value)
     assert "orders.csv" in message and "big_file_mb" in message and "not loaded into pandas" in message
+
+
+def test_above_count_max_mb_the_rows_are_estimated_and_said_to_be(orders_csv: Path, monkeypatch) -> None:
+    monkeypatch.setattr(bigfile, "SAMPLE_ROWS", 300)
+    monkeypatch.setattr(bigfile, "COUNT_MAX_MB", 0.001)
+    ds = load_datasets([orders_csv], big_file_mb=0.001, threads=1)["orders"]
+    assert not ds.big.rows_exact and ds.big.scan.rows is None  # the sandbox counts it when asked
+    assert 1900 <= ds.rows <= 2100  # lines of equal-ish length: close to the 2,000 rows (+ header)
+    header = profile_dataset(ds).text.splitlines()[0]
+    assert f"~{ds.rows} rows" in header and "rows estimated" in header

@@ -69,7 +69,8 @@ def profile_dataset(
     }
     header = f"datasets[{ds.id!r}] = {ds.name}: {rows} rows x {cols} cols"
     if ds.big is not None:  # a file DuckDB scans: the figures come from DuckDB and the first rows
-        header = f"datasets[{ds.id!r}] = {ds.name}: {ds.rows} rows x {cols} cols ({header_note(ds.big)})"
+        approx = "" if ds.big.rows_exact else "~"
+        header = f"datasets[{ds.id!r}] = {ds.name}: {approx}{ds.rows} rows x {cols} cols ({header_note(ds.big)})"
         _use_exact(stats, ds.big)
     elif positions is not None:
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
