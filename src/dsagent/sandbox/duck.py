@@ -23,7 +23,10 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SQL_HINT = ("aggregate in SQL first (GROUP BY, WHERE, ORDER BY … LIMIT) with sql('select … from {name}') and "
             "bring only the small result into pandas")
@@ -179,7 +182,7 @@ class Tables:
             self._con = con
         return self._con
 
-    def sql(self, query: str) -> Any:
+    def sql(self, query: str) -> pd.DataFrame:
         """Run DuckDB SQL over the session's datasets (table names: the dataset ids, and ``df``
         for a lone dataset); returns a pandas DataFrame (empty for a statement without rows).
         A result of more than ``max_rows`` rows is refused: aggregate in SQL first."""
