@@ -55,7 +55,8 @@ _WITH_SQL = "each dataset is a pandas DataFrame, except those the profile calls 
 SQL_RULES = ("\n- {tables} {is_are} too big for pandas: NOT a DataFrame (df.groupby, df['col'] fail). Query with "
              "sql(\"SELECT … FROM {first} …\"): DuckDB SQL over the file, returns a pandas DataFrame. Aggregate in SQL "
              "first (COUNT, SUM, AVG, WHERE, GROUP BY, ORDER BY … LIMIT) and bring only the small result into pandas; "
-             "never SELECT all its rows. One number: result = sql(\"SELECT AVG(x) AS v FROM {first}\")['v'].iloc[0].")
+             "never SELECT all its rows. One number: result = sql(\"SELECT AVG(x) AS v FROM {first}\")['v'].iloc[0]. "
+             "A DATE column is not text (LIKE fails on it): use year(d) = 2020 or d >= DATE '2020-01-01'.")
 
 
 def context(summary: str, quote: bool = True) -> str:
