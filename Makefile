@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 DEMO_QUESTION ?= Which region has the highest total revenue (units times unit_price)? Show total revenue per region as a bar chart.
 
-.PHONY: setup demo test test-fast bench-dabench bench-sandbox bench-profile
+.PHONY: setup demo test test-fast bench-dabench bench-sandbox bench-profile bench-bigdata
 
 setup:
 	@bash scripts/setup.sh
@@ -24,3 +24,6 @@ bench-sandbox: setup
 
 bench-profile: setup
 	.venv/bin/python benchmarks/profile_bench.py
+
+bench-bigdata: setup
+	.venv/bin/python benchmarks/bigdata.py

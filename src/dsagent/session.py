@@ -84,6 +84,7 @@ class Session:
         from dsagent.config import load_settings
         from dsagent.data import load_datasets
         from dsagent.sandbox import Limits, Sandbox
+        from dsagent.sandbox.duck import options_from_settings
         from dsagent.store import RunLog
 
         self.settings = settings or load_settings(model=model, **overrides)
@@ -95,7 +96,7 @@ class Session:
         # A database URL (or engine = "spark") gives tables that stay in the database: the broker
         # holds the connection in this process, the sandbox's sql() asks it (sources/, sql_bridge.py).
         inputs, self.broker, tables = open_sources(inputs, self.settings)
-        self.datasets = load_datasets(inputs) if inputs else {}
+        self.datasets = load_datasets(inputs, self.settings.big_file_mb, self.settings.duckdb_threads) if inputs else {}
         self.datasets.update({k if k not in self.datasets else f"{k}_table": ds for k, ds in tables.items()})
         self.progress = progress or (lambda _e: None)
         self.run_log = RunLog(self.settings.db_url)
@@ -103,11 +104,12 @@ class Session:
         self.workspace = Path(workspace).resolve() if workspace else new_workspace(Path(self.settings.workspace_root))
         self.sandbox = Sandbox(
             self.workspace,
-            {ds_id: ds.frame for ds_id, ds in self.datasets.items() if ds.table is None},
+            {ds_id: ds.big.scan if ds.big else ds.frame for ds_id, ds in self.datasets.items() if ds.table is None},
             Limits.from_settings(self.settings),
             source_files=[ds.source_path for ds in self.datasets.values() if ds.source_path],
             file_names={ds_id: (ds.source_path.name, ds.sheet) for ds_id, ds in self.datasets.items() if ds.source_path},
             broker=self.broker,
+            sql_options=options_from_settings(self.settings),
         )
         self._model: Any = chat_model  # a model already loaded (a server's or a notebook's), else built on first use
         self.history: list[Any] = []
@@ -212,7 +214,8 @@ class Session:
         report.meta["usage"] = f"{ctx.model_label} · {usage} · data shared: {self.settings.data_sharing}"
 
     def _run_graph(self, ctx: RunContext, package: Any, question: str, summary: str) -> dict[str, Any]:
-        meta = {ds_id: {"name": ds.name, "rows": ds.rows, "columns": [str(c) for c in ds.frame.columns], **({"table": ds.table.name} if ds.table else {})}
+        meta = {ds_id: {"name": ds.name, "rows": ds.rows, "columns": [str(c) for c in ds.frame.columns],
+                        **({"table": ds.table.name} if ds.table else {}), **({"sql_table": True} if ds.big else {})}
                 for ds_id, ds in self.datasets.items()}
         from dsagent.workflows.common.history import cap_history
 

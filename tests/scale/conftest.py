@@ -13,6 +13,7 @@ import random
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -118,3 +119,22 @@ def duckdb_file(tmp_path: Path) -> Path:
     con.executemany("INSERT INTO sales VALUES (?, ?, ?, ?)", sales_rows())
     con.close()
     return path
+
+
+@pytest.fixture
+def orders_csv(tmp_path: Path) -> Path:
+    """A 2,000-row CSV of orders with known aggregates (written by DuckDB, never read by pandas)."""
+    import duckdb
+
+    path = tmp_path / "orders.csv"
+    duckdb.connect().execute(f"""
+        copy (select i as order_id, ['North', 'South', 'East', 'West'][1 + i % 4] as region,
+                     (i % 7) + 1 as quantity, round(i * 0.5, 2) as amount
+              from range(2000) t(i)) to '{path}' (header)""")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _linux_only() -> None:
+    if sys.platform != "linux":
+        pytest.skip("the sandbox tests exercise Linux confinement")

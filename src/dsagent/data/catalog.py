@@ -9,12 +9,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from dsagent.data.loaders import read_file
 from dsagent.errors import UserError
+
+if TYPE_CHECKING:
+    from dsagent.data.bigfile import BigFile
 
 DatasetInput = str | PathLike | pd.DataFrame
 
@@ -30,23 +33,26 @@ class Dataset:
     source_path: Path | None
     """The file it was read from (never written); None for a DataFrame passed in."""
     frame: pd.DataFrame
+    """The table; for a file above ``big_file_mb`` only its first rows (see ``big``)."""
     sheet: str | None = None
     read_options: dict = field(default_factory=dict)
     """How the file was read (encoding, delimiter, sheet), so code can re-read it the same way."""
     table: Any = None
     """A database (or Spark) table (dsagent.sources.tables.TableInfo): then ``frame`` holds only its
     first rows, the sandbox does not get it, and code reads the table with ``sql()``."""
+    big: BigFile | None = None
+    """Set for a file above ``big_file_mb``: not loaded into pandas; the sandbox's DuckDB scans it."""
 
     @property
     def rows(self) -> int:
-        """Rows of the data: the table's count for a database table, else the frame's."""
+        """Rows of the data: the table's count for a database table, the scan's for a big file, else the frame's."""
         if self.table is not None and self.table.rows is not None:
             return int(self.table.rows)
-        return len(self.frame)
+        return self.big.rows if self.big is not None else len(self.frame)
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self.frame.shape
+        return self.rows, self.frame.shape[1]
 
 
 def slugify(text: str, fallback: str = "data") -> str:
@@ -62,12 +68,20 @@ def slugify(text: str, fallback: str = "data") -> str:
     return slug
 
 
-def load_datasets(inputs: Iterable[DatasetInput] | Mapping[str, DatasetInput] | DatasetInput) -> dict[str, Dataset]:
+def load_datasets(inputs: Iterable[DatasetInput] | Mapping[str, DatasetInput] | DatasetInput,
+                  big_file_mb: float | None = None, threads: int | None = None) -> dict[str, Dataset]:
     """Load every input (paths and/or DataFrames, or a mapping name -> either) keyed by dataset id.
 
-    Each file is one dataset, except Excel workbooks: one per non-empty sheet. Raises
-    :class:`UserError` naming the file and the fix when one cannot be read.
+    Each file is one dataset, except Excel workbooks: one per non-empty sheet. A CSV, Parquet or
+    JSON file above ``big_file_mb`` (default: the setting) is not loaded: DuckDB describes it
+    (``Dataset.big``). Raises :class:`UserError` naming the file and the fix when one cannot be read.
     """
+    if big_file_mb is None or threads is None:
+        from dsagent.config import load_settings
+
+        settings = load_settings()
+        big_file_mb = settings.big_file_mb if big_file_mb is None else big_file_mb
+        threads = settings.duckdb_threads if threads is None else threads
     if isinstance(inputs, (str, PathLike, pd.DataFrame)):
         inputs = [inputs]
     if isinstance(inputs, Mapping):
@@ -86,6 +100,13 @@ def load_datasets(inputs: Iterable[DatasetInput] | Mapping[str, DatasetInput] | 
         if not isinstance(value, (str, PathLike)):
             raise UserError(f"Cannot load {type(value).__name__} as data: pass a file path or a pandas DataFrame.")
         path = Path(value).expanduser()
+        from dsagent.data.bigfile import is_big, open_big
+
+        if is_big(path, big_file_mb):
+            sample, big = open_big(path, threads)
+            slug = _unique(datasets, slugify(label or path.stem))
+            _add(datasets, Dataset(slug, label or path.name, path, sample, big=big))
+            continue
         loaded = read_file(path)
         base = label or path.stem
         for part in loaded:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from dsagent.data.bigfile import BigFile, header_note
 from dsagent.data.catalog import Dataset
 from dsagent.data.stats import SAMPLE_ROWS, ColumnStats, add_details, basic_stats, sample_positions
 from dsagent.data.tokens import count_tokens
@@ -76,7 +77,11 @@ def profile_dataset(
         name: basic_stats(name, frame.iloc[:, i], sampled.iloc[:, i]) for i, name in enumerate(names)
     }
     header = f"datasets[{ds.id!r}] = {ds.name}: {rows} rows x {cols} cols"
-    if positions is not None:
+    if ds.big is not None:  # a file DuckDB scans: the figures come from DuckDB and the first rows
+        approx = "" if ds.big.rows_exact else "~"
+        header = f"datasets[{ds.id!r}] = {ds.name}: {approx}{ds.rows} rows x {cols} cols ({header_note(ds.big)})"
+        _use_exact(stats, ds.big)
+    elif positions is not None:
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
 
     position = {name: i for i, name in enumerate(names)}
@@ -107,6 +112,23 @@ def profile_dataset(
     summary_b = f"Detailed, {len(detailed)} of {cols} columns:\n" + "\n".join(chosen[n] for n in detailed)
     text = f"{header}\n{summary_a}\n{summary_b}"
     return DatasetProfile(ds.id, text, count_tokens(text), "A+B", summary_a, summary_b, detailed)
+
+
+def _use_exact(stats: Mapping[str, ColumnStats], big: BigFile) -> None:
+    """A big file's column figures: DuckDB's exact ones where it has them; unique counts and top
+    values of the sample are marked as such (approximate counts, shares of the sample)."""
+    sampled = big.sample_rows < big.rows
+    for name, s in stats.items():
+        if sampled and s.unique is not None:
+            s.unique_approx = True
+        if sampled and s.top and not s.top_is_share:
+            s.top = [(value, round(100 * n / max(s.rows, 1), 1)) for value, n in s.top]
+            s.top_is_share = True
+        figures = big.exact.get(name)
+        if figures:
+            s.rows, s.missing = big.rows, int(figures["missing"])  # type: ignore[call-overload]
+            if s.kind in ("num", "datetime") and figures["low"] is not None:
+                s.low, s.high = figures["low"], figures["high"]
 
 
 def _summary_a(stats: Mapping[str, ColumnStats], position: Mapping[str, int], question: str | None, header_tokens: int,

@@ -35,7 +35,8 @@ def schema_profile(ds: Dataset) -> str:
     from dsagent.data.profile import _name, _pct  # the profile's own formatting
 
     frame = ds.frame
-    lines = [f"datasets[{ds.id!r}] = {ds.name}: {len(frame)} rows x {frame.shape[1]} cols (schema only: values are not shown)"]
+    where = ", a DuckDB SQL table for sql(), not loaded into pandas; missing and unique counts of its first rows" if ds.big else ""
+    lines = [f"datasets[{ds.id!r}] = {ds.name}: {ds.rows} rows x {frame.shape[1]} cols (schema only: values are not shown{where})"]
     for col in frame.columns:
         series = frame[col]
         missing = int(series.isna().sum())

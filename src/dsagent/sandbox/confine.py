@@ -217,6 +217,23 @@ def python_paths() -> list[str]:
     return sorted(paths)
 
 
+def _cgroup_limit_files() -> list[str]:
+    """The CPU quota and memory limit files of this process's cgroup, which DuckDB (``sql()``)
+    reads when it starts; files missing on this machine are skipped by Landlock."""
+    files = ["/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us", "/sys/fs/cgroup/cpu.max"]
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return files
+    for line in lines:
+        _, controllers, group = (line.split(":", 2) + ["", ""])[:3]
+        if "memory" in controllers.split(","):
+            files.append(f"/sys/fs/cgroup/memory{group}/memory.limit_in_bytes")
+        elif controllers == "":
+            files += [f"/sys/fs/cgroup{group}/memory.max", f"/sys/fs/cgroup{group}/cpu.max"]
+    return files
+
+
 def confine(
     workspace: str, data_dir: str, mpl_dir: str, read_files: Sequence[str], report: ConfinementReport,
     uid: int | None = None, parent_pid: int | None = None, hard_limits: dict[str, int] | None = None,
@@ -231,10 +248,11 @@ def confine(
     system = ["/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/share",
               "/sys/devices/system/cpu", f"/proc/{os.getpid()}"]
     etc = ["/etc/localtime", "/etc/ld.so.cache", "/etc/timezone", "/etc/mime.types"]
+    cgroup_limits = _cgroup_limit_files()
     outcome = landlock.restrict_self(
         read=python_paths() + system + [data_dir, mpl_dir],
         write=[workspace],
-        read_files=list(read_files) + etc + ["/dev/urandom", "/dev/random"],
+        read_files=list(read_files) + etc + cgroup_limits + ["/dev/urandom", "/dev/random"],
         devices=["/dev/null", "/dev/zero"],
     )
     report.features["landlock_fs"] = outcome.fs

@@ -46,6 +46,9 @@ def _redirect(pd: Any, original: Callable[..., Any], datasets: Mapping[str, Any]
             if entries:
                 found = _pick(entries, kwargs.get("sheet_name", 0))
                 if found is not None:
+                    refusal = getattr(datasets[found] if isinstance(found, str) else None, "refusal", None)
+                    if refusal is not None:  # a file too big for pandas (duck.SqlTable)
+                        raise ValueError(refusal(f"pd.{original.__name__}"))
                     if isinstance(found, dict):  # sheet_name=None: every sheet
                         return {sheet: _shape(pd, datasets[i].copy(), kwargs) for sheet, i in found.items()}
                     return _shape(pd, datasets[found].copy(), kwargs)

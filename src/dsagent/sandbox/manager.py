@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.errors import DsagentError
-from dsagent.sandbox import fsafe, memory, outputs, sql_bridge
+from dsagent.sandbox import duck, fsafe, memory, outputs, sql_bridge
 from dsagent.sandbox.leftovers import DATA_PREFIX, breach_message
 from dsagent.sandbox.leftovers import cleanup as _cleanup
 from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
@@ -65,6 +65,7 @@ class Sandbox:
         cache_dir: Path | None = None,
         preload: bool = True,
         broker: Any = None,
+        sql_options: Mapping[str, Any] | None = None,
     ) -> None:
         self.workspace = Path(workspace).resolve()
         self.limits = limits
@@ -76,6 +77,7 @@ class Sandbox:
         self._file_names = dict(file_names or {})
         self._preload = preload
         self._broker = broker  # answers the code's sql() for a database source (sql_bridge.py)
+        self._sql_options = dict(sql_options or {})  # DuckDB's limits in the worker (duck.options_from_settings)
         if cache_dir is None:
             from dsagent.config import default_home
 
@@ -137,9 +139,12 @@ class Sandbox:
         self._state["data_dir"] = data_dir
         manifest = []
         for i, (dataset_id, frame) in enumerate(self._datasets.items()):
+            name, sheet = self._file_names.get(dataset_id, (None, None))
+            if isinstance(frame, duck.FileScan):  # too big for pandas: the worker's DuckDB reads the file itself
+                manifest.append({"id": str(dataset_id), "scan": frame.to_json(), "name": name, "sheet": sheet})
+                continue
             with open(data_dir / f"dataset_{i}.pkl", "wb") as fh:
                 pickle.dump(frame, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            name, sheet = self._file_names.get(dataset_id, (None, None))
             manifest.append({"id": str(dataset_id), "file": f"dataset_{i}.pkl", "name": name, "sheet": sheet})
         (data_dir / "datasets.json").write_text(json.dumps(manifest))
         group, self._cgroup_note = memory.MemoryCgroup.create()
@@ -173,6 +178,7 @@ class Sandbox:
             "read_files": [str(p) for p in self.source_files], "confine": True, "preload": self._preload,
             "uid": self._uid, "sql_bridge": self._broker is not None,
             "sql_tables": getattr(self._broker, "table_names", {}), "hard_limits": {"file_mb": self.limits.file_mb, "memory_mb": self.limits.memory_mb},
+            "sql": self._sql_options,
         }
         worker = WorkerProcess(config, worker_env(self.sandbox_dir, self._mpl_dir), self.sandbox_dir)
         self._state["worker"] = worker

@@ -24,7 +24,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from dsagent.sandbox import aliases, artifacts, confine, loaded_files, protocol, sql_bridge
+from dsagent.sandbox import aliases, artifacts, confine, duck, loaded_files, protocol, sql_bridge
 
 # aliases.BOUND's order, most used first: a cell that needs plt soon after a restart waits the least.
 _WARMUP_ORDER = tuple(dict.fromkeys(module for alias, module in aliases.BOUND.items() if alias not in aliases.EAGER))
@@ -220,24 +220,31 @@ class _Warmup(threading.Thread):
             self.done.set()
 
 
-def _load_datasets(data_dir: Path) -> dict[str, Any]:
+def _load_datasets(data_dir: Path, sql_options: dict[str, Any], workspace: Path) -> tuple[dict[str, Any], duck.Tables]:
+    """The pandas datasets and the DuckDB tables over them and over the big files (see duck.py)."""
     import pandas as pd
 
     manifest = json.loads((data_dir / "datasets.json").read_text())
-    datasets = {}
+    datasets, scans = {}, {}
     for entry in manifest:
+        if entry.get("scan"):  # a file too big for pandas: DuckDB reads it where it lies
+            scans[entry["id"]] = entry["scan"]
+            continue
         with open(data_dir / entry["file"], "rb") as fh:
             datasets[entry["id"]] = pickle.load(fh)
-    loaded_files.install(pd, datasets, manifest)
-    return datasets
+    tables = duck.Tables(datasets, scans, sql_options, workspace / ".tmp" / "duckdb")
+    if scans:
+        import duckdb  # noqa: F401 - loaded with the datasets; its connection (and threads) only once confined
+    loaded_files.install(pd, {**datasets, **tables.big}, manifest)
+    return {**datasets, **tables.big}, tables
 
 
-def _build_namespace(datasets: dict[str, Any]) -> dict[str, Any]:
+def _build_namespace(datasets: dict[str, Any], tables: duck.Tables) -> dict[str, Any]:
     import numpy as np
     import pandas as pd
 
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    namespace.update(pd=pd, np=np, datasets=datasets, make_subplots=_make_subplots)
+    namespace.update(pd=pd, np=np, datasets=datasets, make_subplots=_make_subplots, sql=tables.sql)
     for alias, target in aliases.LAZY.items():
         namespace[alias] = _LazyModule(alias, target, namespace)
     if len(datasets) == 1:
@@ -331,7 +338,7 @@ def main() -> int:
         import numpy  # noqa: F401 - loaded before confinement, with the datasets
         import pandas  # noqa: F401
 
-        datasets = _load_datasets(Path(config["data_dir"]))
+        datasets, tables = _load_datasets(Path(config["data_dir"]), config.get("sql") or {}, Path(config["workspace"]))
         mpl_dir = Path(config["mpl_dir"])
         if not any(mpl_dir.glob("fontlist-*.json")):
             import matplotlib.font_manager  # noqa: F401 - builds the font cache while we may write
@@ -339,7 +346,9 @@ def main() -> int:
         if config["confine"]:
             confine.confine(config["workspace"], config["data_dir"], str(mpl_dir), config["read_files"], report,
                             uid=config.get("uid"), parent_pid=config["parent_pid"], hard_limits=config.get("hard_limits"))
-        namespace = _build_namespace(datasets)
+        namespace = _build_namespace(datasets, tables)
+        if tables.big:  # DuckDB's threads start here, confined: Landlock and capabilities are per thread
+            tables.con  # noqa: B018 - opens the views over the big files before the first cell
         if config.get("sql_bridge"):  # a database source: sql() asks dsagent, which holds the connection
             sql_bridge.bind(namespace, command_fd, reply_fd, config.get("sql_tables") or {})
     except BaseException as exc:  # noqa: BLE001 - the parent must learn why the worker died

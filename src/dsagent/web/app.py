@@ -46,7 +46,7 @@ def sidebar(state: Any) -> None:
         for error in state["upload_errors"]:
             st.error(error, icon=":material/error:")
         for ds in state["datasets"].values():
-            rows, cols = ds.frame.shape
+            rows, cols = ds.shape
             st.caption(f"`{ds.id}` · {ds.name} · {rows:,} rows × {cols} columns")
 
         st.header("Agent")

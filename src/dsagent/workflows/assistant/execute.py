@@ -28,11 +28,11 @@ def _dataset_id(session: Any, file: str) -> str:
 
 
 def _prefix(project: Project, file: str) -> SystemMessage:
-    from dsagent.workflows.common.prompting import CONTEXT
+    from dsagent.workflows.common.prompting import context
 
     path = project.summaries / f"{file}.md"
     summary = path.read_text(encoding="utf-8") if path.is_file() else f"(no summary of {file} yet)"
-    return SystemMessage(content=CONTEXT.format(data_summary=summary.strip()))
+    return SystemMessage(content=context(summary.strip(), quote=False))
 
 
 def make_plan(runtime: Any, task: dict[str, Any]) -> dict[str, Any]:

@@ -62,6 +62,17 @@ def _waiting(graph: Any, config: dict[str, Any]) -> dict | None:
     return None
 
 
+def _refuse_big(datasets: Any, big_file_mb: float) -> None:
+    """Cleaning rewrites every row in pandas: a file above ``big_file_mb`` is refused, saying what to do."""
+    big = [ds for ds in datasets if ds.big is not None]
+    if big:
+        names = ", ".join(f"{ds.name} ({ds.big.scan.size_mb:,.0f} MB)" for ds in big)
+        raise UserError(f"{names}: larger than big_file_mb ({big_file_mb:g} MB), so it is not loaded into pandas, and cleaning "
+                        "rewrites every row in pandas. Ask questions about it instead (they run as SQL in DuckDB), clean a "
+                        "smaller extract (e.g. one written by DuckDB: COPY (SELECT … WHERE …) TO 'part.csv'), or raise "
+                        "big_file_mb (DSAGENT_BIG_FILE_MB) if the sandbox's memory limit holds the file in pandas.")
+
+
 def _run(paths: Sequence[Any], payload: Any, thread_id: str, flags: dict[str, bool], *, settings: Any, instructions: str,
          workspace: Path | None, on_progress: Callable | None) -> CleanOutcome:
     import time
@@ -76,6 +87,7 @@ def _run(paths: Sequence[Any], payload: Any, thread_id: str, flags: dict[str, bo
 
     started = time.perf_counter()
     with Session(list(paths), settings=settings, progress=on_progress, workspace=workspace) as session:
+        _refuse_big(session.datasets.values(), session.settings.big_file_mb)
         label = model_label(session.model)
         run_id = session.run_log.start_run(workflow="clean", model=label, question=instructions or "(clean with the default steps)",
                                            datasets=[ds.name for ds in session.datasets.values()], workspace=str(session.workspace))

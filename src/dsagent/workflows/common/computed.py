@@ -103,7 +103,7 @@ def data_facts(datasets: Any) -> str:
     frames = datasets.values() if isinstance(datasets, Mapping) else (datasets or [])
     for item in frames:
         frame = getattr(item, "frame", item)
-        shape = getattr(frame, "shape", None)
+        shape = getattr(item, "shape", None)  # a session Dataset's: a big file's rows, not its sample's
         if shape is not None:
             facts.append(f"{shape[0]} rows, {shape[1]} columns: " + ", ".join(map(str, frame.columns)))
     return "\n".join(facts)

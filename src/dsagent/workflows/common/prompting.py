@@ -48,11 +48,55 @@ CODE_RULES = """CODE REQUIREMENTS:
 - Add all derived columns BEFORE splitting data into subsets (subsets are copies)."""
 
 
+SQL_TABLE_MARK = "a DuckDB SQL table for sql()"
+"""What the profile of a file too big for pandas says (data.bigfile.header_note)."""
+_PANDAS_ONLY = "each dataset is a pandas DataFrame"
+_WITH_SQL = "each dataset is a pandas DataFrame, except those the profile calls a DuckDB SQL table: query those with sql()"
+SQL_RULES = ("\n- {tables} {is_are} too big for pandas: NOT a DataFrame (df.groupby, df['col'] fail). Query with "
+             "sql(\"SELECT … FROM {first} …\"): DuckDB SQL over the file, returns a pandas DataFrame. Aggregate in SQL "
+             "first (COUNT, SUM, AVG, WHERE, GROUP BY, ORDER BY … LIMIT) and bring only the small result into pandas; "
+             "never SELECT all its rows. One number: result = sql(\"SELECT AVG(x) AS v FROM {first}\")['v'].iloc[0]. "
+             "A DATE column is not text (LIKE fails on it): use year(d) = 2020 or d >= DATE '2020-01-01'.")
+
+
+def context(summary: str, quote: bool = True) -> str:
+    """:data:`CONTEXT` with the data profile (fenced as data unless ``quote`` is off: the
+    assistant's summaries are its own text); when a dataset is a SQL table, the header says so."""
+    shown = summary if not quote else quote_data(summary) if summary else "(no datasets loaded)"
+    text = CONTEXT.format(data_summary=shown)
+    return text.replace(_PANDAS_ONLY, _WITH_SQL, 1) if SQL_TABLE_MARK in (summary or "") else text
+
+
+def sql_tables(datasets: Iterable[str] | Mapping[str, Any]) -> list[str]:
+    """The dataset ids that are SQL tables only (files above ``big_file_mb``): from a mapping of
+    id → meta dict (``sql_table``) or id → Dataset (``big``)."""
+    if not isinstance(datasets, Mapping):
+        return []
+    return [str(i) for i, meta in datasets.items()
+            if (meta.get("sql_table") if isinstance(meta, Mapping) else getattr(meta, "big", None) is not None)]
+
+
+def data_where(datasets: Iterable[str] | Mapping[str, Any]) -> tuple[str, str]:
+    """Where the code finds the data (the ``{where}`` of the code rules) and the SQL rule, if a
+    dataset is a file too big for pandas (else "")."""
+    ids = list(datasets)
+    big = sql_tables(datasets)
+    if len(ids) == 1:
+        where = (f"as the SQL table `{ids[0]}` (also named df); use sql()" if big else
+                 f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df")
+    else:
+        where = "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
+        if big:
+            where += f"; {', '.join(map(repr, big))} only as SQL tables"
+    rule = SQL_RULES.format(tables=", ".join(f"`{b}`" for b in big), is_are="is" if len(big) == 1 else "are", first=big[0]) if big else ""
+    return where, rule
+
+
 def stable_messages(state: Mapping[str, Any], instruction: str) -> list[BaseMessage]:
     """The stable prefix (context + data profile), the earlier turns, then this node's task."""
     history = [m for m in state.get("messages", []) if isinstance(m, BaseMessage)]
-    context = CONTEXT.format(data_summary=quote_data(state["data_summary"]) if state["data_summary"] else "(no datasets loaded)")
-    return [SystemMessage(content=context), *history, HumanMessage(content=instruction)]
+    context_text = context(state["data_summary"])
+    return [SystemMessage(content=context_text), *history, HumanMessage(content=instruction)]
 
 
 NAMED_ANSWERS = ("\n- The question names its answers: make `result` a dict with exactly the keys {names}, "
@@ -109,9 +153,11 @@ def _table_name(meta: Any) -> str | None:
     return getattr(getattr(meta, "table", None), "name", None)
 
 
-def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
+def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any], question: str = "") -> str:
     """:data:`CODE_RULES` naming where the data is: ``df`` for one dataset, else ``datasets[...]``.
 
+    A dataset too big for pandas (a meta dict with ``sql_table``, a Dataset with ``big``) is a SQL
+    table: the rules say to aggregate it with ``sql()`` first (:data:`SQL_RULES`).
     A question that names its answers (``@mean_age[value]``) gets them as the keys of ``result``:
     the computed values then reach the answer as computed, with no model retyping them, and two
     independent codes for the question become comparable key by key. A question that asks for a
@@ -124,12 +170,8 @@ def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
         where = ("in database tables (" + ", ".join(tables) + "): read them with sql(\"SELECT …\"), which returns a DataFrame; "
                  "aggregate in SQL, e.g. result = sql(\"SELECT k, SUM(a * b) AS total FROM t GROUP BY k ORDER BY total DESC\")" + (f"; the files are in the dict `datasets` ({', '.join(map(repr, ids))})" if ids else ""))
         return CODE_RULES.format(where=where) + named_answers_rule(question) + recipes_for(question)
-    ids = list(dataset_ids)
-    if len(ids) == 1:
-        where = f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"
-    else:
-        where = "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
-    return CODE_RULES.format(where=where) + named_answers_rule(question) + recipes_for(question)
+    where, sql_rule = data_where(dataset_ids)
+    return CODE_RULES.format(where=where) + sql_rule + named_answers_rule(question) + recipes_for(question)
 
 
 def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:

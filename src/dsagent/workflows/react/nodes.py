@@ -51,8 +51,7 @@ def dataframe_info(datasets: Mapping[str, Any]) -> dict[str, DataFrameInfo]:
     for ds_id, ds in datasets.items():
         frame = ds.frame
         head = json.loads(frame.head().to_json(orient="records", date_format="iso", force_ascii=False))
-        shape = (getattr(ds, "rows", len(frame)), frame.shape[1])  # a database table: its count, not its sample's
-        info[ds_id] = DataFrameInfo(shape=shape, columns=[str(c) for c in frame.columns],
+        info[ds_id] = DataFrameInfo(shape=ds.shape, columns=[str(c) for c in frame.columns],
                                     dtypes={str(c): str(t) for c, t in frame.dtypes.items()}, head=head)
     return info
 

@@ -9,10 +9,11 @@ dtypes and sample values. Snapshot-tested.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from dsagent.workflows.common.code import clip
-from dsagent.workflows.common.prompting import named_answers_rule, quote_data
+from dsagent.workflows.common.prompting import data_where, named_answers_rule, quote_data
 from dsagent.workflows.react.code_policy import ALLOWED_LIBRARIES
 from dsagent.workflows.react.state import AgentState, ExecutionResult
 
@@ -95,15 +96,9 @@ def language(text: str) -> str:
     return "ja" if _JAPANESE.search(text or "") else "en"
 
 
-def _where(dataset_ids: Iterable[str]) -> str:
-    ids = list(dataset_ids)
-    if len(ids) == 1:
-        return f"as the DataFrame `df` (same as datasets[{ids[0]!r}]); use df"
-    return "in the dict `datasets` of DataFrames: use datasets['<id>'] (" + ", ".join(map(repr, ids)) + ")"
-
-
-def code_rules(dataset_ids: Iterable[str], question: str = "") -> str:
-    return CODE_RULES.format(where=_where(dataset_ids), libraries=", ".join(ALLOWED_LIBRARIES)) + named_answers_rule(question)
+def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any], question: str = "") -> str:
+    where, sql_rule = data_where(dataset_ids)
+    return CODE_RULES.format(where=where, libraries=", ".join(ALLOWED_LIBRARIES)) + sql_rule + named_answers_rule(question)
 
 
 def _last_line(error: str | None) -> str:
