@@ -74,14 +74,13 @@ def test_profile_lists_tables_with_counts_types_and_samples(script_file, db_file
             assert ("North" in text or "East" in text) == (sharing != "schema")
 
 
-def test_sql_is_not_in_the_sandbox_without_a_database(script_file, tmp_path):
+def test_without_a_database_sql_is_the_sandboxs_own_duckdb(script_file, tmp_path):
     csv = tmp_path / "s.csv"
-    csv.write_text("a\n1\n")
-    spec = script_file([PLAN, "result = sql('select 1')", "x", "y"] * 3)
-    with Session([csv], model=spec) as session:
-        assert session.broker is None
-        run = session._ready_sandbox().run("result = 'sql' in dir()")
-        assert run.result == "False"
+    csv.write_text("a\n1\n2\n")
+    with Session([csv], model=script_file([])) as session:
+        assert session.broker is None  # no broker: the files are queried inside the sandbox
+        run = session._ready_sandbox().run("result = int(sql('select sum(a) as t from s')['t'][0])")
+        assert run.success and run.result == "3", run.error
 
 
 def test_writes_are_refused_in_the_sandbox(script_file, db_file):
