@@ -23,6 +23,7 @@ from typing import Any
 from dsagent.errors import DsagentError
 from dsagent.sandbox import duck, fsafe, memory, outputs, sql_bridge
 from dsagent.sandbox.leftovers import DATA_PREFIX, breach_message
+from dsagent.sandbox.limits import cell_limits, idle_limits
 from dsagent.sandbox.leftovers import cleanup as _cleanup
 from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
 from dsagent.sandbox.base import ExecutionResult, Isolation, Limits
@@ -31,15 +32,6 @@ from dsagent.sandbox.protocol import ProtocolError
 
 START_TIMEOUT_S = 120.0  # the very first start builds matplotlib's font cache
 _POLL_S = 0.1  # trap 7: an OOM kill is only seen when polled
-# A cell pauses the background imports, but one may be halfway: allow what the largest adds.
-_IMPORT_RSS_MB = 100.0
-_IMPORT_VM_MB = 256.0
-_AS_SLACK_MB = 512.0  # RLIMIT_AS only turns huge allocations into MemoryError (trap 1)
-_CPU_MARGIN_S = 5
-# Between cells the worker keeps a memory cap: its libraries (all of them, while the background
-# imports run) plus the limit. A thread that outlives its cell meets the same limit.
-_ALL_LIBRARIES_MB = 400.0
-_ALL_LIBRARIES_VM_MB = 1024.0
 _SIZE_EVERY_S = 0.5  # how often the parent measures the code's directory during a cell
 SANDBOX_DIR = "sandbox"
 """The code's own directory inside the workspace (its cwd, HOME and TMPDIR): the only place it may
@@ -347,35 +339,10 @@ class Sandbox:
         self._make_sandbox_dir()
 
     def _apply_limits(self, pid: int, limits: Limits, status: dict[str, Any]) -> float:
-        """Memory cap (cgroup or polling), RLIMIT_AS, RLIMIT_CPU and RLIMIT_FSIZE for one run."""
-        allowance = _IMPORT_RSS_MB if status.get("importing") else 0.0
-        cap_mb = self._baseline_mb + status["library_mb"] + allowance + limits.memory_mb
-        group = self._state["cgroup"]
-        if group is not None:
-            group.set_limit(int(cap_mb * memory.MB))
-        if not hasattr(resource, "prlimit"):
-            return cap_mb
-        vm_mb = memory.read_status(pid).get("VmSize", 0) / 1024
-        vm_allowance = _IMPORT_VM_MB if status.get("importing") else 0.0
-        address_space = int((vm_mb + limits.memory_mb + vm_allowance + _AS_SLACK_MB) * memory.MB)
-        cpu = int(memory.cpu_seconds(pid) + limits.wall_s * (os.cpu_count() or 1)) + _CPU_MARGIN_S
-        file_size = limits.file_mb * memory.MB
-        _prlimit(pid, resource.RLIMIT_AS, address_space)
-        _prlimit(pid, resource.RLIMIT_FSIZE, file_size)
-        _prlimit(pid, resource.RLIMIT_CPU, cpu)
-        return cap_mb
+        return cell_limits(pid, limits, self._state["cgroup"], self._baseline_mb, status)
 
     def _idle_limits(self, pid: int, limits: Limits) -> None:
-        """Between cells the cap stays: the libraries (all of them while the background imports
-        run) plus the limit, so a thread that outlives its cell cannot grow past it."""
-        library_mb = self._idle["library_mb"] if self._idle["warm"] else max(self._idle["library_mb"], _ALL_LIBRARIES_MB)
-        group = self._state["cgroup"]
-        if group is not None:
-            group.set_limit(int((self._baseline_mb + library_mb + limits.memory_mb) * memory.MB))
-        if hasattr(resource, "prlimit"):
-            vm_mb = memory.read_status(pid).get("VmSize", 0) / 1024
-            vm_allowance = 0.0 if self._idle["warm"] else _ALL_LIBRARIES_VM_MB
-            _prlimit(pid, resource.RLIMIT_AS, int((vm_mb + limits.memory_mb + vm_allowance + _AS_SLACK_MB) * memory.MB))
+        idle_limits(pid, limits, self._state["cgroup"], self._baseline_mb, self._idle["library_mb"], self._idle["warm"])
 
     def _oom_kills(self) -> int:
         group = self._state["cgroup"]
@@ -403,15 +370,3 @@ class Sandbox:
             duration_s=round(duration, 4), peak_mb=round(peak_mb, 1), limit_breached=breached,
         )
 
-
-def _prlimit(pid: int, which: int, soft: int) -> None:
-    """Soft limits only: lowering a hard limit could not be undone without CAP_SYS_RESOURCE.
-
-    The worker cannot raise them back: seccomp denies it setrlimit and prlimit64 writes. A soft
-    limit above the hard one the worker set at start is clamped to it.
-    """
-    try:
-        hard = resource.prlimit(pid, which)[1]
-        resource.prlimit(pid, which, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
-    except (OSError, ValueError):
-        pass  # the worker just exited; the run reports that instead
