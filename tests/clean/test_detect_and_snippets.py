@@ -126,3 +126,16 @@ def test_codes_with_leading_zeros_stay_text_and_names_are_not_folded():
                           "name": [f"Person {i}" for i in range(36)] + ["Person 1"] * 3 + ["Persn 1"]})
     kinds = {(f["kind"], f["column"]) for f in detect(frame)}
     assert ("number_text", "zip") not in kinds and ("spelling", "name") not in kinds
+
+
+def test_the_findings_of_a_very_wide_dirty_table_stay_within_their_budget():
+    from dsagent.data.tokens import count_tokens
+    from dsagent.workflows.clean.decide import FINDINGS_TOKEN_BUDGET, findings_text
+
+    findings = [{"id": i, "kind": "bad_type", "column": f"col_{i}", "params": {}, "detail": f"text numbers like '1,0{i % 10}' in col_{i}"}
+                for i in range(1, 5001)]
+    text = findings_text({"wide": findings}, {"wide": "wide.csv"})
+    assert count_tokens(text) <= FINDINGS_TOKEN_BUDGET + 30
+    assert text.startswith("1. bad_type") and text.endswith("more findings not listed here: the default steps cover them)")
+    few = findings_text({"wide": findings[:3]}, {"wide": "wide.csv"})
+    assert few.count("\n") == 2 and "not listed" not in few

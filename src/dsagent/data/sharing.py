@@ -130,21 +130,13 @@ def _column_note(value: Any) -> str:
 def notes_text(notes: Mapping[str, Any], columns: Iterable[str], budget: int = NOTES_TOKEN_BUDGET) -> str:
     """The notes as prompt lines (columns of this table only), cut to ``budget`` tokens."""
     from dsagent.data.profile import _name
-    from dsagent.data.tokens import count_tokens
+    from dsagent.data.tokens import count_tokens, within_budget
 
     present = set(columns)
     lines = ["Notes:"] + ([f"table: {notes['table'].strip()}"] if notes.get("table") else [])
     cols = [(name, _column_note(v)) for name, v in (notes.get("columns") or {}).items() if str(name) in present]
-    used = count_tokens("\n".join(lines))
-    dropped = 0
-    for name, text in cols:
-        line = f"- {_name(str(name))}: {text}"
-        cost = count_tokens(line) + 1
-        if used + cost > budget:
-            dropped += 1
-            continue
-        lines.append(line)
-        used += cost
+    kept, dropped = within_budget([f"- {_name(str(name))}: {text}" for name, text in cols], budget, count_tokens("\n".join(lines)))
+    lines += kept
     if dropped:
         lines.append(f"({dropped} more column notes not shown: over the notes' token budget)")
     return "\n".join(lines) if len(lines) > 1 else ""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 # Qwen2's pre-tokenizer, written with `re` classes: [^\W\d_] is "a letter".
 _PIECES = re.compile(
@@ -62,3 +62,17 @@ def _piece_cost(piece: str) -> int:
     extra = 1 if (len(piece) - letters) > 1 else 0
     # Common words up to ~7 letters are one token; longer ones split every ~5 letters.
     return (1 if letters <= 7 else math.ceil(letters / 5)) + extra
+
+
+def within_budget(lines: Iterable[str], budget: int, used: int = 0) -> tuple[list[str], int]:
+    """The lines, in order, that fit ``budget`` tokens after ``used`` (a line that does not fit is
+    skipped, a shorter one after it may still fit), and how many were left out."""
+    kept, left = [], 0
+    for line in lines:
+        cost = count_tokens(line) + 1
+        if used + cost > budget:
+            left += 1
+            continue
+        kept.append(line)
+        used += cost
+    return kept, left

@@ -92,7 +92,14 @@ def grounded(decision: Decision | None, instructions: str, findings: list[dict[s
     return policy, skipped, extra, notes
 
 
+FINDINGS_TOKEN_BUDGET = 1500
+"""The findings' share of the recommendation prompt: a very wide, dirty table lists its first
+findings and says how many more there are (the default policy handles them all the same)."""
+
+
 def findings_text(findings_by_ds: dict[str, list[dict[str, Any]]], names: dict[str, str]) -> str:
+    from dsagent.data.tokens import within_budget
+
     lines = []
     for ds_id, findings in findings_by_ds.items():
         if len(findings_by_ds) > 1:
@@ -103,4 +110,7 @@ def findings_text(findings_by_ds: dict[str, list[dict[str, Any]]], names: dict[s
             where = f"column {f['column']!r}: " if f.get("column") else ""
             detail = f["detail"] if len(f["detail"]) <= 140 else f["detail"][:139] + "…"
             lines.append(f"{f['id']}. {f['kind']} — {where}{detail}")
-    return "\n".join(lines)
+    kept, left = within_budget(lines, FINDINGS_TOKEN_BUDGET)
+    if left:
+        kept.append(f"({left} more findings not listed here: the default steps cover them)")
+    return "\n".join(kept)
