@@ -118,7 +118,7 @@ class StubSession:
         self.progress = None
         self.settings = SimpleNamespace(model="stub")
         frame = pd.DataFrame({"region": ["North", "South"], "units": [3, 4]})
-        self.datasets = {"sales": SimpleNamespace(id="sales", name="sales.csv", frame=frame, source_path=None)}
+        self.datasets = {"sales": SimpleNamespace(id="sales", name="sales.csv", frame=frame, shape=frame.shape, source_path=None)}
 
     def ask(self, question: str, workflow: str | None = None) -> AnalysisResult:
         self.asked.append((question, workflow))
