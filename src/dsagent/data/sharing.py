@@ -135,7 +135,7 @@ def notes_text(notes: Mapping[str, Any], columns: Iterable[str], budget: int = N
     present = set(columns)
     lines = ["Notes:"] + ([f"table: {notes['table'].strip()}"] if notes.get("table") else [])
     cols = [(name, _column_note(v)) for name, v in (notes.get("columns") or {}).items() if str(name) in present]
-    kept, dropped = within_budget([f"- {_name(str(name))}: {text}" for name, text in cols], budget, count_tokens("\n".join(lines)))
+    kept, dropped, _ = within_budget([f"- {_name(str(name))}: {text}" for name, text in cols], budget, count_tokens("\n".join(lines)))
     lines += kept
     if dropped:
         lines.append(f"({dropped} more column notes not shown: over the notes' token budget)")

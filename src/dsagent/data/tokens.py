@@ -64,9 +64,10 @@ def _piece_cost(piece: str) -> int:
     return (1 if letters <= 7 else math.ceil(letters / 5)) + extra
 
 
-def within_budget(lines: Iterable[str], budget: int, used: int = 0) -> tuple[list[str], int]:
+def within_budget(lines: Iterable[str], budget: int, used: int = 0) -> tuple[list[str], int, int]:
     """The lines, in order, that fit ``budget`` tokens after ``used`` (a line that does not fit is
-    skipped, a shorter one after it may still fit), and how many were left out."""
+    skipped, a shorter one after it may still fit), how many were left out, and the tokens used
+    in all."""
     kept, left = [], 0
     for line in lines:
         cost = count_tokens(line) + 1
@@ -75,4 +76,4 @@ def within_budget(lines: Iterable[str], budget: int, used: int = 0) -> tuple[lis
             continue
         kept.append(line)
         used += cost
-    return kept, left
+    return kept, left, used

@@ -86,35 +86,37 @@ def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
     return out
 
 
+def _column_line(info: TableInfo, name: str, dtype: str, sharing: str) -> str:
+    """One column of a table's profile: name, type, missing share, distinct count, and (unless
+    ``schema``) its range."""
+    from dsagent.data.profile import _name, _pct, _value, num
+
+    s = info.stats.get(name) or {}
+    part = f"- {sql_name(name) if len(name) <= 60 else _name(name)} {dtype}"
+    nonnull, distinct = s.get("nonnull"), s.get("distinct")
+    if info.rows and nonnull is not None and nonnull < info.rows:
+        part += f" miss={_pct(info.rows - int(nonnull), info.rows)}"
+    if distinct is not None:
+        part += f" u={'~' if info.dialect in _APPROX_DISTINCT else ''}{int(distinct):,}"
+    if sharing != "schema" and s.get("min") is not None:
+        low, high = s["min"], s["max"]
+        fmt = (lambda v: num(v)) if isinstance(low, (int, float)) and not isinstance(low, bool) else _value
+        part += f" min={fmt(low)} max={fmt(high)}"
+    return part
+
+
 def profile_text(info: TableInfo, sample: Any, sharing: str, dataset_id: str) -> str:
     """The prompt's description of one table, within :data:`TABLE_TOKEN_BUDGET` tokens."""
-    from dsagent.data.profile import _name, _pct, _value, num
-    from dsagent.data.tokens import count_tokens
+    from dsagent.data.tokens import count_tokens, within_budget
 
     rows = "? rows" if info.rows is None else f"{info.rows:,} rows"
     head = (f"table {info.name} (database {info.source}, id {dataset_id!r}): {rows} x {len(info.columns)} cols; "
             f"in the database, not in pandas: query it with sql(\"SELECT … FROM {sql_name(info.name)} …\")")
     if sharing == "schema":
         head += " (schema only: values are not shown)"
-    lines, used, left = [head], count_tokens(head), 0
-    for name, dtype in info.columns:
-        s = info.stats.get(name) or {}
-        part = f"- {sql_name(name) if len(name) <= 60 else _name(name)} {dtype}"
-        nonnull, distinct = s.get("nonnull"), s.get("distinct")
-        if info.rows and nonnull is not None and nonnull < info.rows:
-            part += f" miss={_pct(info.rows - int(nonnull), info.rows)}"
-        if distinct is not None:
-            part += f" u={'~' if info.dialect in _APPROX_DISTINCT else ''}{int(distinct):,}"
-        if sharing != "schema" and s.get("min") is not None:
-            low, high = s["min"], s["max"]
-            fmt = (lambda v: num(v)) if isinstance(low, (int, float)) and not isinstance(low, bool) else _value
-            part += f" min={fmt(low)} max={fmt(high)}"
-        cost = count_tokens(part) + 1
-        if used + cost > TABLE_TOKEN_BUDGET:
-            left += 1
-            continue
-        lines.append(part)
-        used += cost
+    parts = [_column_line(info, name, dtype, sharing) for name, dtype in info.columns]
+    kept, left, used = within_budget(parts, TABLE_TOKEN_BUDGET, count_tokens(head))
+    lines = [head, *kept]
     if left:
         lines.append(f"({left} more columns not shown: over the profile's token budget)")
     if sharing != "schema" and len(sample):

@@ -110,7 +110,7 @@ def findings_text(findings_by_ds: dict[str, list[dict[str, Any]]], names: dict[s
             where = f"column {f['column']!r}: " if f.get("column") else ""
             detail = f["detail"] if len(f["detail"]) <= 140 else f["detail"][:139] + "…"
             lines.append(f"{f['id']}. {f['kind']} — {where}{detail}")
-    kept, left = within_budget(lines, FINDINGS_TOKEN_BUDGET)
+    kept, left, _ = within_budget(lines, FINDINGS_TOKEN_BUDGET)
     if left:
         kept.append(f"({left} more findings not listed here: the default steps cover them)")
     return "\n".join(kept)
