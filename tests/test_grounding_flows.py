@@ -53,7 +53,8 @@ def test_quick_drops_a_label_no_output_holds(script_file, sales_csv):
 
 
 def test_quick_sends_a_series_back_when_one_value_is_asked(script_file, sales_csv):
-    spec = script_file([PLAN, "result = df['units'] * df['price']", "result = (df['units'] * df['price']).mean()", "It is the mean."])
+    grouped = "result = (df['units'] * df['price']).groupby(df['region']).mean()"
+    spec = script_file([PLAN, grouped, "result = (df['units'] * df['price']).mean()", "It is the mean."])
     result = ask(spec, [sales_csv], "What is the mean revenue, units times price?")
     route = steps(result.run_id)
     assert [s[:2] for s in route if s[0] == "code"] == [("code", "misfit"), ("code", "ok")]
@@ -62,8 +63,18 @@ def test_quick_sends_a_series_back_when_one_value_is_asked(script_file, sales_cs
     assert float(result.result_str) == pytest.approx((frame["units"] * frame["price"]).mean())
 
 
+def test_quick_mends_a_per_row_series_by_code_when_the_aggregate_is_named(script_file, sales_csv):
+    spec = script_file([PLAN, "result = df['units'] * df['price']", "It is the mean."])
+    result = ask(spec, [sales_csv], "What is the mean revenue, units times price?")
+    code_steps = [s for s in steps(result.run_id) if s[0] == "code"]
+    assert [s[:2] for s in code_steps] == [("code", "ok")] and "aggregate of the per-row values" in code_steps[0][2]
+    frame = pd.read_csv(sales_csv)
+    assert float(result.result_str) == pytest.approx((frame["units"] * frame["price"]).mean())
+    assert result.code.rstrip().endswith("result = result.mean()")
+
+
 def test_quick_keeps_a_misfit_at_the_last_attempt_rather_than_ending_in_error(script_file, sales_csv):
-    series = "result = df['units'] * df['price']"
+    series = "result = (df['units'] * df['price']).groupby(df['region']).mean()"
     spec = script_file([PLAN, series, series + " * 1", series + " * 1.0", "Here are the revenues."])
     result = ask(spec, [sales_csv], "What is the mean revenue, units times price?")
     assert result.output_type != "error" and result.attempts == 3

@@ -59,6 +59,16 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
                 f"{f' of {rows} rows' if rows else ''}. Reduce it to the single answer (for example .mean() or .sum() "
                 "of the computed column, or the top label of the grouped values with .idxmax()), and put that in `result`.")
+    if re.match(r"^\W*(which|who)\b", question or "", re.I) and kind in ("float", "float64", "float32"):
+        name = _name_column(question, text_columns)
+        return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is the number {shown.strip()[:40]}. "
+                f"Compute the value for every {repr(name) if name else 'group'} and take the label of the top one, e.g. "
+                f"result = df.groupby({name or 'name_col'!r})['value_col'].sum().idxmax().")
+    first_row = _first_row_of_aggregate(question, code)
+    if first_row:
+        return (f"ResultDoesNotFitQuestion: `{first_row}` takes the first row's value, not the aggregate the question asks for. "
+                "Compute the per-row values as a column first (df['r'] = df['a'] / df['b']), then aggregate that column "
+                "(result = df['r'].mean()).")
     call = _position_call(tree)
     if _WHICH.search(question or "") and kind in ("int", "int64", "int32") and call:
         name = _name_column(question, text_columns)
@@ -71,6 +81,22 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
                 "filter the rows on it first.")
     return None
+
+
+_AGGREGATE_ASKED = re.compile(r"\b(mean|average|median|total|sum|standard deviation|variance)\b", re.I)
+_FIRST_ROW = re.compile(r"^result\s*=\s*(.+?(?:\.iloc\[0\]|\.values\[0\]|\.iat\[0\]))\s*$", re.M)
+
+
+def _first_row_of_aggregate(question: str, code: str) -> str | None:
+    """``result = x.iloc[0]`` for "what is the mean …", with nothing sorted or ranked first: the first
+    row, not the aggregate (the model's way of making a Series fit)."""
+    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    if not (asks_one_value(question) and _AGGREGATE_ASKED.search(first)):
+        return None
+    if re.search(r"sort_values|nlargest|nsmallest|idxmax|idxmin|groupby", code or ""):
+        return None
+    match = _FIRST_ROW.search(code or "")
+    return match.group(0).strip() if match else None
 
 
 def _rows(shown: str) -> int | None:

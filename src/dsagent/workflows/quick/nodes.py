@@ -12,7 +12,8 @@ from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, run_code, write_code
-from dsagent.workflows.common.fit import name_at_label, ranked_note, result_misfit
+from dsagent.workflows.common.fit import ranked_note, result_misfit
+from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
@@ -83,16 +84,16 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 code, resampled = write_code(ctx, _messages(state, instruction), rejected, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
+            code = mend_yes_no(code, run_facts(ctx))
             run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}
-            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx), run_text_columns(ctx)) if run.success else None
-            mended = name_at_label(state["question"], code, execution_result, run_text_columns(ctx)) if misfit and len(state["datasets"]) == 1 else None
-            if mended:  # idxmax's row label for a "which …" question: the name at that row, by code
-                run2, result2 = run_code(ctx, mended)
-                if run2.success and not result_misfit(state["question"], mended, result2, run_labels(ctx), run_text_columns(ctx)):
-                    code, run, execution_result, misfit = mended, run2, result2, None
-                    update["code"] = code
-                    step["detail"] = step.get("detail", "") + "row label → name; "
+            fits = lambda c, r: result_misfit(state["question"], c, r, run_labels(ctx), run_text_columns(ctx))  # noqa: E731
+            misfit = fits(code, execution_result) if run.success else None
+            mended = mend_chain(state["question"], code, execution_result, run_facts(ctx), lambda c: run_code(ctx, c), fits) if misfit else None
+            if mended:  # what the code meant, by code (fit_mends): e.g. idxmax's row label → the name at that row
+                code, run, execution_result, labels = mended
+                misfit, update["code"] = None, code
+                step["detail"] = step.get("detail", "") + "; ".join(labels) + "; "
             if run.success and misfit and attempt < max_attempts:
                 # Ran, but does not answer the question: back to the code step, like an exception.
                 update.update(execution_success=False, error=misfit)

@@ -9,6 +9,7 @@ from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import run_code, unchecked_result, write_code
 from dsagent.workflows.common.fit import result_misfit
+from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.robust import prompts
@@ -49,9 +50,17 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             code, resampled = write_code(ctx, stable_messages(state, instruction), rejected, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
+            code = mend_yes_no(code, run_facts(ctx))
             run, execution_result = run_code(ctx, code)
             update: dict[str, Any] = {"code": code, "code_attempts": attempt, "execution_success": run.success}
-            misfit = result_misfit(state["question"], code, execution_result, run_labels(ctx), run_text_columns(ctx)) if run.success else None
+            fits = lambda c, r: result_misfit(state["question"], c, r, run_labels(ctx), run_text_columns(ctx))  # noqa: E731
+            misfit = fits(code, execution_result) if run.success else None
+            mended = mend_chain(state["question"], code, execution_result, run_facts(ctx), lambda c: run_code(ctx, c), fits) if misfit else None
+            if mended:  # what the code meant, by code (fit_mends)
+                code, run, execution_result, labels = mended
+                misfit, update["code"] = None, code
+                update["execution_success"] = True
+                step["detail"] += "; ".join(labels) + "; "
             if misfit and attempt < max_attempts:  # ran, but does not answer the question: back, like an exception
                 run = run.model_copy(update={"error": misfit})
                 update["execution_success"] = False
