@@ -119,13 +119,15 @@ def run_one(q: dict, data: Path, args: argparse.Namespace) -> dict:
         with Session([data / "tables" / q["file_name"]], model=args.model, workspace_root=args.workspace) as session:
             result = session.ask(question_text(q), workflow=args.workflow)
             asked = result.output_type == "ask"
+            run_ids = [result.run_id]
             calls, prompt_tokens, tokens = result.llm_calls, result.prompt_tokens, result.prompt_tokens + result.completion_tokens
             if asked:  # one-shot benchmark: answer like a user who is not there to reply
                 result = session.ask(NO_REPLY.format(question=question_text(q)), workflow=args.workflow)
+                run_ids.append(result.run_id)
                 calls, prompt_tokens = calls + result.llm_calls, prompt_tokens + result.prompt_tokens
                 tokens += result.prompt_tokens + result.completion_tokens
             response, extra_calls, extra_tokens = format_answer(session, q, result)
-        row.update(response=response, run_id=result.run_id, attempts=result.attempts, output_type=result.output_type,
+        row.update(response=response, run_id=result.run_id, run_ids=run_ids, attempts=result.attempts, output_type=result.output_type,
                    asked=asked, llm_calls=calls + extra_calls, prompt_tokens=prompt_tokens,
                    tokens=tokens + extra_tokens, result_str=(result.result_str or "")[:500])
     except Exception as exc:  # one bad question must not stop the benchmark

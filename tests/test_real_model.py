@@ -20,3 +20,27 @@ def test_quick_answers_a_numeric_question(local_spec, sales_csv):
     number = float(str(result.result_str).strip().split()[-1])
     assert number == pytest.approx(float(expected["South"]))
     assert result.llm_calls >= 3 and result.prompt_tokens > 0
+
+
+def test_the_run_log_counts_prompt_tokens_served_from_the_cache(local_spec, sales_csv):
+    """A second call that repeats the first call's opening is mostly served from the KV cache;
+    a call with another opening is not; both are recorded in the run log."""
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    from dsagent.llm.registry import get_chat_model
+
+    model = get_chat_model(local_spec)
+    system = SystemMessage("You answer in one word. " + "Keep answers short and plain. " * 20)
+    first = model.invoke([system, HumanMessage("Name a colour.")])
+    second = model.invoke([system, HumanMessage("Name a fruit.")])
+    other = model.invoke([SystemMessage("Reply with a number."), HumanMessage("Two plus two?")])
+    prompt2 = second.usage_metadata["input_tokens"]
+    cached2 = second.usage_metadata["input_token_details"]["cache_read"]
+    assert first.usage_metadata["input_tokens"] > 100
+    assert 100 < cached2 < prompt2
+    assert other.usage_metadata["input_token_details"]["cache_read"] < 10
+
+    with Session([sales_csv], model=local_spec) as session:
+        result = session.ask("How many rows are there?")
+        calls = session.run_log.llm_calls(result.run_id)
+    assert calls and all(c["cached_tokens"] is not None and 0 <= c["cached_tokens"] < c["prompt_tokens"] for c in calls)

@@ -117,6 +117,7 @@ class RunContext:
         for i, reply in enumerate(replies or [None]):  # type: ignore[list-item]
             usage = (getattr(reply, "usage_metadata", None) or {}) if reply is not None else {}
             p, c = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
+            cached = (usage.get("input_token_details") or {}).get("cache_read")
             self.llm_calls += 1
             self.prompt_tokens += p
             self.completion_tokens += c
@@ -126,6 +127,7 @@ class RunContext:
                 completion_tokens=c, latency_s=latency, ok=error is None, error=error,
                 prompt=messages_json(sent) if sent is not None else None,
                 reply=str(reply.content) if reply is not None else None,
+                cached_tokens=int(cached) if cached is not None else None,
             )
 
     def _retried(self, retry: Any) -> None:

@@ -133,6 +133,23 @@ class LocalChatModel(BaseChatModel):
             self._llama = load_llama(self.model_path, self.n_ctx, self.n_threads)
         return self._llama
 
+    def _context_tokens(self) -> list[int]:
+        """The tokens whose keys and values the model holds from its last call (its KV cache)."""
+        llm = self.llama
+        return [int(t) for t in llm._input_ids[: llm.n_tokens]]
+
+    def _reused(self, before: list[int], prompt_tokens: int) -> int:
+        """Prompt tokens served from the KV cache, not evaluated: the prompt's common prefix with
+        what the cache held before the call (llama.cpp evaluates only the rest; a prompt fully held
+        replays its last token)."""
+        after = self.llama._input_ids[:prompt_tokens]
+        same = 0
+        for a, b in zip(before, after):
+            if a != int(b):
+                break
+            same += 1
+        return min(same, max(prompt_tokens - 1, 0))
+
     def count_tokens(self, text: str) -> int:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
@@ -144,6 +161,7 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
+        before = self._context_tokens()
         try:
             out = self.llama.create_chat_completion(
                 messages=chat,
@@ -163,6 +181,7 @@ class LocalChatModel(BaseChatModel):
                 "input_tokens": usage.get("prompt_tokens", 0),
                 "output_tokens": usage.get("completion_tokens", 0),
                 "total_tokens": usage.get("total_tokens", 0),
+                "input_token_details": {"cache_read": self._reused(before, usage.get("prompt_tokens", 0))},
             },
             response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
         )

@@ -68,6 +68,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0003_llm_call_prompts",
         ["ALTER TABLE llm_calls ADD COLUMN prompt TEXT", "ALTER TABLE llm_calls ADD COLUMN reply TEXT"],
     ),
+    (
+        # Prompt tokens a call was served from the model's KV cache (not evaluated): benchmarks/speed.py.
+        "0004_llm_call_cached_tokens",
+        ["ALTER TABLE llm_calls ADD COLUMN cached_tokens INTEGER"],
+    ),
 ]
 
 
