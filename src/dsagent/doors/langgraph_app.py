@@ -90,7 +90,7 @@ def make_graph(workflow: str) -> Any:
         question = _question(state)
         if not question.strip():
             raise UserError('the input needs a question: {"paths": ["data.csv"], "question": "What is the average price?"}')
-        files = allowed_paths(state.get("paths") or [], settings.allowed_roots)
+        files = allowed_paths(state.get("paths") or [], settings.allowed_roots, settings.allowed_sources)
         writer = get_stream_writer()
 
         def progress(event: Any) -> None:

@@ -52,10 +52,17 @@ class Tools:
     def profile_data(self, paths: list[str]) -> str:
         from dsagent.data import load_datasets
         from dsagent.data.sharing import summarize_for_prompt
+        from dsagent.sources.attach import open_sources
 
-        files = allowed_paths(paths, self.settings.allowed_roots)
-        datasets = load_datasets(files)
-        text = summarize_for_prompt(datasets, None, self.settings)
+        files = allowed_paths(paths, self.settings.allowed_roots, self.settings.allowed_sources)
+        inputs, broker, tables = open_sources(files, self.settings)  # a database's tables stay in the database
+        try:
+            datasets = load_datasets(inputs, self.settings.big_file_mb, self.settings.duckdb_threads) if inputs else {}
+            datasets.update(tables)
+            text = summarize_for_prompt(datasets, None, self.settings)
+        finally:
+            if broker is not None:
+                broker.close()
         head = f"{len(datasets)} dataset(s); what the model is shown (data_sharing = {self.settings.data_sharing}):"
         return f"{head}\n\n{text}"
 
@@ -67,7 +74,7 @@ class Tools:
             raise UserError(f"unknown workflow {workflow!r}; use one of: {', '.join(WORKFLOWS)}")
         if not question or not question.strip():
             raise UserError("the question is empty: say what you want to know about the data")
-        files = allowed_paths(paths, self.settings.allowed_roots)
+        files = allowed_paths(paths, self.settings.allowed_roots, self.settings.allowed_sources)
         with shared_model(self.settings) as model, Session(files, settings=self.settings, chat_model=model) as session:
             result = session.ask(question, workflow=workflow)
         return answer_text(result, self.settings)

@@ -16,9 +16,10 @@ def resolved_roots(roots: Iterable[Path | str]) -> list[Path]:
     return [Path(r).expanduser().resolve() for r in roots]
 
 
-def allowed_paths(paths: Sequence[str] | str, roots: Iterable[Path | str]) -> list[str]:
-    """The paths, resolved, when every one is an existing file under a root; else a UserError
-    that names the path and the fix."""
+def allowed_paths(paths: Sequence[str] | str, roots: Iterable[Path | str], sources: Iterable[str] = ()) -> list[str]:
+    """The paths, resolved, when every one is an existing file under a root or a database URL
+    (``env:NAME``) listed in ``sources`` (the setting ``allowed_sources``); else a UserError that
+    names the path and the fix. A URL's password is never repeated in the message."""
     if isinstance(paths, str):
         paths = [paths]
     if not paths:
@@ -29,6 +30,12 @@ def allowed_paths(paths: Sequence[str] | str, roots: Iterable[Path | str]) -> li
     for raw in paths:
         if not isinstance(raw, str) or not raw.strip():
             raise UserError(f"{raw!r} is not a file path: pass each data file as a string")
+        if _is_url(raw):
+            if raw not in set(sources):
+                raise UserError(f"{_shown(raw)}: this database is not among the server's allowed sources; allow it with the setting "
+                                "allowed_sources (DSAGENT_ALLOWED_SOURCES='[\"postgresql://reader@host/db\"]' or '[\"env:NAME\"]')")
+            out.append(raw)
+            continue
         path = Path(raw).expanduser().resolve()
         if not any(path == b or path.is_relative_to(b) for b in bases):
             raise UserError(
@@ -39,3 +46,21 @@ def allowed_paths(paths: Sequence[str] | str, roots: Iterable[Path | str]) -> li
             raise UserError(f"{raw}: no such file under the allowed folders ({shown}); check the path")
         out.append(str(path))
     return out
+
+
+def _is_url(raw: str) -> bool:
+    from dsagent.sources.url import is_source
+
+    return is_source(raw) and (raw.startswith("env:") or "://" in raw)
+
+
+def _shown(raw: str) -> str:
+    """The URL with its password masked."""
+    if raw.startswith("env:"):
+        return raw
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(raw).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - an unreadable URL is shown by its scheme only
+        return raw.split("://", 1)[0] + "://…"
