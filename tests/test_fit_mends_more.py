@@ -24,6 +24,8 @@ def test_sum_of_a_yes_no_column_counts_the_yes():
     assert "(df['smoker'] == 'Yes').sum() / df['smoker'].count()" in mended
     assert "(df[df.day == 'Sun']['smoker'] == 'Yes').mean()" in mended
     assert mend_yes_no("result = df['tip'].sum()", FACTS) == "result = df['tip'].sum()"
+    mapped = "df['smoker'] = df['smoker'].map({'Yes': 1, 'No': 0})\nresult = df['smoker'].sum()"
+    assert mend_yes_no(mapped, FACTS) == mapped
 
 
 def test_a_per_row_series_for_what_is_the_mean_gets_the_mean():

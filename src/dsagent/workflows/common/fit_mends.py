@@ -74,8 +74,11 @@ def run_facts(ctx: Any) -> MendFacts:
 
 
 def mend_yes_no(code: str, facts: MendFacts) -> str:
-    """``df['smoker'].sum()`` / ``.mean()`` of a Yes/No text column -> ``(df['smoker'] == 'Yes').sum()``."""
+    """``df['smoker'].sum()`` / ``.mean()`` of a Yes/No text column -> ``(df['smoker'] == 'Yes').sum()``;
+    not when the code names the yes value itself or assigns the column (a mapped column's sum is right)."""
     for column, yes in facts.yes_no.items():
+        if re.search(rf"['\"]{re.escape(yes)}['\"]", code) or re.search(rf"\[['\"]{re.escape(column)}['\"]\]\s*=[^=]", code):
+            continue  # the code already maps or compares the values, or rewrites the column: its sum may be right
         pattern = re.compile(rf"((?:\b\w+)(?:\[[^\[\]]*\]|\.loc\[[^\[\]]*\])*\[(['\"]){re.escape(column)}\2\])\.(sum|mean)\(\)")
         code = pattern.sub(lambda m: f"({m.group(1)} == {yes!r}).{m.group(3)}()", code)
     return code
