@@ -67,6 +67,9 @@ def test_first_row_for_a_mean_goes_back_and_the_precedence_is_mended():
     assert finding and "first row" in finding
     mended, _ = mend_misfit(question, code, {"result_type": "float64", "result_str": "5.74"}, FACTS)
     assert "(s['petal_length'] / s['petal_width']).mean()" in mended and "iloc" not in mended
+    series = "result = df[m]['petal_length'] / df[m]['petal_width'].mean()"
+    mended, _ = mend_misfit(question, series, {"result_type": "Series", "result_str": SERIES}, FACTS)
+    assert mended.strip() == "result = (df[m]['petal_length'] / df[m]['petal_width']).mean()"
     ranked = "result = df.sort_values('x')['x'].iloc[0]"
     assert result_misfit("What is the mean x?", ranked, {"result_type": "float64", "result_str": "1"}) is None
 

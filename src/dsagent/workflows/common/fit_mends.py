@@ -207,10 +207,10 @@ def _name_at_label(question: str, code: str, tree: ast.AST, er: dict, facts: Men
 MENDS: list[tuple[str, Callable[..., str | None]]] = [
     ("year filter added", _year_filter),
     ("row label → name", _name_at_label),
+    ("aggregate of the per-row values", _precedence),  # before the next: a / b.mean() is no per-row value
     ("aggregate of the per-row values", _aggregate_series),
     ("every group compared", _one_group),
     ("the named columns compared", _named_columns),
-    ("aggregate of the per-row values", _precedence),
 ]
 
 
