@@ -25,17 +25,19 @@ import numpy as _bnp
 import pandas as _bpd
 
 _B_ROW = "__dsagent_row"
+def _b_vm_mb():
+    try:
+        return int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) // 1024
+    except Exception:
+        return 0
 _B_NUMERIC = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "FLOAT", "DOUBLE")
 
 
 def _b_connect(opts):
-    import duckdb
-    config = {"memory_limit": f"{max(int(opts['memory_mb']), 64)}MB", "threads": int(opts["threads"]) or (_bos.cpu_count() or 1),
-              "temp_directory": ".tmp/duckdb_clean", "max_temp_directory_size": f"{max(int(opts['temp_mb']), 64)}MB",
-              "preserve_insertion_order": True, "autoinstall_known_extensions": False}
-    con = duckdb.connect(":memory:", config=config)
-    con.execute("set enable_progress_bar = false")
-    return con
+    """The worker's own DuckDB connection (duck.Tables: made before the worker was confined, held to
+    its memory limit, spilling into .tmp/duckdb): a connection opened in a cell would meet the
+    address-space limit. Not closed here; insertion order is not kept, so outputs sort by row."""
+    return sql.__self__.con
 
 
 def _b_q(name):
@@ -48,7 +50,7 @@ def _b_parts_sql(parts):
 
 def _b_table(con, src):
     """A view ``t`` of the parts as the step sees them: columns dropped, the kept rows, rows without missing values."""
-    con.execute(f"create or replace view _b_all as select * from {_b_parts_sql(src['parts'])}")
+    con.execute(f"create or replace temp view _b_all as select * from {_b_parts_sql(src['parts'])}")
     cols = [r[0] for r in con.execute("describe _b_all").fetchall() if r[0] != _B_ROW and r[0] not in src.get("drop", [])]
     where = []
     if src.get("keep"):
@@ -57,8 +59,8 @@ def _b_table(con, src):
     if src.get("dropna"):
         where += [f"{_b_q(c)} is not null" for c in cols]
     cond = (" where " + " and ".join(where)) if where else ""
-    con.execute(f"create or replace view t as select {', '.join([_B_ROW] + [_b_q(c) for c in cols])} from _b_all{cond}")
-    return {r[0]: r[1] for r in con.execute("describe t").fetchall() if r[0] != _B_ROW}
+    con.execute(f"create or replace temp view _b_t as select {', '.join([_B_ROW] + [_b_q(c) for c in cols])} from _b_all{cond}")
+    return {r[0]: r[1] for r in con.execute("describe _b_t").fetchall() if r[0] != _B_ROW}
 
 
 def _b_stats(kind, src, opts, keep_cols=(), threshold=0.4):
@@ -66,44 +68,44 @@ def _b_stats(kind, src, opts, keep_cols=(), threshold=0.4):
     con = _b_connect(opts)
     try:
         types = _b_table(con, src)
-        out = {"rows": con.execute("select count(*) from t").fetchone()[0]}
+        out = {"rows": con.execute("select count(*) from _b_t").fetchone()[0]}
         numeric = [c for c, t in types.items() if t in _B_NUMERIC or t.startswith("DECIMAL")]
         if kind == "missing_share":
             rows = max(out["rows"], 1)
-            counts = con.execute("select " + ", ".join(f"count({_b_q(c)})" for c in types) + " from t").fetchone() if types else ()
+            counts = con.execute("select " + ", ".join(f"count({_b_q(c)})" for c in types) + " from _b_t").fetchone() if types else ()
             out["sparse"] = [c for c, n in zip(types, counts) if c not in keep_cols and (out["rows"] - n) / rows > threshold] if out["rows"] else []
         elif kind == "impute":
             values = {}
             for c, t in types.items():
                 if c in keep_cols:
                     continue
-                present, total = con.execute(f"select count({_b_q(c)}), count(*) from t").fetchone()
+                present, total = con.execute(f"select count({_b_q(c)}), count(*) from _b_t").fetchone()
                 if present == total or present == 0 or t.startswith("TIMESTAMP") or t == "DATE" or t == "BOOLEAN":
                     continue
                 if c in numeric:
-                    mean, whole = con.execute(f"select favg({_b_q(c)}::double), bool_and({_b_q(c)}::double % 1 = 0) from t").fetchone()
+                    mean, whole = con.execute(f"select favg({_b_q(c)}::double), bool_and({_b_q(c)}::double % 1 = 0) from _b_t").fetchone()
                     values[c] = round(mean) if whole else float(mean)
                 else:
-                    values[c] = con.execute(f"select {_b_q(c)} from t where {_b_q(c)} is not null group by 1 order by count(*) desc, 1 limit 1").fetchone()[0]
+                    values[c] = con.execute(f"select {_b_q(c)} from _b_t where {_b_q(c)} is not null group by 1 order by count(*) desc, 1 limit 1").fetchone()[0]
             out["values"] = values
         elif kind == "outliers":
             bounds = {}
             for c in numeric:
                 if c in keep_cols:
                     continue
-                q1, q3 = con.execute(f"select quantile_cont({_b_q(c)}, 0.25), quantile_cont({_b_q(c)}, 0.75) from t").fetchone()
+                q1, q3 = con.execute(f"select quantile_cont({_b_q(c)}, 0.25), quantile_cont({_b_q(c)}, 0.75) from _b_t").fetchone()
                 if q1 is not None and q3 is not None:
                     bounds[c] = [float(q1) - 3 * (float(q3) - float(q1)), float(q3) + 3 * (float(q3) - float(q1))]
             out["bounds"] = bounds
         elif kind == "first_rows":  # the first of each group of equal rows: drop_duplicates across chunks
             cols = ", ".join(_b_q(c) for c in types)
-            keep = con.execute(f"select min({_B_ROW}) from t group by {cols}").fetchnumpy()
+            keep = con.execute(f"select min({_B_ROW}) from _b_t group by {cols}").fetchnumpy()
             keep = _bnp.sort(next(iter(keep.values())).astype("int64"))
             _bnp.save(src["save"], keep)
             out["kept"] = int(len(keep))
         return out
     finally:
-        con.close()
+        con.execute("drop view if exists _b_t")
 
 
 def _b_write_part(frame, path):
@@ -187,7 +189,7 @@ class _BigPass:
             self.columns = [str(c) for c in out.columns]
             self.dtypes.update({str(c): str(t) for c, t in out.dtypes.items() if out[c].notna().any() or str(c) not in self.dtypes})
             self.rows_out += len(out)
-        return {"done": self.done, "rows_in": self.rows_in, "rows_out": self.rows_out}
+        return {"done": self.done, "rows_in": self.rows_in, "rows_out": self.rows_out, "vm_mb": _b_vm_mb()}
 
     def result(self):
         return {"parts": self.parts, "rows_in": self.rows_in, "rows_out": self.rows_out, "trace": sorted(self.trace.values(), key=lambda t: t["step"]),
@@ -196,12 +198,8 @@ class _BigPass:
 
 def _b_finish(parts, parquet, opts, remove):
     """The cleaned Parquet from the last pass's parts (in the file's order), then the parts removed."""
-    con = _b_connect(opts)
-    try:
-        target = "'" + parquet.replace("'", "''") + "'"
-        con.execute(f"copy (select * exclude ({_B_ROW}) from {_b_parts_sql(parts)}) to {target} (format parquet)")
-    finally:
-        con.close()
+    target = "'" + parquet.replace("'", "''") + "'"
+    _b_connect(opts).execute(f"copy (select * exclude ({_B_ROW}) from {_b_parts_sql(parts)} order by {_B_ROW}) to {target} (format parquet)")
     for folder in remove:
         _bshutil.rmtree(folder, ignore_errors=True)
     return {"parquet": parquet}
