@@ -74,3 +74,39 @@ def test_duplicates_in_different_chunks_are_dropped(tmp_path: Path, script_file)
     assert list(cleaned["k"]) == list(range(30))  # the first of each, in the file's order
 
 
+
+
+def test_the_caps_grow_with_a_big_input_and_only_then(messy_csv: Path) -> None:
+    from dsagent.workflows.clean.bigpath import big_limits
+
+    small = load_settings(big_file_mb=200.0)
+    assert big_limits(small, [messy_csv]) is small  # no big file: the sandbox keeps its caps
+    settings = load_settings(big_file_mb=0.0001, sandbox_file_mb=1, sandbox_workspace_mb=1)
+    raised = big_limits(settings, [messy_csv])
+    size_mb = messy_csv.stat().st_size / 2**20
+    assert raised.sandbox_file_mb >= 2 * size_mb and raised.sandbox_workspace_mb >= 4 * size_mb
+    assert raised.sandbox_memory_mb == settings.sandbox_memory_mb  # the memory limit never moves
+
+
+def test_a_disk_too_small_for_the_cleaned_copies_is_a_user_error(messy_csv: Path, monkeypatch) -> None:
+    import shutil
+    from collections import namedtuple
+
+    from dsagent.errors import UserError
+    from dsagent.workflows.clean import bigpath
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda _p: usage(10**9, 10**9, 1024))
+    with pytest.raises(UserError) as info:
+        bigpath.big_limits(load_settings(big_file_mb=0.0001), [messy_csv])
+    assert "GB free" in str(info.value) and "workspace_root" in str(info.value)
+
+
+def test_a_big_json_file_says_how_to_clean_it(tmp_path: Path, script_file) -> None:
+    from dsagent.errors import UserError
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(f'{{"a": {i}, "b": "x{i % 3}"}}\n' for i in range(50)))
+    with pytest.raises(UserError) as info:
+        _clean(path, script_file, big_file_mb=0.0001)
+    assert "Parquet" in str(info.value) and "rows.jsonl" in str(info.value)

@@ -115,7 +115,8 @@ def raw_table(ds: Any, sample_rows: int, chunk_rows: int, progress: Callable[[st
         mask = rng.random(len(chunk)) < share if share < 1 else np.ones(len(chunk), bool)
         picked.append(chunk[mask].set_axis(np.arange(rows, rows + len(chunk))[mask]))
         rows += len(chunk)
-        progress(f"{ds.name}: read {rows:,} rows for the sample")
+        if rows // 1_000_000 != (rows - len(chunk)) // 1_000_000 or len(chunk) < chunk_rows:
+            progress(f"{ds.name}: read {rows:,} rows (exact counts, the file's types, the sample)")
     final = {c: (t if t in READ_TYPES else "object") for c, t in dtypes.items()} if fmt == "csv" else {}
     sample = pd.concat(picked) if picked else pd.DataFrame()
     if fmt == "csv" and any(str(p[c].dtype) != final[str(c)] for p in picked for c in p.columns):
@@ -137,7 +138,7 @@ def _tally_text(chunk: pd.DataFrame, padded: dict[str, int], marks: dict[str, di
         s = chunk[c]
         if not (s.dtype == object or pd.api.types.is_string_dtype(s)):
             continue
-        s = s[s.map(lambda v: isinstance(v, str))]
+        s = s.dropna() if pd.api.types.is_string_dtype(s) and s.dtype != object else s[s.map(lambda v: isinstance(v, str))]
         if s.empty:
             continue
         stripped = s.str.strip()
