@@ -55,6 +55,7 @@ def test_the_big_path_gives_the_pandas_path_s_cleaned_table(messy_csv: Path, scr
     assert small.status == "done", small.error
     assert big.status == "done", big.error
     assert "sample" not in small.recommended_steps and "cleaned in chunks" in big.recommended_steps
+    assert Path(big.cleaned_files[0]).read_bytes() == Path(small.cleaned_files[0]).read_bytes()  # the same CSV, byte for byte
     csv_small, csv_big = (pd.read_csv(o.cleaned_files[0]) for o in (small, big))
     pd.testing.assert_frame_equal(csv_big, csv_small, check_exact=False, rtol=1e-12)
     parquet_small, parquet_big = (pd.read_parquet(o.cleaned_files[1]) for o in (small, big))
@@ -110,3 +111,13 @@ def test_a_big_json_file_says_how_to_clean_it(tmp_path: Path, script_file) -> No
     with pytest.raises(UserError) as info:
         _clean(path, script_file, big_file_mb=0.0001)
     assert "Parquet" in str(info.value) and "rows.jsonl" in str(info.value)
+
+
+def test_a_big_parquet_file_takes_the_same_path(messy_csv: Path, script_file) -> None:
+    path = messy_csv.with_suffix(".parquet")
+    pd.read_csv(messy_csv).to_parquet(path, index=False)
+    small = _clean(path, script_file, **SMALL)
+    big = _clean(path, script_file, **BIG)
+    assert small.status == "done" and big.status == "done", (small.error, big.error)
+    assert "cleaned in chunks" in big.recommended_steps
+    assert Path(big.cleaned_files[0]).read_bytes() == Path(small.cleaned_files[0]).read_bytes()

@@ -25,15 +25,10 @@ import numpy as _bnp
 import pandas as _bpd
 
 _B_ROW = "__dsagent_row"
-def _b_vm_mb():
-    try:
-        return int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) // 1024
-    except Exception:
-        return 0
 _B_NUMERIC = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "FLOAT", "DOUBLE")
 
 
-def _b_connect(opts):
+def _b_connect():
     """The worker's own DuckDB connection (duck.Tables: made before the worker was confined, held to
     its memory limit, spilling into .tmp/duckdb): a connection opened in a cell would meet the
     address-space limit. Not closed here; insertion order is not kept, so outputs sort by row."""
@@ -49,13 +44,13 @@ def _b_parts_sql(parts):
 
 
 def _b_table(con, src):
-    """A view ``t`` of the parts as the step sees them: columns dropped, the kept rows, rows without missing values."""
+    """A view ``_b_t`` of the parts as the step sees them: columns dropped, duplicates dropped, rows without missing values."""
     con.execute(f"create or replace temp view _b_all as select * from {_b_parts_sql(src['parts'])}")
     cols = [r[0] for r in con.execute("describe _b_all").fetchall() if r[0] != _B_ROW and r[0] not in src.get("drop", [])]
     where = []
-    if src.get("keep"):
-        con.register("_b_keep", _bpd.DataFrame({"r": _bnp.load(src["keep"])}))
-        where.append(f"{_B_ROW} in (select r from _b_keep)")
+    if src.get("drop_rows"):  # the repeats of earlier rows: few, so the filter is a small hash table
+        con.register("_b_drop", _bpd.DataFrame({"r": _bnp.load(src["drop_rows"])}))
+        where.append(f"{_B_ROW} not in (select r from _b_drop)")
     if src.get("dropna"):
         where += [f"{_b_q(c)} is not null" for c in cols]
     cond = (" where " + " and ".join(where)) if where else ""
@@ -63,9 +58,9 @@ def _b_table(con, src):
     return {r[0]: r[1] for r in con.execute("describe _b_t").fetchall() if r[0] != _B_ROW}
 
 
-def _b_stats(kind, src, opts, keep_cols=(), threshold=0.4):
+def _b_stats(kind, src, keep_cols=(), threshold=0.4):
     """Table-wide figures over the parts, the way the pandas step would compute them on the whole table."""
-    con = _b_connect(opts)
+    con = _b_connect()
     try:
         types = _b_table(con, src)
         out = {"rows": con.execute("select count(*) from _b_t").fetchone()[0]}
@@ -97,15 +92,19 @@ def _b_stats(kind, src, opts, keep_cols=(), threshold=0.4):
                 if q1 is not None and q3 is not None:
                     bounds[c] = [float(q1) - 3 * (float(q3) - float(q1)), float(q3) + 3 * (float(q3) - float(q1))]
             out["bounds"] = bounds
-        elif kind == "first_rows":  # the first of each group of equal rows: drop_duplicates across chunks
+        elif kind == "repeats":  # rows equal to an earlier row anywhere in the table: drop_duplicates across chunks
             cols = ", ".join(_b_q(c) for c in types)
-            keep = con.execute(f"select min({_B_ROW}) from _b_t group by {cols}").fetchnumpy()
-            keep = _bnp.sort(next(iter(keep.values())).astype("int64"))
-            _bnp.save(src["save"], keep)
-            out["kept"] = int(len(keep))
+            first = next(iter(con.execute(f"select min({_B_ROW}) from _b_t group by {cols}").fetchnumpy().values()))
+            every = next(iter(con.execute(f"select {_B_ROW} from _b_t").fetchnumpy().values()))
+            repeats = _bnp.setdiff1d(_bnp.asarray(every, dtype="int64"), _bnp.asarray(first, dtype="int64"))
+            del first, every
+            _bnp.save(src["save"], repeats)
+            out["kept"] = int(out["rows"] - len(repeats))
         return out
     finally:
         con.execute("drop view if exists _b_t")
+        if src.get("drop_rows"):
+            con.unregister("_b_drop")
 
 
 def _b_write_part(frame, path):
@@ -125,7 +124,7 @@ class _BigPass:
         self.ns = {"_CLEAN_TRACE": []}
         exec(compile(spec["function"], "<data_cleaner>", "exec"), self.ns)
         self.fn = self.ns["data_cleaner"]
-        self.keep = _bnp.load(spec["keep"]) if spec.get("keep") else None
+        self.drop_rows = _bnp.load(spec["drop_rows"]) if spec.get("drop_rows") else None
         self.reader = self._chunks()
         self.parts, self.trace = [], {}
         self.rows_in = self.rows_out = 0
@@ -161,10 +160,8 @@ class _BigPass:
                 self.done = True
                 break
             self.rows_in += len(chunk)
-            if self.keep is not None:
-                pos = _bnp.searchsorted(self.keep, chunk.index.to_numpy())
-                pos[pos >= len(self.keep)] = 0
-                chunk = chunk[self.keep[pos] == chunk.index.to_numpy()] if len(self.keep) else chunk.iloc[:0]
+            if self.drop_rows is not None and len(self.drop_rows):
+                chunk = chunk[~_bnp.isin(chunk.index.to_numpy(), self.drop_rows)]
             self.ns["_CLEAN_TRACE"] = []
             out = self.fn(chunk)
             if not isinstance(out, _bpd.DataFrame):
@@ -189,17 +186,17 @@ class _BigPass:
             self.columns = [str(c) for c in out.columns]
             self.dtypes.update({str(c): str(t) for c, t in out.dtypes.items() if out[c].notna().any() or str(c) not in self.dtypes})
             self.rows_out += len(out)
-        return {"done": self.done, "rows_in": self.rows_in, "rows_out": self.rows_out, "vm_mb": _b_vm_mb()}
+        return {"done": self.done, "rows_in": self.rows_in, "rows_out": self.rows_out}
 
     def result(self):
         return {"parts": self.parts, "rows_in": self.rows_in, "rows_out": self.rows_out, "trace": sorted(self.trace.values(), key=lambda t: t["step"]),
                 "columns": self.columns, "dtypes": self.dtypes, "aligned": self.aligned, "parquet_error": self.parquet_error}
 
 
-def _b_finish(parts, parquet, opts, remove):
+def _b_finish(parts, parquet, remove):
     """The cleaned Parquet from the last pass's parts (in the file's order), then the parts removed."""
     target = "'" + parquet.replace("'", "''") + "'"
-    _b_connect(opts).execute(f"copy (select * exclude ({_B_ROW}) from {_b_parts_sql(parts)} order by {_B_ROW}) to {target} (format parquet)")
+    _b_connect().execute(f"copy (select * exclude ({_B_ROW}) from {_b_parts_sql(parts)} order by {_B_ROW}) to {target} (format parquet)")
     for folder in remove:
         _bshutil.rmtree(folder, ignore_errors=True)
     return {"parquet": parquet}

@@ -230,11 +230,7 @@ class BigRun:
     """The passes of one big table in the sandbox, driven from here one short cell at a time."""
 
     def __init__(self, ctx: Any, ds_id: str, name: str, table: RawTable, stem: str, say: Callable[[str], None]) -> None:
-        from dsagent.sandbox.duck import options_from_settings
-
         self.ctx, self.ds_id, self.name, self.table, self.stem, self.say = ctx, ds_id, name, table, stem, say
-        opts = options_from_settings(ctx.settings)
-        self.opts = {"memory_mb": opts["memory_mb"], "threads": opts["threads"], "temp_mb": max(ctx.settings.sandbox_workspace_mb // 4, 64)}
         self.folder = f".clean_big/{ds_id}"
         self.passes = 0
         self.constants: dict[str, Any] = {}
@@ -254,33 +250,33 @@ class BigRun:
         if function is not None:
             steps = []
         pending: list[dict[str, Any]] = []
-        view: dict[str, Any] = {}  # what DuckDB applies to the parts before a figure: drop, keep, dropna
+        view: dict[str, Any] = {}  # what DuckDB applies to the parts before a figure: the repeated rows to drop
         trace: list[dict[str, Any]] = []
         rows = self.table.rows
         for step in steps:
             kind = step["kind"]
             if kind == "drop_duplicates" or kind in STATS_KINDS:
                 if src["kind"] != "parts" or any(s["kind"] not in SQL_ABLE for s in pending) or (kind == "drop_duplicates" and pending):
-                    done = self._pass(src, pending, view.get("keep"), final=False)
+                    done = self._pass(src, pending, view.get("drop_rows"), final=False)
                     trace += done["trace"]
                     rows = done["rows_out"]
                     src, pending, view = {"kind": "parts", "parts": done["parts"]}, [], {}
                 query = {"parts": src["parts"], "drop": [c for s in pending if s["kind"] == "drop_columns" for c in s["params"]["columns"]],
-                         "keep": view.get("keep"), "dropna": any(s["kind"] == "drop_missing_rows" for s in pending)}
+                         "drop_rows": view.get("drop_rows"), "dropna": any(s["kind"] == "drop_missing_rows" for s in pending)}
                 if kind == "drop_duplicates":
-                    query["save"] = f"{self.folder}/keep_{step['n']}.npy"
-                    out = self._run(f"_b_stats('first_rows', {query!r}, {self.opts!r})")
+                    query["save"] = f"{self.folder}/repeats_{step['n']}.npy"
+                    out = self._run(f"_b_stats('repeats', {query!r})")
                     trace.append({"step": step["n"], "rows": out["kept"], "rows_dropped": rows - out["kept"], "columns_dropped": [], "cells_changed": 0})
-                    view["keep"], rows = query["save"], out["kept"]
+                    view["drop_rows"], rows = query["save"], out["kept"]
                     continue
-                out = self._run(f"_b_stats({STATS_KINDS[kind]!r}, {query!r}, {self.opts!r}, {list(keep_cols)!r}, {float(step['params'].get('threshold', 0.4))!r})")
+                out = self._run(f"_b_stats({STATS_KINDS[kind]!r}, {query!r}, {list(keep_cols)!r}, {float(step['params'].get('threshold', 0.4))!r})")
                 pending.append(self._fixed(step, out))
                 continue
             pending.append(step)
-        done = self._pass(src, pending, view.get("keep"), final=True, custom=custom, function=function)
+        done = self._pass(src, pending, view.get("drop_rows"), final=True, custom=custom, function=function)
         trace += done["trace"]
         parquet = f"{self.stem}_cleaned.parquet"
-        self._run(f"_b_finish({done['parts']!r}, {parquet!r}, {self.opts!r}, [{self.folder!r}])")
+        self._run(f"_b_finish({done['parts']!r}, {parquet!r}, [{self.folder!r}])")
         return {**done, "trace": sorted(trace, key=lambda t: t["step"]), "csv": f"{self.stem}_cleaned.csv", "parquet": parquet,
                 "passes": self.passes, "constants": self.constants}
 
@@ -298,11 +294,11 @@ class BigRun:
             self.constants[f"step {step['n']}: bounds kept"] = out["bounds"]
         return fixed
 
-    def _pass(self, src: dict[str, Any], steps: list[dict[str, Any]], keep: str | None, final: bool, custom: str | None = None,
+    def _pass(self, src: dict[str, Any], steps: list[dict[str, Any]], drop_rows: str | None, final: bool, custom: str | None = None,
               function: str | None = None) -> dict[str, Any]:
         self.passes += 1
         source = function or snippets.build_function(steps, custom if final else None, trace=True)
-        spec = {"function": source, "source": src, "keep": keep, "chunk_rows": self.ctx.settings.clean_chunk_rows,
+        spec = {"function": source, "source": src, "drop_rows": drop_rows, "chunk_rows": self.ctx.settings.clean_chunk_rows,
                 "out_dir": f"{self.folder}/pass_{self.passes}", "csv": f"{self.stem}_cleaned.csv" if final else None}
         self._run(f"globals().__setitem__('_b_pass', _BigPass({spec!r})) or {{}}")
         while True:
@@ -311,8 +307,8 @@ class BigRun:
             if status["done"]:
                 break
         done = self._run("_b_pass.result()")
-        if src["kind"] == "parts":  # the previous pass's parts are no longer needed
-            self._run(f"_bshutil.rmtree({str(Path(src['parts'][0]).parent) if src['parts'] else self.folder + '/none'!r}, ignore_errors=True) or {{}}")
+        if src["kind"] == "parts" and src["parts"]:  # the previous pass's parts are no longer needed
+            self._run(f"_bshutil.rmtree({str(Path(src['parts'][0]).parent)!r}, ignore_errors=True) or {{}}")
         return done
 
 
