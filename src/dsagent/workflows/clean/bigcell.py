@@ -94,11 +94,11 @@ def _b_stats(kind, src, keep_cols=(), threshold=0.4):
             out["bounds"] = bounds
         elif kind == "repeats":  # rows equal to an earlier row anywhere in the table: drop_duplicates across chunks
             cols = ", ".join(_b_q(c) for c in types)
-            first = next(iter(con.execute(f"select min({_B_ROW}) from _b_t group by {cols}").fetchnumpy().values()))
-            every = next(iter(con.execute(f"select {_B_ROW} from _b_t").fetchnumpy().values()))
-            repeats = _bnp.setdiff1d(_bnp.asarray(every, dtype="int64"), _bnp.asarray(first, dtype="int64"))
-            del first, every
-            _bnp.save(src["save"], repeats)
+            # rows whose hash is shared are the only candidates (few); pandas then compares them exactly
+            cand = con.execute(f"select {_B_ROW}, {cols} from _b_t where hash({cols}) in "
+                               f"(select hash({cols}) from _b_t group by 1 having count(*) > 1) order by {_B_ROW}").df()
+            repeats = cand.loc[cand.drop(columns=[_B_ROW]).duplicated(), _B_ROW].to_numpy(dtype="int64")
+            _bnp.save(src["save"], _bnp.sort(repeats))
             out["kept"] = int(out["rows"] - len(repeats))
         return out
     finally:
