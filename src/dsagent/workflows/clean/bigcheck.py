@@ -27,6 +27,7 @@ class CleanedTable:
     """A DuckDB view ``t`` over the cleaned Parquet (read where it lies)."""
 
     def __init__(self, parquet: str, temp_dir: Path, threads: int = 0) -> None:
+        temp_dir.parent.mkdir(parents=True, exist_ok=True)  # DuckDB makes only the last folder of its spill path
         self.con = connect(MEMORY_MB, threads, temp_dir, 4096)
         self.con.execute(f"create view t as select * from read_parquet({_lit(parquet)})")
         self.types = {r[0]: r[1] for r in self.con.execute("describe t").fetchall()}
