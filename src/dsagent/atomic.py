@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -48,16 +48,17 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 
 
-def write_in_dir(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
+def write_in_dir(dir_fd: int, name: str, data: bytes | Iterable[bytes], mode: int = 0o644) -> None:
     """Write ``name`` in the open folder ``dir_fd`` whole: a fresh hidden name (``O_EXCL|O_NOFOLLOW``,
     so never through a link another process planted), flushed, then renamed over ``name`` (which
     replaces a planted link or hard link instead of writing through it)."""
     tmp = f".{name}.{secrets.token_hex(6)}.tmp"
     fd = os.open(tmp, _CREATE_FLAGS, mode, dir_fd=dir_fd)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        for part in ([data] if isinstance(data, (bytes, bytearray, memoryview)) else data):  # bytes, or chunks streamed
+            view = memoryview(part)
+            while view:
+                view = view[os.write(fd, view):]
         os.fsync(fd)
     except BaseException:
         os.close(fd)

@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     react_max_loops: int = Field(5, ge=1, le=20, description="react: reason → code_exec loops per user message; then the report shows the intermediate results (seed 001: 5).")
     clean_max_retries: int = Field(3, ge=0, le=10, description="clean: fix attempts (fix_data_cleaner_code) after a failed run or guard before the report says the error (seed 003's max_retries).")
     clean_max_drop_share: float = Field(0.02, ge=0, le=1, description="clean: share of the rows a cleaner may drop without a step that announces it; more is sent back to fixing (and a step that drops more is flagged in review).")
+    clean_sample_rows: int = Field(100_000, ge=100, description="clean, a file above big_file_mb: rows of the random sample the findings and the review's preview come from (rows and missing values per column as read are counted exactly).")
+    clean_chunk_rows: int = Field(100_000, ge=1, description="clean, a file above big_file_mb: rows per chunk the cleaner runs on in the sandbox (memory grows with it; figures of the whole table are computed once by DuckDB).")
     assistant_max_tool_iterations: int = Field(10, ge=1, le=100, description="assistant: tool calls per user message; at the limit the agent stops and says what it did (seed 004's max_tool_iterations).")
     assistant_max_retries: int = Field(2, ge=0, le=10, description="assistant: retries of a failed model call, and extra code attempts of stage 4 (seed 004's max_retries).")
     assistant_max_tokens: int = Field(256, ge=16, description="assistant: longest answer the agent writes to the user, tokens.")

@@ -108,14 +108,39 @@ def test_a_question_about_a_big_file_is_answered_by_duckdb_in_the_sandbox(orders
     assert not reader.success and "pd.read_csv" in reader.error and "not loaded into pandas" in reader.error
 
 
-def test_clean_refuses_a_big_file_with_what_to_do(orders_csv: Path, script_file) -> None:
-    from dsagent.config import load_settings
-    from dsagent.workflows.clean.api import clean
+def test_dsagent_clean_on_a_big_file_works_end_to_end(orders_csv: Path, script_file, monkeypatch) -> None:
+    """`dsagent clean FILE --yes --json` on a file above big_file_mb: cleaned chunk by chunk, the files are right."""
+    import json
+    import os
+    import subprocess
+    import sys
 
-    with pytest.raises(UserError) as info:
-        clean([orders_csv], yes=True, settings=load_settings(model=script_file([]), big_file_mb=0.001))
-    message = str(info.value)
-    assert "orders.csv" in message and "big_file_mb" in message and "not loaded into pandas" in message
+    import duckdb
+
+    from tests.clean.conftest import decision
+
+    lines = orders_csv.read_text().splitlines()
+    dirty = orders_csv.with_name("orders_dirty.csv")  # a stray space, a placeholder, two repeated rows far apart
+    lines[5] = lines[5].replace("North", " North ")
+    lines[9] = ",".join(lines[9].split(",")[:3] + ["n/a"])
+    dirty.write_text("\n".join(lines + [lines[3], lines[1500]]) + "\n")
+    before = dirty.read_bytes()
+    env = dict(os.environ, DSAGENT_BIG_FILE_MB="0.001", DSAGENT_CLEAN_CHUNK_ROWS="300", DSAGENT_CLEAN_SAMPLE_ROWS="500")
+    exe = Path(sys.executable).with_name("dsagent")
+    run = subprocess.run([str(exe), "clean", str(dirty), "keep order_id", "--yes", "--json", "--model", script_file([decision()])],
+                         capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=300)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["status"] == "done", out["error"]
+    assert "random sample of" in out["recommended_steps"] and "2,002 rows" in out["recommended_steps"]
+    csv, parquet = out["cleaned_files"]
+    con = duckdb.connect()
+    rows, ids, spaced = con.execute(f"select count(*), count(distinct order_id), count(*) filter (where region <> trim(region)) "
+                                    f"from read_parquet('{parquet}')").fetchone()
+    assert (rows, ids, spaced) == (2000, 2000, 0)  # every order once, the spaces gone
+    assert con.execute(f"select count(*) from read_csv('{csv}')").fetchone()[0] == 2000
+    assert dirty.read_bytes() == before  # the user's file is never written
+    assert "Big file" in Path(out["report_path"]).read_text() or "chunks" in Path(out["report_path"]).read_text()
 
 
 def test_above_count_max_mb_the_rows_are_estimated_and_said_to_be(orders_csv: Path, monkeypatch) -> None:

@@ -67,8 +67,9 @@ def open_dir(root: Path, parts: list[str], create: bool = False) -> Iterator[int
         os.close(fd)
 
 
-def read_bytes(root: Path, rel: str, max_bytes: int) -> bytes:
-    """The bytes of the regular file ``root/rel`` (no links on the way), at most ``max_bytes``."""
+@contextmanager
+def _open_regular(root: Path, rel: str, max_bytes: int) -> Iterator[int]:
+    """A descriptor of the regular file ``root/rel`` (no links on the way, one name, at most ``max_bytes``)."""
     *dirs, name = _parts(rel)
     with open_dir(root, dirs) as dir_fd:
         try:
@@ -83,15 +84,35 @@ def read_bytes(root: Path, rel: str, max_bytes: int) -> bytes:
             raise UnsafePath(f"{rel}: has other names (hard links)")
         if info.st_size > max_bytes:
             raise UnsafePath(f"{rel}: {info.st_size:,} bytes, more than the {max_bytes:,} allowed")
-        chunks, size = [], 0
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > max_bytes:
-                raise UnsafePath(f"{rel}: grew past the {max_bytes:,} bytes allowed")
-        return b"".join(chunks)
+        yield fd
     finally:
         os.close(fd)
+
+
+def _chunks(fd: int, rel: str, max_bytes: int) -> Iterator[bytes]:
+    size = 0
+    while chunk := os.read(fd, 1 << 20):
+        size += len(chunk)
+        if size > max_bytes:
+            raise UnsafePath(f"{rel}: grew past the {max_bytes:,} bytes allowed")
+        yield chunk
+
+
+def read_bytes(root: Path, rel: str, max_bytes: int) -> bytes:
+    """The bytes of the regular file ``root/rel`` (no links on the way), at most ``max_bytes``."""
+    with _open_regular(root, rel, max_bytes) as fd:
+        return b"".join(_chunks(fd, rel, max_bytes))
+
+
+def copy_file(root: Path, rel: str, dest_root: Path, dest_rel: str, max_bytes: int) -> Path:
+    """Copy the regular file ``root/rel`` (checked as :func:`read_bytes` does) to ``dest_root/dest_rel``
+    a megabyte at a time, on a fresh name renamed over the target: a file of gigabytes never sits
+    in memory."""
+    with _open_regular(root, rel, max_bytes) as fd:
+        *dirs, name = _parts(dest_rel)
+        with open_dir(dest_root, dirs, create=True) as dir_fd:
+            write_in_dir(dir_fd, name, _chunks(fd, rel, max_bytes))
+    return Path(dest_root, *dirs, name)
 
 
 def read_inside(root: Path, path: str | os.PathLike[str], max_bytes: int) -> bytes:

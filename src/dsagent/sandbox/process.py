@@ -60,6 +60,9 @@ def worker_env(workspace: Path, mpl_dir: Path) -> dict[str, str]:
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
         "JOBLIB_MULTIPROCESSING": "0",  # no processes anyway; spares a warning about /dev/shm
+        # Arrow (pandas 3 text columns, Parquet) on malloc: its mimalloc reserves address space a GiB at a
+        # time, and the worker's address space is capped (RLIMIT_AS): a first Parquet write took 1.2 GB of it.
+        "ARROW_DEFAULT_MEMORY_POOL": "system",
         "PYTHONPATH": str(package_root),  # the same dsagent as the parent, also from a checkout
     }
 

@@ -62,17 +62,6 @@ def _waiting(graph: Any, config: dict[str, Any]) -> dict | None:
     return None
 
 
-def _refuse_big(datasets: Any, big_file_mb: float) -> None:
-    """Cleaning rewrites every row in pandas: a file above ``big_file_mb`` is refused, saying what to do."""
-    big = [ds for ds in datasets if ds.big is not None]
-    if big:
-        names = ", ".join(f"{ds.name} ({ds.big.scan.size_mb:,.0f} MB)" for ds in big)
-        raise UserError(f"{names}: larger than big_file_mb ({big_file_mb:g} MB), so it is not loaded into pandas, and cleaning "
-                        "rewrites every row in pandas. Ask questions about it instead (they run as SQL in DuckDB), clean a "
-                        "smaller extract (e.g. one written by DuckDB: COPY (SELECT … WHERE …) TO 'part.csv'), or raise "
-                        "big_file_mb (DSAGENT_BIG_FILE_MB) if the sandbox's memory limit holds the file in pandas.")
-
-
 def _run(paths: Sequence[Any], payload: Any, thread_id: str, flags: dict[str, bool], *, settings: Any, instructions: str,
          workspace: Path | None, on_progress: Callable | None) -> CleanOutcome:
     import time
@@ -85,9 +74,11 @@ def _run(paths: Sequence[Any], payload: Any, thread_id: str, flags: dict[str, bo
     from dsagent.workflows.clean.graph import build_graph
     from dsagent.workflows.clean.state import initial_state
 
+    from dsagent.workflows.clean.bigpath import big_limits
+
     started = time.perf_counter()
+    settings = big_limits(settings, list(paths))  # a file above big_file_mb: room on disk for its cleaned copies
     with Session(list(paths), settings=settings, progress=on_progress, workspace=workspace) as session:
-        _refuse_big(session.datasets.values(), session.settings.big_file_mb)
         label = model_label(session.model)
         run_id = session.run_log.start_run(workflow="clean", model=label, question=instructions or "(clean with the default steps)",
                                            datasets=[ds.name for ds in session.datasets.values()], workspace=str(session.workspace))
@@ -95,7 +86,7 @@ def _run(paths: Sequence[Any], payload: Any, thread_id: str, flags: dict[str, bo
                          session.progress, datasets=session.datasets)
         if payload is None:
             data_raw = {ds_id: {"name": ds.name, "path": str(Path(ds.source_path).resolve()) if ds.source_path else None, "sheet": ds.sheet,
-                                "rows": len(ds.frame), "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in session.datasets.items()}
+                                "rows": ds.rows, "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in session.datasets.items()}
             state = initial_state(instructions, data_raw, summarize_datasets(session.datasets, instructions or None), session.settings.clean_max_retries)
             state.update(workspace=str(session.workspace), flags=flags)
             payload = state

@@ -25,7 +25,7 @@ import json as _json
 import numpy as _np
 _CLEAN_TRACE = []
 {function}
-_raw = datasets[{ds_id!r}].copy()
+_raw = {source}
 _out = {function_name}(_raw)
 if not isinstance(_out, pd.DataFrame):
     raise TypeError("{function_name} must return a pandas DataFrame, got " + type(_out).__name__)
@@ -46,10 +46,11 @@ print("CLEAN_INFO " + _json.dumps(_info))
 '''
 
 
-def cell(function: str, function_name: str, ds_id: str, stem: str, write: bool = True) -> tuple[str, dict[str, str]]:
-    """The cell's code, and the names (in the sandbox's own folder) of the files it writes."""
+def cell(function: str, function_name: str, ds_id: str, stem: str, write: bool = True, source: str | None = None) -> tuple[str, dict[str, str]]:
+    """The cell's code, and the names (in the sandbox's own folder) of the files it writes.
+    ``source``: the expression of the raw table (default: the dataset; a big file's preview reads its sample)."""
     paths = {"csv": f"{stem}_cleaned.csv", "parquet": f"{stem}_cleaned.parquet", "index": f".{stem}_rows.npy"}
-    return _CELL.format(function=function, function_name=function_name, ds_id=ds_id, write=write, **paths), paths
+    return _CELL.format(function=function, function_name=function_name, source=source or f"datasets[{ds_id!r}].copy()", write=write, **paths), paths
 
 
 def collect(sandbox: Any, names: dict[str, str], max_bytes: int) -> dict[str, str]:

@@ -14,9 +14,9 @@ from langgraph.types import Command, interrupt
 
 from dsagent.atomic import write_atomic
 from dsagent.errors import StructuredOutputError
-from dsagent.runtime import RunContext
+from dsagent.runtime import ProgressEvent, RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.clean import execute, prompts, snippets
+from dsagent.workflows.clean import bigpath, execute, prompts, snippets
 from dsagent.workflows.clean.decide import Decision, findings_text, grounded
 from dsagent.workflows.clean.detect import detect
 from dsagent.workflows.clean.plan import make_plan, render_steps
@@ -38,16 +38,39 @@ def _keep_columns(instructions: str, columns: list[str]) -> list[str]:
 
 def make_nodes(ctx: RunContext) -> dict[str, Node]:
     settings = ctx.settings
-    frames = {ds_id: ds.frame for ds_id, ds in ctx.datasets.items()}
+    big_tables: dict[str, bigpath.RawTable] = {}
+
+    def say(message: str) -> None:
+        ctx.progress(ProgressEvent("info", ctx._node, message=message))
+
+    def big_table(ds_id: str) -> bigpath.RawTable | None:
+        """A file above big_file_mb: read once in chunks (exact counts, the file's types, a sample)."""
+        ds = ctx.datasets[ds_id]
+        if ds.big is None:
+            return None
+        if ds_id not in big_tables:
+            big_tables[ds_id] = bigpath.raw_table(ds, settings.clean_sample_rows, settings.clean_chunk_rows, say)
+        return big_tables[ds_id]
+
+    def frame_of(ds_id: str) -> Any:
+        table = big_table(ds_id)
+        return table.sample if table is not None else ctx.datasets[ds_id].frame
 
     def findings_of(state: CleanState) -> dict[str, list]:
         if state.get("findings"):
             return state["findings"]
-        return {ds_id: detect(frame, tuple(_keep_columns(state.get("user_instructions", ""), list(frame.columns)))) for ds_id, frame in frames.items()}
+        out = {}
+        for ds_id in ctx.datasets:
+            keep = tuple(_keep_columns(state.get("user_instructions", ""), list(frame_of(ds_id).columns)))
+            found = detect(frame_of(ds_id), keep)
+            table = big_table(ds_id)  # a big file: the sample's findings, with the file's exact spaces and placeholders
+            out[ds_id] = found if table is None else bigpath.complete_findings(found, table)
+        return out
 
     def plans(state: CleanState, findings: dict, policy: dict, skipped: set[int], extra: list[str]) -> dict[str, list]:
         out = {}
-        for ds_id, frame in frames.items():
+        for ds_id in ctx.datasets:
+            frame = frame_of(ds_id)
             keep = _keep_columns(state.get("user_instructions", ""), [str(c) for c in frame.columns])
             steps = make_plan(findings[ds_id], policy, skipped, keep, extra)
             for s in steps:
@@ -60,17 +83,28 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         """Run the steps (without writing) on each raw table: what they would drop, by code."""
         lines = []
         for ds_id, steps in plan.items():
-            code, _ = execute.cell(snippets.build_function([s for s in steps if s["kind"] != "custom"], trace=True), "data_cleaner", ds_id, ds_id, write=False)
+            source, table = None, big_table(ds_id)
+            if table is not None:  # a big file: the preview runs on its sample, written into the sandbox's folder
+                import pickle
+
+                from dsagent.sandbox import fsafe
+
+                name = f".clean_sample_{ds_id}.pkl"
+                fsafe.write_bytes(ctx.sandbox.sandbox_dir, name, pickle.dumps(table.sample, protocol=pickle.HIGHEST_PROTOCOL))
+                source = f"pd.read_pickle({name!r})"
+            code, _ = execute.cell(snippets.build_function([s for s in steps if s["kind"] != "custom"], trace=True), "data_cleaner", ds_id, ds_id,
+                                   write=False, source=source)
             run = ctx.sandbox.run(code)
             info = execute.parse_info(run.stdout) if run.success else None
             name = state_names.get(ds_id, ds_id)
             if info is None:
                 lines.append(f"Preview of {name}: the steps failed on the data ({error_line(run.error)}); the fix loop will see it.")
                 continue
-            rows = len(frames[ds_id])
+            rows = len(frame_of(ds_id))
             dropped = {t["step"]: t["rows_dropped"] for t in info["trace"] if t["rows_dropped"]}
             changed = {t["step"]: t["cells_changed"] for t in info["trace"] if t["cells_changed"]}
-            line = f"Preview of {name} (by code, on the raw table): rows {rows} → {info['rows']}, columns {frames[ds_id].shape[1]} → {len(info['columns'])}"
+            where = "on the raw table" if table is None else f"on the sample of {rows:,} of its {table.rows:,} rows"
+            line = f"Preview of {name} (by code, {where}): rows {rows} → {info['rows']}, columns {frame_of(ds_id).shape[1]} → {len(info['columns'])}"
             line += "; cells changed per step: " + (", ".join(f"{k}: {v}" for k, v in changed.items()) or "none")
             if dropped:
                 line += "; rows dropped per step: " + ", ".join(f"{k}: {v}" for k, v in dropped.items())
@@ -109,6 +143,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             text = "\n\n".join(text_parts) + "".join(f"\n- Not done: {o}" for o in off)
             text += f"\n\nNote: {note.strip()}" if note.strip() else ""
             text += "\n\n" + preview(plan)
+            notes_big = [bigpath.sample_note(state_names.get(i, i), t) for i in plan if (t := big_table(i)) is not None]
+            text += "".join(f"\n{n}" for n in notes_big)
             step["detail"] = step.get("detail", "") + f"{sum(len(s) for s in plan.values())} steps, {len(flat)} findings"
             return {"findings": findings, "plan": plan, "policy": policy, "extra_steps": extra, "model_note": note.strip(),
                     "recommended_steps": text.strip(), "custom_code": None}
@@ -124,7 +160,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                                           "review_rounds": state.get("review_rounds", 0) + 1})
 
     def function_file(ds_id: str) -> Path:
-        name = "data_cleaner.py" if len(frames) == 1 else f"data_cleaner_{ds_id}.py"
+        name = "data_cleaner.py" if len(ctx.datasets) == 1 else f"data_cleaner_{ds_id}.py"
         return ctx.workspace / name
 
     def save_function(ds_id: str, source: str) -> str:
@@ -153,7 +189,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             custom = state.get("custom_code")
             if extra and not custom:
                 first = next(iter(plan.values()))
-                columns = ", ".join(f"{c}" for c in frames[next(iter(frames))].columns)
+                columns = ", ".join(f"{c}" for c in frame_of(next(iter(ctx.datasets))).columns)
                 custom = extract_code(ctx.llm([HumanMessage(content=prompts.CUSTOM_CODE.format(
                     extra_steps="\n".join(f"{s['n']}. {s['what']}" for s in first if s["kind"] == "custom"), columns=columns))], max_tokens=600))
                 step["detail"] = "custom_steps written by the model; "
@@ -178,11 +214,25 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                     source = snippets.build_function(plain, state.get("custom_code"), trace=True)
                 else:
                     source = state["functions"][ds_id]
-                stem = Path(str(ctx.datasets[ds_id].source_path or ds_id)).stem if len(frames) == 1 else ds_id
+                stem = Path(str(ctx.datasets[ds_id].source_path or ds_id)).stem if len(ctx.datasets) == 1 else ds_id
+                prefix = f"{state_names.get(ds_id, ds_id)}: " if len(ctx.datasets) > 1 else ""
+                table = big_table(ds_id)
+                if table is not None:  # above big_file_mb: chunk by chunk in the sandbox, checked by DuckDB
+                    custom = state.get("custom_code") if state.get("function_origin", {}).get(ds_id) == "snippets" else None
+                    keep = _keep_columns(state.get("user_instructions", ""), list(table.sample.columns))
+                    dups = sum(f["count"] for f in state["findings"].get(ds_id, []) if f["kind"] == "duplicate_rows")
+                    model_fn = state["functions"][ds_id] if state.get("function_origin", {}).get(ds_id) == "model" else None
+                    out, problems, checks, err = bigpath.clean_table(ctx, ds_id, state_names.get(ds_id, ds_id), table, plain, steps, custom, keep,
+                                                                     stem, dups, model_fn, say)
+                    if err:
+                        errors.append(prefix + err)
+                        continue
+                    cleaned[ds_id], verification[ds_id] = out, checks
+                    guard_lines += [prefix + p for p in problems]
+                    continue
                 code, names = execute.cell(source, "data_cleaner", ds_id, stem)
                 run = ctx.sandbox.run(code)
                 info = execute.parse_info(run.stdout) if run.success else None
-                prefix = f"{state_names.get(ds_id, ds_id)}: " if len(frames) > 1 else ""
                 if info is None:
                     errors.append(prefix + (run.error or "the cleaner printed no result").strip())
                     continue
@@ -191,7 +241,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                     errors.append(prefix + "the cleaned CSV or Parquet could not be taken from the sandbox (missing, a link, or too large)")
                     continue
                 frame, index = execute.read_cleaned(paths, info)
-                comparison = execute.compare(frames[ds_id], frame, index is not None)
+                comparison = execute.compare(frame_of(ds_id), frame, index is not None)
                 dups = sum(f["count"] for f in state["findings"].get(ds_id, []) if f["kind"] == "duplicate_rows")
                 problems = execute.guards(comparison, steps, info["trace"], settings.clean_max_drop_share, dups)
                 ok, failed = execute.verify(frame, plain)

@@ -39,6 +39,13 @@ def build(state: dict[str, Any], names: dict[str, str], meta: dict[str, Any]) ->
                 f"Columns: {len(cmp_['columns_raw'])} → {len(cmp_['columns_cleaned'])}"
                 + (f" (dropped: {', '.join(cmp_['columns_dropped'])})" if cmp_["columns_dropped"] else "") + ".\n\n"
                 f"Cleaned files: `{out['csv']}`, `{out['parquet']}`.")
+        big = out.get("big")
+        if big:  # a file above big_file_mb: say how it was cleaned and the whole-table figures the steps used
+            text += (f"\n\nA file above big_file_mb: never loaded whole; the findings come from a random sample of {big['sample_rows']:,} of its "
+                     f"{big['rows_raw']:,} rows (spaces and placeholders counted in the whole file), the cleaner ran in {big['passes']} pass(es) "
+                     f"over chunks of {big['chunk_rows']:,} rows, with these figures of the whole table written in: "
+                     + (json.dumps(big["constants"], default=str) if big["constants"] else "none") + ". The checks ran as SQL over every row "
+                     "of the cleaned Parquet; values changed per column are not counted (see cells changed per step).")
         sections.append(Section(section_type="text", content=text))
         columns = [{"column": c, "type before": t[0], "type after": t[1],
                     "missing before": (cmp_["missing"].get(c) or [None, None])[0], "missing after": (cmp_["missing"].get(c) or [None, None])[1],

@@ -66,6 +66,21 @@ for _c in df.select_dtypes("number").columns:
     _iqr = _q3 - _q1
     _keep_rows &= df[_c].isna() | df[_c].between(_q1 - 3 * _iqr, _q3 + 3 * _iqr)
 df = df[_keep_rows]""",
+    # The big-file path (bigpath.py): the table-wide figures of impute / drop_sparse_columns /
+    # drop_outliers are computed once over the whole file and written in as literals, so the step
+    # gives each chunk what it gives the whole table.
+    "drop_columns": """\
+df = df.drop(columns=[c for c in {columns!r} if c in df.columns])""",
+    "impute_values": """\
+for _c, _v in {values!r}.items():
+    if _c in df.columns:
+        df[_c] = df[_c].fillna(_v)""",
+    "drop_outliers_bounds": """\
+_keep_rows = pd.Series(True, index=df.index)
+for _c, (_lo, _hi) in {bounds!r}.items():
+    if _c in df.columns:
+        _keep_rows &= df[_c].isna() | df[_c].between(_lo, _hi)
+df = df[_keep_rows]""",
 }
 
 

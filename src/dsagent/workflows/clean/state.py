@@ -21,7 +21,8 @@ class CleanState(TypedDict, total=False):
     data_raw: dict
     """{dataset_id: {name, path, rows, columns}} of the raw tables (the frames stay in the sandbox)."""
     data_cleaned: Optional[dict]
-    """{dataset_id: {csv, parquet, rows, columns, dtypes, missing}} of the cleaned tables."""
+    """{dataset_id: {csv, parquet, rows, columns, dtypes, missing}} of the cleaned tables (a file above
+    big_file_mb also has ``big``: its sample, passes and the whole table's figures the steps used)."""
     all_datasets_summary: str
     """The profile of every raw table (dsagent.data.summarize_datasets) plus the findings by code."""
     data_cleaner_function: Optional[str]
