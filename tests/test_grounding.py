@@ -228,3 +228,20 @@ def test_a_value_written_as_an_equation_is_prose():
     from dsagent.workflows.common.grounding import holds_code
     assert not holds_code("Mean = 16.08\nMedian = 15.5")
     assert holds_code("result = df.groupby('a')['b'].sum()")
+
+
+def test_a_ranking_no_code_computed_is_dropped():
+    from dsagent.workflows.common.grounding import drop_unranked_comparisons, ground_explanation
+
+    text = ("1. DIRECT ANSWER: The average amount in the West region is $978.45.\n"
+            "2. KEY FINDINGS: The West region has the highest average order amount among all regions. It matters.")
+    outputs = {"result_str": "            v\n0  978.445503"}
+    kept, dropped = drop_unranked_comparisons(text, outputs, "What is the average amount of the orders in the West region?")
+    assert "978.45" in kept and "highest" not in kept and dropped and "among all regions" in dropped[0]
+    # asked for a ranking, or a ranking computed (a table of groups): kept
+    assert drop_unranked_comparisons(text, outputs, "Which region has the highest average?")[1] == []
+    table = {"result_str": "region\nEast    1\nWest    2\nName: v, dtype: int64"}
+    assert drop_unranked_comparisons(text, table, "What is the average per region?")[1] == []
+    grounded = ground_explanation(text, outputs, question="What is the average amount in the West region?")
+    assert "highest" not in grounded.text and any("dropped a sentence" in a for a in grounded.actions)
+    assert grounded.ungrounded_caught and grounded.ungrounded_left == []

@@ -220,9 +220,11 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
     may be stated too (:func:`data_facts`)."""
     labels = list(labels)
     text, prose_actions = prose_only(text, regenerate)
+    text, unranked = drop_unranked_comparisons(text, outputs, question)
     first = check_claims(text, outputs, question, labels, known)
-    grounded = GroundedText(text=text, claims_checked=len(first.claims),
-                            ungrounded_caught=_names(first.ungrounded), actions=prose_actions)
+    grounded = GroundedText(text=text, claims_checked=len(first.claims) + len(unranked),
+                            ungrounded_caught=_names(first.ungrounded) + [f"{u[:60]} (no ranking computed)" for u in unranked],
+                            actions=prose_actions + [f"dropped a sentence: {u[:80]}" for u in unranked])
     if not first.ungrounded:
         return grounded
     current, original = first, text
@@ -252,6 +254,38 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
         left = check_claims(grounded.text, outputs, question, labels, known).ungrounded
         grounded.ungrounded_left = _names(left)
     return grounded
+
+
+_RANKING = re.compile(r"\b(highest|lowest|most|least|largest|smallest|biggest|greatest|best|worst|top|bottom|rank\w*|"
+                      r"more|less|fewer|higher|lower|larger|smaller|compar\w*|maximum|minimum|max|min)\b", re.I)
+_ACROSS = re.compile(r"\b(among|of all|across|than (?:any|all|the other|other)|compared (?:to|with)|in the (?:data ?set|data))\b", re.I)
+
+
+def drop_unranked_comparisons(text: str, outputs: Any, question: str) -> tuple[str, list[str]]:
+    """Sentences that rank a finding among others ("the West has the highest average among all
+    regions") when the question asked for no ranking and the code computed one value: nothing ranked
+    it, so they are dropped. Returns (text, the sentences dropped); the text is kept whole when
+    nothing would be left."""
+    if _RANKING.search(question or "") or _single_value(outputs) is None:
+        return text, []
+    kept, dropped = [], []
+    for match in _sentence_spans(text):
+        sentence = match.group(0)
+        (dropped if _RANKING.search(sentence) and _ACROSS.search(sentence) else kept).append(sentence)
+    if not dropped or not "".join(kept).strip():
+        return text, []
+    return "".join(kept).strip(), [d.strip() for d in dropped]
+
+
+def _single_value(outputs: Any) -> str | None:
+    """The result as shown when it is one value (a number, a one-cell table), else None."""
+    shown = outputs_text(_result_of(outputs)).strip()
+    lines = [line for line in shown.splitlines() if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) <= 2:
+        return shown
+    if len(lines) == 2 and len(lines[1].split()) == 2 and len(lines[0].split()) == 1:  # a one-cell DataFrame
+        return shown
+    return None
 
 
 NO_CODE = ("The code has already run and drawn any chart. Write the answer again in plain sentences: what the "
