@@ -245,3 +245,10 @@ def test_a_ranking_no_code_computed_is_dropped():
     grounded = ground_explanation(text, outputs, question="What is the average amount in the West region?")
     assert "highest" not in grounded.text and any("dropped a sentence" in a for a in grounded.actions)
     assert grounded.ungrounded_caught and grounded.ungrounded_left == []
+
+
+def test_a_ranking_sentence_that_states_the_answer_is_kept():
+    from dsagent.workflows.common.grounding import drop_unranked_comparisons
+
+    text = "The mean is 16.08, higher than in any other group. Nothing else."
+    assert drop_unranked_comparisons(text, {"result_str": "16.0803"}, "What is the mean tip percentage?") == (text, [])

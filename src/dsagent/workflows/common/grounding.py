@@ -268,13 +268,24 @@ def drop_unranked_comparisons(text: str, outputs: Any, question: str) -> tuple[s
     nothing would be left."""
     if _RANKING.search(question or "") or _single_value(outputs) is None:
         return text, []
+    value = _single_number(outputs) if _single_number(outputs) is not None else _one_cell(outputs)
     kept, dropped = [], []
     for match in _sentence_spans(text):
         sentence = match.group(0)
-        (dropped if _RANKING.search(sentence) and _ACROSS.search(sentence) else kept).append(sentence)
+        states_it = value is not None and any(abs(n - value) <= max(abs(value) * 0.005, 0.01) for n, _ in _plain_numbers(sentence))
+        (dropped if _RANKING.search(sentence) and _ACROSS.search(sentence) and not states_it else kept).append(sentence)
     if not dropped or not "".join(kept).strip():
         return text, []
     return "".join(kept).strip(), [d.strip() for d in dropped]
+
+
+def _one_cell(outputs: Any) -> float | None:
+    """The number of a one-cell table's result, else None."""
+    lines = [line for line in outputs_text(_result_of(outputs)).strip().splitlines() if line.strip()]
+    try:
+        return float(lines[-1].split()[-1].replace(",", "")) if len(lines) == 2 else None
+    except ValueError:
+        return None
 
 
 def _single_value(outputs: Any) -> str | None:
