@@ -34,8 +34,13 @@ def hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def script_file(tmp_path: Path):
-    """Write a scripted model's replies; returns the `scripted:<file>` spec."""
+def script_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Write a scripted model's replies; returns the `scripted:<file>` spec.
+
+    A script holds a reply for every model node of seed 002, so robust's decisions by code
+    (nodes 0, 2, 3: robust/by_code.py) are off here; tests of those pass
+    ``decide_by_code=True`` (a Session override beats the environment)."""
+    monkeypatch.setenv("DSAGENT_DECIDE_BY_CODE", "0")
 
     def write(replies: list[str | dict]) -> str:
         path = tmp_path / f"script_{len(list(tmp_path.glob('script_*.json')))}.json"

@@ -14,7 +14,7 @@ from dsagent.data.catalog import Dataset
 from dsagent.data.profile import SUMMARY_A_BUDGET, TOKEN_BUDGET, WIDE_COLUMNS, budget_share, profile_dataset
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.prompting import quote_data, stable_messages
-from dsagent.workflows.robust import prompts
+from dsagent.workflows.robust import by_code, prompts
 from dsagent.workflows.robust.nodes_analysis import make_analysis_nodes
 from dsagent.workflows.robust.routing import route_from_node_3
 from dsagent.workflows.robust.schemas import (
@@ -80,14 +80,16 @@ def profiling_reason(state: Mapping[str, Any]) -> tuple[bool, str | None]:
 
 def make_nodes(ctx: RunContext) -> dict[str, Node]:
     max_iterations = ctx.settings.robust_max_alignment_iterations
+    decide = ctx.settings.decide_by_code  # nodes 0, 2, 3 answer by code when code knows (by_code.py)
 
     def understand_node(state: RobustState) -> dict[str, Any]:
         with ctx.step("node_0_understand") as step:
+            reply = by_code.understand(state["question"], ctx.datasets) if decide else None
             # Fallback: a data tool computes rather than guesses.
-            reply = ask_structured(ctx, state, prompts.understand(state), QuestionUnderstanding,
-                                   {"needs_data_work": bool(state["datasets"])}, step)
+            reply = reply or ask_structured(ctx, state, prompts.understand(state), QuestionUnderstanding,
+                                            {"needs_data_work": bool(state["datasets"])}, step)
             needs = reply["needs_data_work"] and bool(state["datasets"])
-            step["detail"] = f"needs_data_work={needs}"
+            step["detail"] = f"needs_data_work={needs}" + _by_code(reply)
             return {"needs_data_work": needs}
 
     def explain_node(state: RobustState) -> dict[str, Any]:
@@ -164,11 +166,14 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["outcome"] = "reused"
                 step["detail"] = "requirements revised; the data profile still holds"
                 return {"data_profile": state["data_profile"]}
-            text = summaries(state, step)
-            profile = ask_structured(ctx, state, prompts.profile(state, text, feedback), DataProfile,
-                                     _fallback_profile(ctx.datasets, state), step)
+            # A loop that asks to look again (feedback) always asks the model, as the seed does.
+            profile = by_code.profile(state.get("requirements"), ctx.datasets) if decide and feedback is None else None
+            if profile is None:
+                text = summaries(state, step)
+                profile = ask_structured(ctx, state, prompts.profile(state, text, feedback), DataProfile,
+                                         _fallback_profile(ctx.datasets, state), step)
             missing = profile["missing_columns"]
-            step["detail"] = "; ".join(filter(None, [step["detail"], f"suitable={profile['is_suitable']}", missing and f"missing: {', '.join(missing)}"]))
+            step["detail"] = "; ".join(filter(None, [step.get("detail"), f"suitable={profile['is_suitable']}", missing and f"missing: {', '.join(missing)}"])) + _by_code(profile)
             return {"data_profile": profile}
 
     def alignment_node(state: RobustState) -> dict[str, Any]:
@@ -180,10 +185,11 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             # Fallback: let the code run and the evaluation judge, telling the user what is known.
             fallback = {"aligned": False, "recommendation": "proceed_with_caveats",
                         "gaps": profile.get("missing_columns") or [], "caveats": profile.get("limitations") or []}
-            check = ask_structured(ctx, state, prompts.alignment(state), AlignmentCheck, fallback, step)
+            check = by_code.alignment(profile, state.get("requirements"), ctx.datasets) if decide else None
+            check = check or ask_structured(ctx, state, prompts.alignment(state), AlignmentCheck, fallback, step)
             if check["recommendation"] == "proceed":
                 check["aligned"] = True  # "proceed" means fully aligned; never loop on a mislabel
-            step["detail"] = f"{check['recommendation']} (iteration {iterations}/{max_iterations})"
+            step["detail"] = f"{check['recommendation']} (iteration {iterations}/{max_iterations})" + _by_code(check)
             return {"alignment_check": check, "alignment_iterations": iterations, "alignment_caveats": check["caveats"]}
 
     return {
@@ -194,6 +200,12 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         "node_3_alignment": alignment_node,
         **make_analysis_nodes(ctx),
     }
+
+
+def _by_code(reply: Mapping[str, Any]) -> str:
+    """The run log's note that a node decided by code (no model call)."""
+    reason = str(reply.get("reasoning") or "")
+    return f"; {reason}" if reason.startswith("decided by code") else ""
 
 
 def _fallback_profile(datasets: Mapping[str, Dataset], state: Mapping[str, Any]) -> dict[str, Any]:
