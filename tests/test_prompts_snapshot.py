@@ -25,7 +25,8 @@ CASES = {
         rules=_code_rules(STATE), question=STATE["question"], plan="group and average" + prompts.FRESH_APPROACH.format(error="KeyError: 'Price'")))),
     "quick_fix": lambda: render(_messages(STATE, prompts.FIX_CODE.format(rules=_code_rules(STATE), question=STATE["question"], code="result = df['Price'].mean()", error="KeyError: 'Price'"))),
     "quick_evaluate": lambda: render(_messages(STATE, prompts.EVALUATE.format(question=STATE["question"], code="result = 1", output="result = 1"))),
-    "quick_explain": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question=STATE["question"]))),
+    "quick_explain": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question=STATE["question"], brief=""))),
+    "quick_explain_brief": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question="What is the average price?", brief="\n" + prompts.BRIEF_ANSWER))),
 }
 
 

@@ -69,6 +69,7 @@ CASES = {
     "robust_5_evaluate_failed": lambda: render(prompts.evaluate(STATE)),
     "robust_5a_remediate": lambda: render(prompts.remediate(STATE)),
     "robust_6_explain": lambda: render(prompts.explain_results({**SUCCESS, "evaluation": {**SUCCESS["evaluation"], "is_valid": True, "issues_found": []}}, gave_up=False)),
+    "robust_6_explain_brief": lambda: render(prompts.explain_results({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False)),
     "robust_6_gave_up": lambda: render(prompts.explain_results(STATE, gave_up=True)),
 }
 

@@ -131,3 +131,44 @@ def test_llm_calls_are_logged(script_file, sales_csv):
     assert [c["node"] for c in calls] == ["plan", "code", "explain"]
     assert all(c["prompt_tokens"] > 0 and c["latency_s"] >= 0 for c in calls)
     assert result.llm_calls == 3
+
+
+def _calls(run_id: str) -> list[str]:
+    return [c["node"] for c in RunLog(load_settings().db_url).llm_calls(run_id)]
+
+
+def test_one_value_about_a_named_column_is_planned_by_code(script_file, sales_csv):
+    # decide_by_code: the seed's own example ("What's the average salary?" -> code, no evaluation)
+    spec = script_file(["result = df['units'].mean()", "The average is about 21 units."])
+    with Session([sales_csv], model=spec, decide_by_code=True) as session:
+        result = session.ask("What's the average number of units?")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "ok"), ("explain", "ok")]
+    assert _calls(result.run_id) == ["code", "explain"]
+    steps = RunLog(load_settings().db_url).steps(result.run_id)
+    assert steps[0]["detail"].endswith("decided by code: one value about units")
+    assert result.plan["needs_code"] is True and result.plan["needs_evaluation"] is False
+    assert session.model.remaining == 0 and float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+
+
+def test_a_single_value_that_fits_is_evaluated_by_code(script_file, sales_csv):
+    # decide_by_code: no column named, so the model plans and asks for an evaluation; the result
+    # is one value that fits the question (checked by code): the evaluate node asks the model nothing
+    spec = script_file([PLAN_EVAL, "result = df['units'].mean()", "The average is about 21 units."])
+    with Session([sales_csv], model=spec, decide_by_code=True) as session:
+        result = session.ask("What's the average quantity sold?")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "ok"), ("evaluate", "ok"), ("explain", "ok")]
+    assert _calls(result.run_id) == ["plan", "code", "explain"]
+    assert result.evaluation is None and session.model.remaining == 0
+    steps = RunLog(load_settings().db_url).steps(result.run_id)
+    assert steps[2]["detail"] == "decided by code: one value that fits the question"
+    # the explanation's length fits the question: one or two sentences asked for, 160 tokens at most
+    assert "single answer" in str(session.model.history[-1][-1].content)
+
+
+def test_an_open_question_is_still_evaluated_by_the_model(script_file, sales_csv):
+    spec = script_file([PLAN_EVAL, "result = df.groupby('region')['units'].mean()", "North leads.", "Units differ by region."])
+    with Session([sales_csv], model=spec, decide_by_code=True) as session:
+        result = session.ask("Compare the average units of each region")
+    assert _calls(result.run_id) == ["plan", "code", "evaluate", "explain"]
+    assert result.evaluation == "North leads." and session.model.remaining == 0
+    assert "single answer" not in str(session.model.history[-1][-1].content)

@@ -180,3 +180,16 @@ def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:
         skip = set(drop)
         value = {k: v for k, v in value.items() if k not in skip and v is not None}
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+BRIEF_ANSWER = "The question asks for a single answer: give it in one or two sentences, then one sentence on what it means."
+BRIEF_MAX_TOKENS = 160
+"""An explanation's length fits the question: a single value (or the named values a question
+asks for) needs a sentence or two, not four sections; every generated token costs ~40-70 ms locally."""
+
+
+def brief_answer(question: str) -> bool:
+    """Does the question ask for one value, or for the named values of an answer format?"""
+    from dsagent.workflows.common.fit import asks_one_value
+
+    return asks_one_value(question) or bool(answer_names(question))

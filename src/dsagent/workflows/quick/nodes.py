@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
 from dsagent.errors import StructuredOutputError
+from dsagent.llm.structured import Bound
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, run_code, write_code
-from dsagent.workflows.common.fit import ranked_note, result_misfit
+from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
-from dsagent.workflows.common.prompting import code_rules, quote_data, stable_messages
+from dsagent.workflows.common.named import names_data
+from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import AgentState
 
@@ -27,7 +29,7 @@ class Plan(BaseModel):
 
     # reasoning comes first: a small model decides better after it has said why (the JSON keys
     # are the seed's; only their order differs).
-    reasoning: str = Field("", description="Why this approach, one short sentence")
+    reasoning: Annotated[str, Bound(160)] = Field("", description="Why this approach, one short sentence")
     needs_code: bool = Field(description="Write and run code?")
     needs_evaluation: bool = Field(description="Critically evaluate the code's results?")
     needs_explanation: bool = Field(True, description="Explain the answer to the user?")
@@ -47,6 +49,12 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
 
     def plan_node(state: AgentState) -> dict[str, Any]:
         with ctx.step("plan") as step:
+            named = names_data(state["question"], ctx.datasets) if ctx.settings.decide_by_code else []
+            if named and brief_answer(state["question"]):
+                # One value asked about a column of the data: code, no evaluation (the seed's own
+                # example: "What's the average salary?" -> needs_code=true, needs_evaluation=false).
+                step["detail"] = f"needs_code=True needs_evaluation=False; decided by code: one value about {', '.join(named[:3])}"
+                return {"plan": {"reasoning": "", "needs_code": True, "needs_evaluation": False, "needs_explanation": True}}
             instruction = prompts.PLAN.format(question=state["question"])
             try:
                 plan = ctx.llm_structured(_messages(state, instruction), Plan).model_dump()
@@ -112,7 +120,13 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             return update
 
     def evaluate_node(state: AgentState) -> dict[str, Any]:
-        with ctx.step("evaluate"):
+        with ctx.step("evaluate") as step:
+            if ctx.settings.decide_by_code and asks_one_value(state["question"]) and not result_misfit(
+                    state["question"], state["code"], state["execution_result"], run_labels(ctx), run_text_columns(ctx)):
+                # One value that fits the question (checked by code): nothing to interpret that the
+                # explanation will not say; the model is not asked (decide_by_code).
+                step["detail"] = "decided by code: one value that fits the question"
+                return {"evaluation": None}
             output = describe_output(state["execution_result"]) + ranked_note(state["question"], state["execution_result"])
             instruction = prompts.EVALUATE.format(question=state["question"], code=state["code"], output=output)
             return {"evaluation": ctx.llm(_messages(state, instruction), max_tokens=300).strip()}
@@ -126,11 +140,15 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 grounding = prompts.EXPLAIN_GROUNDING_RESULT.format(output=output, evaluation=evaluation)
             else:
                 grounding = prompts.EXPLAIN_GROUNDING_NONE
-            messages = _messages(state, prompts.EXPLAIN.format(grounding=grounding, question=state["question"]))
-            explanation = ctx.llm(messages, max_tokens=400).strip()
+            brief = result is not None and brief_answer(state["question"])  # a length that fits the question
+            instruction = prompts.EXPLAIN.format(grounding=grounding, question=state["question"],
+                                                 brief=f"\n{prompts.BRIEF_ANSWER}" if brief else "")
+            messages = _messages(state, instruction)
+            length = BRIEF_MAX_TOKENS if brief else 400
+            explanation = ctx.llm(messages, max_tokens=length).strip()
             record = None
             if result is not None:  # every number and label it states must be one the code computed
-                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 400), code=state.get("code"))
+                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))
                 explanation, record = grounded.text, grounded.record()
                 step["detail"] = grounded.detail()
             final_output = {

@@ -7,7 +7,7 @@ The seed's per-node system prompts therefore open the user message instead. Snap
 
 from __future__ import annotations
 
-from dsagent.workflows.common.prompting import CODE_RULES, CONTEXT  # noqa: F401 (the shared prefix)
+from dsagent.workflows.common.prompting import BRIEF_ANSWER, CODE_RULES, CONTEXT  # noqa: F401 (the shared prefix)
 
 PLAN = """You are a data analysis planning assistant. Decide which steps are needed to answer the question.
 
@@ -83,7 +83,7 @@ EXPLAIN = """You are a data science communicator who explains findings to busine
 Give a clear, high-level answer to the question in plain language, concise but thorough.
 The analysis has already run and drawn any chart: say what its output shows, not how it was made.
 {grounding}
-Question: {question}"""
+Question: {question}{brief}"""
 
 EXPLAIN_GROUNDING_RESULT = """Base the answer ONLY on this output of the analysis code (quote its numbers exactly):
 {output}

@@ -11,7 +11,7 @@ from dsagent.workflows.common.code import run_code, unchecked_result, write_code
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
-from dsagent.workflows.common.prompting import stable_messages
+from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.cross_check import check_result, evidence
 from dsagent.workflows.robust.routing import route_from_node_4
@@ -129,12 +129,13 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] = f"after {state['total_remediations']} remediations"
             instruction = prompts.explain_results(state, gave_up)
             messages = stable_messages(state, instruction)
-            explanation = ctx.llm(messages, max_tokens=500).strip()
+            length = BRIEF_MAX_TOKENS if brief_answer(state["question"]) and not gave_up else 500
+            explanation = ctx.llm(messages, max_tokens=length).strip()
             result = state.get("execution_result") or {}
             failed = not state.get("execution_success")
             record = None
             if not failed and result:  # every number and label it states must be one the code computed
-                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, 500), code=state.get("code"))
+                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))
                 explanation, record = grounded.text, grounded.record()
                 step["detail"] = (step.get("detail", "") + "; " if step.get("detail") else "") + grounded.detail()
             final_output = {

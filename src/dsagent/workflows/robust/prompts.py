@@ -13,7 +13,7 @@ from typing import Any
 
 from dsagent.workflows.common.code import clip, describe_output
 from dsagent.workflows.common.fit import ranked_note
-from dsagent.workflows.common.prompting import code_rules, compact_json, quote_data
+from dsagent.workflows.common.prompting import BRIEF_ANSWER, brief_answer, code_rules, compact_json, quote_data
 
 UNDERSTAND = """Decide if the question needs data analysis or only a conceptual explanation.
 
@@ -207,11 +207,14 @@ Results (quote numbers exactly):
 {output}
 Evaluation: {evaluation}
 {caveats}{gave_up}
-Provide:
+{provide}"""
+
+PROVIDE = """Provide:
 1. DIRECT ANSWER: a clear answer to the question (or what went wrong)
 2. KEY FINDINGS: the main insights (if successful)
 3. CONTEXT: what the numbers mean in practical terms
 4. CAVEATS: limitations or concerns"""
+BRIEF_CAVEATS = " Then state the caveats above in one sentence."
 
 CAVEATS = """Data quality caveats (you MUST state these prominently):
 {items}
@@ -360,5 +363,8 @@ def explain_results(state: Mapping[str, Any], gave_up: bool) -> str:
             problem = quote_data(state.get("error"), 600) if state.get("error") else "the code failed"
         tail = GAVE_UP.format(attempts=state.get("total_remediations", 0), tried=tried, problem=problem)
     evaluation = compact_json(state.get("evaluation") or {}, drop=("reasoning", "recommendation"))
+    provide = PROVIDE
+    if brief_answer(state["question"]) and not gave_up:  # a length that fits the question
+        provide = BRIEF_ANSWER + (BRIEF_CAVEATS if caveats else "")
     return EXPLAIN_RESULTS.format(question=state["question"], output=_output(state),
-                                  evaluation=evaluation, caveats=caveats, gave_up=tail)
+                                  evaluation=evaluation, caveats=caveats, gave_up=tail, provide=provide)
