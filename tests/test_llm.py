@@ -80,3 +80,17 @@ def test_structured_gives_typed_error_after_one_repair():
         invoke_structured(model, [HumanMessage(content="pick")], Pick)
     assert info.value.raw == '{"column": "x"}'
     assert model.remaining == 1
+
+
+def test_grammar_bounds_reach_only_the_local_grammar():
+    """Bound() caps free text in the local model's JSON grammar; the pydantic schema that hosted
+    providers get (OpenAI's strict mode refuses maxLength) and validation do not see it."""
+    from dsagent.llm.structured import grammar_schema
+    from dsagent.workflows.robust.schemas import Requirements
+
+    grammar = grammar_schema(Requirements)["properties"]
+    assert grammar["reasoning"]["maxLength"] == 160
+    assert grammar["constraints"]["maxItems"] == 3 and grammar["constraints"]["items"]["maxLength"] == 100
+    plain = Requirements.model_json_schema()["properties"]
+    assert "maxLength" not in plain["reasoning"] and "maxItems" not in plain["constraints"]
+    assert Requirements(reasoning="x" * 500).reasoning == "x" * 500  # never rejected for length

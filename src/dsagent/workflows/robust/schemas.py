@@ -7,11 +7,12 @@ better after it has said why (with the local model's JSON-schema grammar, keys c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, field_validator
 
 from dsagent.errors import StructuredOutputError
+from dsagent.llm.structured import Bound
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.prompting import stable_messages
 
@@ -26,45 +27,45 @@ def _choice(value: Any) -> Any:
 class QuestionUnderstanding(BaseModel):
     """Node 0."""
 
-    reasoning: str = Field("", description="Why, one short sentence")
+    reasoning: Annotated[str, Bound(120)] = Field("", description="Why, one short sentence")
     needs_data_work: bool = Field(description="Does answering need the data?")
 
 
 class Requirements(BaseModel):
     """Node 1B."""
 
-    reasoning: str = Field("", description="Why this approach")
-    variables_needed: list[str] = Field(default_factory=list, description="Exact column names required")
-    constraints: list[str] = Field(default_factory=list, description="Data quality needed")
-    analysis_type: str = Field("descriptive", description="descriptive, visualization, correlation, regression, ...")
-    success_criteria: str = Field("", description="What the output should contain")
+    reasoning: Annotated[str, Bound(160)] = Field("", description="Why this approach")
+    variables_needed: Annotated[list[str], Bound(80, items=12)] = Field(default_factory=list, description="Exact column names required")
+    constraints: Annotated[list[str], Bound(100, items=3)] = Field(default_factory=list, description="Data quality needed")
+    analysis_type: Annotated[str, Bound(40)] = Field("descriptive", description="descriptive, visualization, correlation, regression, ...")
+    success_criteria: Annotated[str, Bound(160)] = Field("", description="What the output should contain")
 
 
 class ColumnSelection(BaseModel):
     """Node 2, wide tables: the columns to profile in detail."""
 
-    reasoning: str = Field("", description="Why these columns")
+    reasoning: Annotated[str, Bound(120)] = Field("", description="Why these columns")
     columns: list[str] = Field(default_factory=list, description="Exact column names")
 
 
 class DataProfile(BaseModel):
     """Node 2."""
 
-    reasoning: str = Field("", description="Short summary")
+    reasoning: Annotated[str, Bound(160)] = Field("", description="Short summary")
     available_columns: list[str] = Field(default_factory=list, description="Required columns that exist")
     missing_columns: list[str] = Field(default_factory=list, description="Required columns that do not exist")
     data_quality: dict[str, str] = Field(default_factory=dict, description="Column -> a few words on its quality")
-    limitations: list[str] = Field(default_factory=list, description="What is missing or problematic")
+    limitations: Annotated[list[str], Bound(120, items=3)] = Field(default_factory=list, description="What is missing or problematic")
     is_suitable: bool = Field(description="Can the data support the analysis?")
 
 
 class AlignmentCheck(BaseModel):
     """Node 3."""
 
-    reasoning: str = Field("", description="Why this recommendation")
+    reasoning: Annotated[str, Bound(160)] = Field("", description="Why this recommendation")
     aligned: bool = Field(description="Does the data satisfy the requirements?")
-    gaps: list[str] = Field(default_factory=list, description="What is missing or misaligned")
-    caveats: list[str] = Field(default_factory=list, description="Issues to tell the user; not blocking")
+    gaps: Annotated[list[str], Bound(120, items=3)] = Field(default_factory=list, description="What is missing or misaligned")
+    caveats: Annotated[list[str], Bound(120, items=3)] = Field(default_factory=list, description="Issues to tell the user; not blocking")
     recommendation: Literal["proceed", "proceed_with_caveats", "revise_requirements", "revise_data_understanding", "cannot_proceed"]
 
     @field_validator("recommendation", mode="before")
@@ -76,9 +77,9 @@ class AlignmentCheck(BaseModel):
 class Evaluation(BaseModel):
     """Node 5."""
 
-    reasoning: str = Field("", description="Why")
+    reasoning: Annotated[str, Bound(160)] = Field("", description="Why")
     is_valid: bool = Field(description="Are the results correct and sensible?")
-    issues_found: list[str] = Field(default_factory=list, description="Errors, red flags, concerns")
+    issues_found: Annotated[list[str], Bound(160, items=3)] = Field(default_factory=list, description="Errors, red flags, concerns")
     confidence: float = Field(0.5, description="0.0-1.0")
     recommendation: Literal["accept", "code_error", "wrong_approach", "data_issue"] = "accept"
 
@@ -100,10 +101,10 @@ class Evaluation(BaseModel):
 class RemediationPlan(BaseModel):
     """Node 5a."""
 
-    reasoning: str = Field("", description="Why")
-    root_cause: str = Field("", description="The fundamental problem")
+    reasoning: Annotated[str, Bound(160)] = Field("", description="Why")
+    root_cause: Annotated[str, Bound(200)] = Field("", description="The fundamental problem")
     action: Literal["rewrite_code", "revise_requirements", "reexamine_data"]
-    guidance: str = Field("", description="Specific instructions for the next step")
+    guidance: Annotated[str, Bound(300)] = Field("", description="Specific instructions for the next step")
 
     @field_validator("action", mode="before")
     @classmethod
