@@ -117,6 +117,11 @@ class LocalChatModel(BaseChatModel):
     n_threads: int = 0
     temperature: float = 0.0
     max_tokens: int = 1024
+    prefix_cache: bool = True
+    """Keep the state of earlier prompt prefixes (llm/prefix_cache.py)."""
+    prefix_cache_dir: Path | None = None
+    prefix_cache_mb: int = 0
+    """Disk space for saved prefixes under ``prefix_cache_dir`` (0: memory only)."""
     _llama: Any = PrivateAttr(default=None)
 
     @property
@@ -132,6 +137,27 @@ class LocalChatModel(BaseChatModel):
         if self._llama is None:
             self._llama = load_llama(self.model_path, self.n_ctx, self.n_threads)
         return self._llama
+
+    def _cache(self) -> Any:
+        """The loaded model's prefix cache (installed once per process), or None when it is off."""
+        installed = getattr(self.llama, "_dsagent_prefix_cache", None)
+        if not self.prefix_cache:
+            if installed is not None:
+                installed.active = False
+            return None
+        from dsagent.llm import prefix_cache
+
+        cache = installed or prefix_cache.install(self.llama, self.model_path, self.prefix_cache_dir, self.prefix_cache_mb)
+        cache.active, cache.restored = True, 0
+        return cache
+
+    def _after_call(self, cache: Any, before: list[int], prompt_tokens: int) -> int:
+        """Prompt tokens not evaluated (served from llama.cpp's cache or restored from the prefix
+        cache); saves the state when this call read a new prefix."""
+        reused = max(self._reused(before, prompt_tokens), min(cache.restored if cache else 0, max(prompt_tokens - 1, 0)))
+        if cache is not None:
+            cache.after_call(self.llama, prompt_tokens, reused)
+        return reused
 
     def _context_tokens(self) -> list[int]:
         """The tokens whose keys and values the model holds from its last call (its KV cache)."""
@@ -161,6 +187,7 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
+        cache = self._cache()
         before = self._context_tokens()
         try:
             out = self.llama.create_chat_completion(
@@ -181,7 +208,7 @@ class LocalChatModel(BaseChatModel):
                 "input_tokens": usage.get("prompt_tokens", 0),
                 "output_tokens": usage.get("completion_tokens", 0),
                 "total_tokens": usage.get("total_tokens", 0),
-                "input_token_details": {"cache_read": self._reused(before, usage.get("prompt_tokens", 0))},
+                "input_token_details": {"cache_read": self._after_call(cache, before, usage.get("prompt_tokens", 0))},
             },
             response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
         )
@@ -196,6 +223,7 @@ class LocalChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         """Token by token (used when a caller streams, e.g. the assistant's answer in the CLI)."""
         chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
+        self._cache()  # a saved prefix is restored for a stream too (nothing is saved after one)
         try:
             stream = self.llama.create_chat_completion(
                 messages=chat, temperature=kwargs.get("temperature", self.temperature),

@@ -67,7 +67,9 @@ def get_chat_model(spec: str | None = None, settings: "Settings | None" = None) 
         if name and not path.is_file():
             raise UserError(f"GGUF model file not found: {path}")
         return LocalChatModel(
-            model_path=path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads, temperature=temperature
+            model_path=path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads, temperature=temperature,
+            prefix_cache=settings.local_prefix_cache, prefix_cache_dir=settings.home / "cache" / "kv",
+            prefix_cache_mb=settings.local_prefix_cache_mb,
         )
     if not name:
         raise UserError(f"model spec {spec!r} needs a model name, e.g. `{provider}:<model>`")
