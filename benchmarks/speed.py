@@ -2,7 +2,7 @@
 tokens and seconds, on DABench questions, beside a single-shot code generation as the yardstick.
 
     .venv/bin/python benchmarks/speed.py --workflow robust [--limit 30] [--ids 5,6] [--model local]
-        [--out benchmarks/results/speed-robust.jsonl] [--report FILE]
+        [--out benchmarks/results/speed-robust.jsonl] [--report FILE] [--compare BEFORE.jsonl AFTER.jsonl]
 
 Each question runs as in ``benchmarks/dabench.py`` (same scoring: ABQ) and its figures come from
 the run log: every model call's node, prompt tokens, prompt tokens served from the model's KV cache
@@ -89,6 +89,30 @@ def report(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def summary(rows: list[dict]) -> dict[str, float]:
+    """One line of the before/after table: ABQ, median s/q, and per-question means of calls and tokens."""
+    med = lambda xs: statistics.median(xs) if xs else 0.0  # noqa: E731
+    sums = lambda r, key: sum(f.get(key, 0) for f in r["nodes"].values())  # noqa: E731
+    single = med([r["single_shot"]["seconds"] for r in rows if r.get("single_shot")])
+    seconds = med([r["seconds"] for r in rows])
+    return {"n": len(rows), "abq": sum(bool(r["correct"]) and all(r["correct"]) for r in rows), "median_s": seconds,
+            "calls": statistics.mean(sums(r, "calls") for r in rows), "evaluated": statistics.mean(sums(r, "evaluated") for r in rows),
+            "generated": statistics.mean(sums(r, "generated") for r in rows), "single_s": single,
+            "ratio": seconds / single if single else 0.0}
+
+
+def compare(labelled: list[tuple[str, list[dict]]]) -> str:
+    """The before/after table over the questions every run answered."""
+    common = set.intersection(*({r["id"] for r in rows} for _, rows in labelled))
+    lines = [f"{len(common)} questions answered by every run", "",
+             f"{'run':<34}{'ABQ':>7}{'median s/q':>12}{'calls/q':>9}{'eval tok/q':>12}{'gen tok/q':>11}{'single-shot s':>15}{'ratio':>7}"]
+    for label, rows in labelled:
+        f = summary([r for r in rows if r["id"] in common])
+        lines.append(f"{label:<34}{f['abq']:>4}/{f['n']:<2}{f['median_s']:>12.1f}{f['calls']:>9.2f}{f['evaluated']:>12.0f}"
+                     f"{f['generated']:>11.0f}{f['single_s']:>15.1f}{f['ratio']:>6.1f}x")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=dabench.DEFAULT_DATA)
@@ -99,7 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="JSONL (default benchmarks/results/speed-<workflow>.jsonl)")
     parser.add_argument("--workspace", type=Path, default=Path("benchmarks/results/workspace"))
     parser.add_argument("--report", type=Path, help="print the tables of a stored JSONL; run nothing")
+    parser.add_argument("--compare", type=Path, nargs="+", metavar="JSONL",
+                        help="print the before/after table of stored runs (over the questions all answered); run nothing")
     args = parser.parse_args(argv)
+    if args.compare:
+        print(compare([(str(p), [json.loads(x) for x in p.read_text().splitlines() if x.strip()]) for p in args.compare]))
+        return 0
     if args.report:
         print(report([json.loads(x) for x in args.report.read_text().splitlines() if x.strip()]))
         return 0
