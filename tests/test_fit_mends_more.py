@@ -99,12 +99,19 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 @pytest.fixture(scope="module")
 def tips_session(tmp_path_factory):
+    """One sandbox for the module, in a home of its own: a module fixture starts before the
+    per-test ``hermetic`` one, so it would otherwise use (and share) the real ``~/.dsagent``."""
     import plotly.data
 
     from dsagent.session import Session
 
-    with Session({"tips": plotly.data.tips()}, model="scripted:none", workspace_root=tmp_path_factory.mktemp("ws")) as session:
-        yield session
+    patch = pytest.MonkeyPatch()
+    patch.setenv("DSAGENT_HOME", str(tmp_path_factory.mktemp("home")))
+    try:
+        with Session({"tips": plotly.data.tips()}, model="scripted:none", workspace_root=tmp_path_factory.mktemp("ws")) as session:
+            yield session
+    finally:
+        patch.undo()
 
 
 @pytest.mark.parametrize("question,code,expected", [

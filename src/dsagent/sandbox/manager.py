@@ -14,6 +14,7 @@ import resource
 import shutil
 import signal
 import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Mapping, Sequence
@@ -76,6 +77,7 @@ class Sandbox:
             cache_dir = default_home() / "cache"
         self._mpl_dir = Path(cache_dir).resolve() / "matplotlib"
         self._cell = 0
+        self._start_lock = threading.RLock()  # start() and run(): one thread at a time
         self._spawned = 0
         self._baseline_mb = 0.0
         self._isolation: Isolation | None = None
@@ -89,15 +91,18 @@ class Sandbox:
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
-        """Start the worker and wait until it is ready; idempotent."""
-        if self._state["data_dir"] is None:
-            self._prepare()
-        worker = self._state["worker"]
-        if worker is None or not worker.alive():
-            if worker is not None:
-                worker.kill()
-            self._spawn()
-        self._wait_ready()
+        """Start the worker and wait until it is ready; idempotent, and safe from two threads (a
+        Session warms the worker in the background while its owner may already run a cell: both
+        must not prepare the folders or spawn a worker, one killing the other's)."""
+        with self._start_lock:
+            if self._state["data_dir"] is None:
+                self._prepare()
+            worker = self._state["worker"]
+            if worker is None or not worker.alive():
+                if worker is not None:
+                    worker.kill()
+                self._spawn()
+            self._wait_ready()
 
     def close(self) -> None:
         """Kill the worker, then remove its cgroup and the private copy of the data."""
@@ -241,7 +246,12 @@ class Sandbox:
     def run(self, code: str, limits: Limits | None = None, *, allowed_imports: Sequence[str] | None = None) -> ExecutionResult:
         """Run one cell. ``allowed_imports`` (top-level module names), when given, is an allow-list
         for this cell only: its other imports fail with an ImportError that names the allowed ones,
-        and the pre-imported names of other modules (px, sm, stats, …) are hidden from it."""
+        and the pre-imported names of other modules (px, sm, stats, …) are hidden from it.
+        Cells asked for from several threads run one after another (one worker, one cell)."""
+        with self._start_lock:
+            return self._run(code, limits, allowed_imports)
+
+    def _run(self, code: str, limits: Limits | None, allowed_imports: Sequence[str] | None) -> ExecutionResult:
         limits = limits or self.limits
         self._check_between_cells(limits)
         self.start()
