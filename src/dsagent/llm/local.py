@@ -148,6 +148,7 @@ class LocalChatModel(BaseChatModel):
         from dsagent.llm import prefix_cache
 
         cache = installed or prefix_cache.install(self.llama, self.model_path, self.prefix_cache_dir, self.prefix_cache_mb)
+        cache.configure(self.prefix_cache_dir, self.prefix_cache_mb)  # the loaded model is shared; the home is this model's
         cache.active, cache.restored = True, 0
         return cache
 

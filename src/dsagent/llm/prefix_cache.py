@@ -62,13 +62,18 @@ def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
 class PrefixCache:
     def __init__(self, model_id: str, cache_dir: Path | None, max_disk_mb: int) -> None:
         self.model_id = model_id
-        self.dir = cache_dir if cache_dir is not None and max_disk_mb > 0 else None
-        self.max_disk_bytes = max_disk_mb * 1024 * 1024
+        self.configure(cache_dir, max_disk_mb)
         self.memory: list[Entry] = []
         self.restored = 0
         """Prompt tokens the last :meth:`restore` brought back (0: none)."""
         self.active = False
         """Set per call by the chat model that uses this cache (another may share the loaded model)."""
+
+    def configure(self, cache_dir: Path | None, max_disk_mb: int) -> None:
+        """Where entries go on disk (the loaded model is shared by every chat model of the process;
+        each call uses its own settings' folder)."""
+        self.dir = cache_dir if cache_dir is not None and max_disk_mb > 0 else None
+        self.max_disk_bytes = max_disk_mb * 1024 * 1024
 
     # --- lookup ----------------------------------------------------------------------------
     def _candidates(self) -> list[Entry]:
