@@ -66,6 +66,7 @@ class Settings(BaseSettings):
     history_max_tokens: int = Field(2000, ge=0, description="Chat history in a prompt (react's chat, the web app, a follow-up question, the assistant on a hosted model): the latest exchanges that fit these tokens are sent, the oldest are left out and the prompt and the progress say so; the system prompt and the current request are always kept.")
     local_n_ctx: int = Field(8192, ge=512, description="Embedded model: context window in tokens.")
     local_threads: int = Field(0, ge=0, description="Embedded model: CPU threads (0 = all cores).")
+    local_lanes: int = Field(2, ge=1, le=8, description="Embedded model: contexts that run independent calls side by side (the robust workflow's cross-check beside its code; concurrent sessions). One thread generates as fast as two, so two lanes give about twice the throughput; each lane costs about 300 MB (1 = calls take turns).")
     local_prefix_cache: bool = Field(True, description="Embedded model: keep the model's state after a prompt prefix it read (the data profile), in memory (4) and on disk, and restore the longest match before a call, so the next question on the same data does not read the profile again.")
     local_prefix_cache_mb: int = Field(1024, ge=0, description="Embedded model: disk space for saved prefixes under <home>/cache/kv, oldest first out (30-60 MB each; 0 = memory only).")
     temperature: float = Field(0.0, ge=0, le=2, description="Sampling temperature for every model call.")

@@ -8,10 +8,12 @@ written as the run goes and shown as progress.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, copy_context
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -45,6 +47,8 @@ class PromptCapture(BaseCallbackHandler):
         self.prompts.append(list(messages[0]) if messages else [])
 
 
+_node_var: ContextVar[str | None] = ContextVar("dsagent_node", default=None)
+"""The node a call made on a background thread belongs to (:meth:`RunContext.ahead`)."""
 _capture_var: ContextVar[PromptCapture | None] = ContextVar("dsagent_prompt_capture", default=None)
 register_configure_hook(_capture_var, inheritable=True)
 
@@ -91,6 +95,36 @@ class RunContext:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     _node: str = field(default="", repr=False)
+    pending: dict[str, "Future[Any]"] = field(default_factory=dict, repr=False)
+    """Work started ahead on a thread of its own (:meth:`ahead`), by key."""
+    _lock: Any = field(default_factory=threading.Lock, repr=False)
+
+    def ahead(self, key: str, node: str, work: Callable[[], Any]) -> "Future[Any]":
+        """Start ``work`` now on a thread of its own (its model calls are logged under ``node``),
+        for a later node that takes it with :meth:`take_ahead`. Only worth it with a model that
+        runs calls side by side (``parallel_calls`` > 1, e.g. the embedded model's lanes)."""
+        future: Future[Any] = Future()
+        context = copy_context()
+
+        def run() -> None:
+            _node_var.set(node)
+            try:
+                future.set_result(work())
+            except BaseException as exc:  # noqa: BLE001 — handed to whoever takes it
+                future.set_exception(exc)
+
+        threading.Thread(target=context.run, args=(run,), name=f"dsagent-{key}", daemon=True).start()
+        self.pending[key] = future
+        return future
+
+    def take_ahead(self, key: str) -> "Future[Any] | None":
+        """The work started ahead under ``key`` (once), or None."""
+        return self.pending.pop(key, None)
+
+    @property
+    def parallel_calls(self) -> int:
+        """How many model calls can run at once without waiting for each other (1 unless the model says)."""
+        return int(getattr(self.model, "parallel_calls", 1) or 1)
 
     @contextmanager
     def step(self, node: str) -> Iterator[dict[str, str]]:
@@ -118,12 +152,13 @@ class RunContext:
             usage = (getattr(reply, "usage_metadata", None) or {}) if reply is not None else {}
             p, c = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
             cached = (usage.get("input_token_details") or {}).get("cache_read")
-            self.llm_calls += 1
-            self.prompt_tokens += p
-            self.completion_tokens += c
+            with self._lock:
+                self.llm_calls += 1
+                self.prompt_tokens += p
+                self.completion_tokens += c
             sent = prompts[i] if i < len(prompts) else (prompts[-1] if prompts else None)
             self.run_log.record_llm_call(
-                self.run_id, node=self._node, model=self.model_label, prompt_tokens=p,
+                self.run_id, node=_node_var.get() or self._node, model=self.model_label, prompt_tokens=p,
                 completion_tokens=c, latency_s=latency, ok=error is None, error=error,
                 prompt=messages_json(sent) if sent is not None else None,
                 reply=str(reply.content) if reply is not None else None,

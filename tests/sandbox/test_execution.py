@@ -249,3 +249,15 @@ def test_index_errors_get_the_hint_that_says_the_fix(sandbox: Sandbox, code: str
     assert not res.success and error in res.error
     for hint in hints:
         assert hint in res.error
+
+
+def test_a_cell_run_apart_leaves_the_sessions_names_and_data_as_they_were(sandbox: Sandbox) -> None:
+    # an independent check (robust's cross-check) must not change what the analysis' cells see
+    res = sandbox.run("df['double'] = df['amount'] * 2; df.drop(index=0, inplace=True); datasets['sales'] = None; "
+                      "df = df.head(1); mine = 1; result = len(df)", apart=True)
+    assert res.success, res.error
+    assert res.result == "1"
+    after = sandbox.run("result = (df.shape, list(df.columns), datasets['sales'] is df, 'mine' in dir())")
+    assert after.success, after.error
+    assert after.result == "((3, 2), ['region', 'amount'], True, False)"
+    assert sandbox.run("df['x'] = 1; result = df.shape").result == "(3, 3)"  # a plain cell still keeps its changes

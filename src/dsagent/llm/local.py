@@ -14,18 +14,22 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import ConfigDict
 
 from dsagent.errors import ProviderError, UserError
 
+if TYPE_CHECKING:
+    from dsagent.llm.lanes import Lanes
+
 _LOADED: dict[tuple[str, int, int], Any] = {}
-_LOCK = threading.Lock()
+_LANES: dict[tuple[str, int, int], Any] = {}
+_LOCK = threading.RLock()
 
 
 def _role(message: BaseMessage) -> str:
@@ -38,32 +42,10 @@ def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> 
     with _LOCK:
         if key in _LOADED:
             return _LOADED[key]
-        if not path.is_file():
-            raise UserError(f"model file not found: {path}")
-        # OpenMP threads that spin while they wait collapse when the cores are shared (a 40-token
-        # call took 97 s at 2 threads on a loaded 2-core machine, 6 s with passive waiting).
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        try:
-            from llama_cpp import Llama
-        except ImportError as exc:
-            raise UserError(
-                "the local model needs llama-cpp-python: install it with `uv sync --extra local` "
-                "(or `pip install 'dsagent[local]'`)"
-            ) from exc
         say = progress or (lambda m: print(m, file=sys.stderr, flush=True))
         say(f"loading local model {path.name} …")
         started = time.perf_counter()
-        try:
-            with _without_amx_buffers():
-                llm = Llama(
-                    model_path=str(path),
-                    n_ctx=n_ctx,
-                    n_threads=n_threads or os.cpu_count() or 2,
-                    n_batch=512,
-                    verbose=False,
-                )
-        except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
-            raise UserError(f"could not load the model {path}: {exc}") from exc
+        llm = _new_llama(path, n_ctx, n_threads)
         say(f"local model loaded in {time.perf_counter() - started:.1f} s")
         _LOADED[key] = llm
         # From now on profiles count tokens with the model's own tokenizer, not the estimate.
@@ -71,6 +53,46 @@ def load_llama(path: Path, n_ctx: int, n_threads: int, progress: Any = None) -> 
 
         set_token_counter(lambda text: len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)))
         return llm
+
+
+def _new_llama(path: Path, n_ctx: int, n_threads: int) -> Any:
+    """A llama.cpp context over the model file (the weights are memory-mapped: a second context shares them)."""
+    if not path.is_file():
+        raise UserError(f"model file not found: {path}")
+    # OpenMP threads that spin while they wait collapse when the cores are shared (a 40-token
+    # call took 97 s at 2 threads on a loaded 2-core machine, 6 s with passive waiting).
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    try:
+        from llama_cpp import Llama
+    except ImportError as exc:
+        raise UserError(
+            "the local model needs llama-cpp-python: install it with `uv sync --extra local` "
+            "(or `pip install 'dsagent[local]'`)"
+        ) from exc
+    try:
+        with _without_amx_buffers():
+            return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=_threads(n_threads), n_batch=512, verbose=False)
+    except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
+        raise UserError(f"could not load the model {path}: {exc}") from exc
+
+
+def _threads(n_threads: int) -> int:
+    return n_threads or os.cpu_count() or 2
+
+
+def lanes_for(path: Path, n_ctx: int, n_threads: int, size: int) -> "Lanes":
+    """The process's lanes of this model (llm/lanes.py); lane 0 is :func:`load_llama`'s context.
+    ``size`` caps how many contexts load (the latest chat model's setting holds)."""
+    from dsagent.llm.lanes import Lanes
+
+    key = (str(path), n_ctx, n_threads)
+    with _LOCK:
+        lanes = _LANES.get(key)
+        if lanes is None:
+            load = lambda i: load_llama(path, n_ctx, n_threads) if i == 0 else _new_llama(path, n_ctx, n_threads)  # noqa: E731
+            lanes = _LANES[key] = Lanes(load, size, _threads(n_threads))
+        lanes.size = max(1, size)
+        return lanes
 
 
 def _cpu_has_amx() -> bool:
@@ -122,7 +144,8 @@ class LocalChatModel(BaseChatModel):
     prefix_cache_dir: Path | None = None
     prefix_cache_mb: int = 0
     """Disk space for saved prefixes under ``prefix_cache_dir`` (0: memory only)."""
-    _llama: Any = PrivateAttr(default=None)
+    lanes: int = 1
+    """Contexts that may run calls side by side (llm/lanes.py); 1: calls take turns."""
 
     @property
     def _llm_type(self) -> str:
@@ -133,49 +156,39 @@ class LocalChatModel(BaseChatModel):
         return f"local:{self.model_path.name}"
 
     @property
-    def llama(self) -> Any:
-        if self._llama is None:
-            self._llama = load_llama(self.model_path, self.n_ctx, self.n_threads)
-        return self._llama
+    def parallel_calls(self) -> int:
+        """How many calls can run at once without waiting for each other."""
+        return max(1, self.lanes)
 
-    def _cache(self) -> Any:
-        """The loaded model's prefix cache (installed once per process), or None when it is off."""
-        installed = getattr(self.llama, "_dsagent_prefix_cache", None)
+    def _lanes(self) -> "Lanes":
+        return lanes_for(self.model_path, self.n_ctx, self.n_threads, self.lanes)
+
+    @property
+    def llama(self) -> Any:
+        """Lane 0's context (loaded on first use)."""
+        return self._lanes().first()
+
+    def _cache(self, llm: Any) -> Any:
+        """The lane's prefix cache (installed once per context), or None when it is off."""
+        installed = getattr(llm, "_dsagent_prefix_cache", None)
         if not self.prefix_cache:
             if installed is not None:
                 installed.active = False
             return None
         from dsagent.llm import prefix_cache
 
-        cache = installed or prefix_cache.install(self.llama, self.model_path, self.prefix_cache_dir, self.prefix_cache_mb)
+        cache = installed or prefix_cache.install(llm, self.model_path, self.prefix_cache_dir, self.prefix_cache_mb)
         cache.configure(self.prefix_cache_dir, self.prefix_cache_mb)  # the loaded model is shared; the home is this model's
         cache.active, cache.restored = True, 0
         return cache
 
-    def _after_call(self, cache: Any, before: list[int], prompt_tokens: int) -> int:
+    def _after_call(self, llm: Any, cache: Any, before: list[int], prompt_tokens: int) -> int:
         """Prompt tokens not evaluated (served from llama.cpp's cache or restored from the prefix
         cache); saves the state when this call read a new prefix."""
-        reused = max(self._reused(before, prompt_tokens), min(cache.restored if cache else 0, max(prompt_tokens - 1, 0)))
+        reused = max(_reused(llm, before, prompt_tokens), min(cache.restored if cache else 0, max(prompt_tokens - 1, 0)))
         if cache is not None:
-            cache.after_call(self.llama, prompt_tokens, reused)
+            cache.after_call(llm, prompt_tokens, reused)
         return reused
-
-    def _context_tokens(self) -> list[int]:
-        """The tokens whose keys and values the model holds from its last call (its KV cache)."""
-        llm = self.llama
-        return [int(t) for t in llm._input_ids[: llm.n_tokens]]
-
-    def _reused(self, before: list[int], prompt_tokens: int) -> int:
-        """Prompt tokens served from the KV cache, not evaluated: the prompt's common prefix with
-        what the cache held before the call (llama.cpp evaluates only the rest; a prompt fully held
-        replays its last token)."""
-        after = self.llama._input_ids[:prompt_tokens]
-        same = 0
-        for a, b in zip(before, after):
-            if a != int(b):
-                break
-            same += 1
-        return min(same, max(prompt_tokens - 1, 0))
 
     def count_tokens(self, text: str) -> int:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
@@ -188,10 +201,14 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
-        cache = self._cache()
-        before = self._context_tokens()
+        with self._lanes().acquire() as llm:
+            return self._complete(llm, chat, stop, kwargs)
+
+    def _complete(self, llm: Any, chat: list[dict[str, str]], stop: list[str] | None, kwargs: dict[str, Any]) -> ChatResult:
+        cache = self._cache(llm)
+        before = _context_tokens(llm)
         try:
-            out = self.llama.create_chat_completion(
+            out = llm.create_chat_completion(
                 messages=chat,
                 temperature=kwargs.get("temperature", self.temperature),
                 max_tokens=kwargs.get("max_tokens", self.max_tokens),
@@ -209,7 +226,7 @@ class LocalChatModel(BaseChatModel):
                 "input_tokens": usage.get("prompt_tokens", 0),
                 "output_tokens": usage.get("completion_tokens", 0),
                 "total_tokens": usage.get("total_tokens", 0),
-                "input_token_details": {"cache_read": self._after_call(cache, before, usage.get("prompt_tokens", 0))},
+                "input_token_details": {"cache_read": self._after_call(llm, cache, before, usage.get("prompt_tokens", 0))},
             },
             response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
         )
@@ -224,9 +241,14 @@ class LocalChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         """Token by token (used when a caller streams, e.g. the assistant's answer in the CLI)."""
         chat = [{"role": _role(m), "content": str(m.content)} for m in messages]
-        self._cache()  # a saved prefix is restored for a stream too (nothing is saved after one)
+        with self._lanes().acquire() as llm:
+            yield from self._stream_on(llm, chat, stop, run_manager, kwargs)
+
+    def _stream_on(self, llm: Any, chat: list[dict[str, str]], stop: list[str] | None,
+                   run_manager: CallbackManagerForLLMRun | None, kwargs: dict[str, Any]) -> Iterator[ChatGenerationChunk]:
+        self._cache(llm)  # a saved prefix is restored for a stream too (nothing is saved after one)
         try:
-            stream = self.llama.create_chat_completion(
+            stream = llm.create_chat_completion(
                 messages=chat, temperature=kwargs.get("temperature", self.temperature),
                 max_tokens=kwargs.get("max_tokens", self.max_tokens), stop=stop,
                 response_format=kwargs.get("response_format"), seed=0, stream=True,
@@ -243,3 +265,20 @@ class LocalChatModel(BaseChatModel):
                 yield chunk
         except ValueError as exc:
             raise ProviderError(f"local model failed: {exc}; shorten the question or raise DSAGENT_LOCAL_N_CTX") from exc
+
+
+def _context_tokens(llm: Any) -> list[int]:
+    """The tokens whose keys and values the context holds from its last call (its KV cache)."""
+    return [int(t) for t in llm._input_ids[: llm.n_tokens]]
+
+
+def _reused(llm: Any, before: list[int], prompt_tokens: int) -> int:
+    """Prompt tokens served from the KV cache, not evaluated: the prompt's common prefix with
+    what the cache held before the call (llama.cpp evaluates only the rest; a prompt fully held
+    replays its last token)."""
+    import numpy as np
+
+    from dsagent.llm.prefix_cache import common_prefix
+
+    same = common_prefix(np.asarray(before, dtype=np.int64), np.asarray(llm._input_ids[:prompt_tokens], dtype=np.int64))
+    return min(same, max(prompt_tokens - 1, 0))

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import struct
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,9 @@ MIN_PROMPT = 384
 MIN_GAIN = 128
 """Restore only when a saved prefix beats the live one by this many tokens (a restore costs ~0.1 s)."""
 MEMORY_ENTRIES = 4
+_SHARED_MEMORY: dict[str, list[Entry]] = {}
+"""Entries in memory per model file: every context (lane) of a model reads and adds to the same list."""
+_MEMORY_LOCK = threading.Lock()
 _MAGIC = b"DSKV1\n"
 
 
@@ -60,10 +64,11 @@ def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
 
 
 class PrefixCache:
-    def __init__(self, model_id: str, cache_dir: Path | None, max_disk_mb: int) -> None:
+    def __init__(self, model_id: str, cache_dir: Path | None, max_disk_mb: int, memory: list[Entry] | None = None) -> None:
         self.model_id = model_id
         self.configure(cache_dir, max_disk_mb)
-        self.memory: list[Entry] = []
+        self.memory: list[Entry] = [] if memory is None else memory
+        """The entries in memory; the lanes of one model (llm/lanes.py) share one list."""
         self.restored = 0
         """Prompt tokens the last :meth:`restore` brought back (0: none)."""
         self.active = False
@@ -77,9 +82,11 @@ class PrefixCache:
 
     # --- lookup ----------------------------------------------------------------------------
     def _candidates(self) -> list[Entry]:
-        seen = {e.path for e in self.memory if e.path is not None}
+        with _MEMORY_LOCK:
+            memory = list(self.memory)
+        seen = {e.path for e in memory if e.path is not None}
         disk = [e for e in self._disk_entries() if e.path not in seen]
-        return [*self.memory, *disk]
+        return [*memory, *disk]
 
     def restore(self, llm: Any, prompt: list[int]) -> int:
         """Load the saved state sharing the longest prefix with ``prompt`` if it beats llama.cpp's
@@ -128,9 +135,8 @@ class PrefixCache:
         return True
 
     def _remember(self, entry: Entry) -> None:
-        self.memory = [e for e in self.memory if not np.array_equal(e.tokens, entry.tokens)]
-        self.memory.insert(0, entry)
-        del self.memory[MEMORY_ENTRIES:]
+        with _MEMORY_LOCK:  # in place: the list may be shared by lanes
+            self.memory[:] = [entry, *(e for e in self.memory if not np.array_equal(e.tokens, entry.tokens))][:MEMORY_ENTRIES]
 
     # --- disk ------------------------------------------------------------------------------
     def _disk_entries(self) -> list[Entry]:
@@ -254,7 +260,10 @@ def install(llm: Any, model_path: Path, cache_dir: Path | None, max_disk_mb: int
     cache = getattr(llm, "_dsagent_prefix_cache", None)
     if cache is not None:
         return cache
-    cache = PrefixCache(model_id(model_path), cache_dir, max_disk_mb)
+    key = model_id(model_path)
+    with _MEMORY_LOCK:
+        memory = _SHARED_MEMORY.setdefault(key, [])
+    cache = PrefixCache(key, cache_dir, max_disk_mb, memory)
     original = llm.generate
 
     def generate(tokens: Any, *args: Any, **kwargs: Any) -> Any:

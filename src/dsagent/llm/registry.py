@@ -69,7 +69,7 @@ def get_chat_model(spec: str | None = None, settings: "Settings | None" = None) 
         return LocalChatModel(
             model_path=path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads, temperature=temperature,
             prefix_cache=settings.local_prefix_cache, prefix_cache_dir=settings.home / "cache" / "kv",
-            prefix_cache_mb=settings.local_prefix_cache_mb,
+            prefix_cache_mb=settings.local_prefix_cache_mb, lanes=settings.local_lanes,
         )
     if not name:
         raise UserError(f"model spec {spec!r} needs a model name, e.g. `{provider}:<model>`")

@@ -252,8 +252,23 @@ def _build_namespace(datasets: dict[str, Any], tables: duck.Tables) -> dict[str,
     return namespace
 
 
+def _apart(namespace: dict[str, Any]) -> dict[str, Any]:
+    """A cell's namespace of its own: the session's names, each DataFrame a shallow copy (pandas'
+    copy-on-write keeps the original as it was), so what the cell binds, adds or drops stays its own."""
+    import pandas as pd
+
+    own = lambda v: v.copy(deep=False) if isinstance(v, pd.DataFrame) else v  # noqa: E731
+    apart = dict(namespace)
+    apart["datasets"] = {k: own(v) for k, v in namespace.get("datasets", {}).items()}
+    if "df" in namespace:
+        apart["df"] = own(namespace["df"])
+    return apart
+
+
 def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Path) -> dict[str, Any]:
     n, code = message["cell"], message["code"]
+    if message.get("apart"):
+        namespace = _apart(namespace)
     namespace.pop("result", None)
     namespace.pop("fig", None)
     capture = _Capture(message["output_bytes"])

@@ -81,12 +81,43 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
         code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=temperature))
         if failed is None and any(_same_code(code, e["code"]) for e in earlier):
             code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
-        run = ctx.sandbox.run(code)
+        run = ctx.sandbox.run(code, apart=True)  # its names and data changes are its own
         nan = nan_problem(run.result) if run.success else None
         if run.success and not nan:
             return {"code": code, "result_str": run.result, "error": None}, run
         failed = {"code": code, "error": nan or run.error}
     return {"code": code, "result_str": None, "error": failed["error"]}, run
+
+
+AHEAD = "robust_cross_check"
+"""The key of the first independent code when node 4 started it ahead (:func:`start_ahead`)."""
+
+
+def start_ahead(ctx: RunContext, state: dict[str, Any]) -> None:
+    """Node 4, first round: start the first independent code now, on a thread of its own, when the
+    model runs calls side by side (the embedded model's lanes). It needs only the question and the
+    data, none of nodes 1B–4, so node 5 would ask exactly the same; here it is written while node 4
+    writes its own code (one thread generates as fast as two), and node 5 takes it ready."""
+    if ctx.parallel_calls < 2 or not ctx.settings.robust_cross_check or state.get("cross_check") is not None \
+            or AHEAD in ctx.pending:
+        return
+    messages = stable_messages(state, prompts.cross_check(state))
+    ctx.ahead(AHEAD, "node_5_evaluate", lambda: (messages, *_independent(ctx, state)))
+
+
+def _first_check(ctx: RunContext, state: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The first independent code: the one started ahead if it was asked what node 5 asks now, else written now."""
+    future = ctx.take_ahead(AHEAD)
+    if future is not None:
+        try:
+            messages, check, run = future.result()
+        except Exception:  # noqa: BLE001 — a check that failed ahead is written again here
+            pass
+        else:
+            now = stable_messages(state, prompts.cross_check(state))
+            if [(m.type, m.content) for m in messages] == [(m.type, m.content) for m in now]:
+                return check, run
+    return _independent(ctx, state)
 
 
 def _same_code(a: str, b: str) -> bool:
@@ -134,7 +165,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     """Node 5's cross-check of node 4's ``result_str`` (None: node 4's code failed)."""
     if state.get("cross_check") is not None:
         return _later_round(state["cross_check"], result_str)
-    first, first_run = _independent(ctx, state)
+    first, first_run = _first_check(ctx, state)
     check = {**first, "second": None, "third": None, "reference": None}
     if first["result_str"] is None:
         return Verdict(None, check, "cross-check failed")

@@ -13,7 +13,7 @@ from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_fact
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, stable_messages
 from dsagent.workflows.robust import prompts
-from dsagent.workflows.robust.cross_check import check_result, evidence
+from dsagent.workflows.robust.cross_check import check_result, evidence, start_ahead
 from dsagent.workflows.robust.routing import route_from_node_4
 from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured, code_verdict
 from dsagent.workflows.robust.state import RobustState
@@ -39,6 +39,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
         rewrite = plan.get("action") == "rewrite_code" and bool(state.get("code"))
         guidance = (plan.get("guidance") or None) if rewrite else None
         with ctx.step("node_4_code") as step:
+            start_ahead(ctx, state)  # node 5's first independent code, written beside this one
             if retry or rewrite:
                 instruction = prompts.fix_code(state, guidance)
             else:

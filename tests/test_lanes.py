@@ -1,0 +1,89 @@
+"""The embedded model's lanes (llm/lanes.py): contexts that run calls side by side, each used by
+one call at a time, lane 0 first, threads split while lanes run together. Fake contexts for the
+pool's logic; the real model for replies side by side being the replies one after another."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from dsagent.llm.lanes import Lanes
+
+
+class FakeContext:
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self._ctx = None  # no llama.cpp context: the thread split is only computed
+
+    def eval(self, tokens):  # noqa: ANN001, ANN201
+        return tokens
+
+
+def test_calls_side_by_side_get_lanes_of_their_own_and_share_the_threads():
+    loaded = []
+    lanes = Lanes(lambda i: loaded.append(i) or FakeContext(i), size=2, threads=2)
+    assert lanes.threads_now() == 2
+    with lanes.acquire() as a:
+        assert lanes.threads_now() == 2  # alone: every thread
+        with lanes.acquire() as b:
+            assert (a.index, b.index) == (0, 1) and lanes.threads_now() == 1 and lanes.busy == 2
+        assert lanes.threads_now() == 2
+    with lanes.acquire() as again:
+        assert again.index == 0  # the lowest free lane: lane 0 holds the longest-lived prefix
+    assert loaded == [0, 1]  # each lane loaded once
+
+
+def test_a_call_waits_for_a_free_lane_when_all_are_busy():
+    lanes = Lanes(FakeContext, size=1, threads=2)
+    order = []
+
+    def second() -> None:
+        with lanes.acquire():
+            order.append("second")
+
+    with lanes.acquire():
+        t = threading.Thread(target=second)
+        t.start()
+        time.sleep(0.2)
+        order.append("first done")  # the second call has not run: one lane, one call
+    t.join(5)
+    assert order == ["first done", "second"]
+
+
+def test_a_lane_that_fails_to_load_is_loaded_again_next_time():
+    attempts = []
+
+    def load(i: int) -> FakeContext:
+        attempts.append(i)
+        if len(attempts) == 1:
+            raise RuntimeError("out of memory")
+        return FakeContext(i)
+
+    lanes = Lanes(load, size=2, threads=2)
+    with pytest.raises(RuntimeError), lanes.acquire():
+        pass
+    with lanes.acquire() as ctx:
+        assert ctx.index == 0 and lanes.busy == 1
+    assert attempts == [0, 0] and lanes.busy == 0
+
+
+@pytest.mark.real_model
+def test_two_calls_side_by_side_give_the_replies_they_give_one_after_another(local_spec):
+    from dsagent.config import load_settings
+    from dsagent.llm.registry import get_chat_model
+
+    model = get_chat_model(local_spec, load_settings(local_lanes=2, local_prefix_cache=False))
+    asks = [[SystemMessage("Answer with one word."), HumanMessage(q)] for q in ("Capital of France?", "Opposite of hot?")]
+    alone = [model.invoke(m, max_tokens=8).content for m in asks]
+    together: dict[int, str] = {}
+    threads = [threading.Thread(target=lambda i=i: together.__setitem__(i, model.invoke(asks[i], max_tokens=8).content))
+               for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [together[0], together[1]] == alone
+    assert len(model._lanes()._lanes) == 2  # the second call had a context of its own

@@ -1,0 +1,100 @@
+"""Robust node 4 starts node 5's first independent code ahead, beside its own, when the model runs
+calls side by side (the embedded model's lanes); node 5 takes it ready. Same route, same verdicts;
+the check's calls are logged under node 5. A model that answers by prompt (the two calls' order is
+not fixed), the real sandbox and run log."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import pandas as pd
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+from robust_script import ALIGNED, DATA_WORK, PREFIX, PROFILE_OK, REQ_UNITS, node_5_notes, ok, route
+
+from dsagent.config import load_settings
+from dsagent.session import Session
+from dsagent.store import RunLog
+
+CHECK_OPENING = "computes the answer to this question"
+
+
+class SideBySide(BaseChatModel):
+    """Replies in order from ``main``, or from ``checks`` for a cross-check prompt."""
+
+    main: list[str]
+    checks: list[str]
+    parallel: int = 2
+    check_started: Any = Field(default_factory=threading.Event)
+    code_waited_for_check: bool = False
+    prompts: list[str] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "side-by-side"
+
+    @property
+    def parallel_calls(self) -> int:
+        return self.parallel
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        last = str(messages[-1].content)
+        self.prompts.append(last)
+        if CHECK_OPENING in last:
+            self.check_started.set()
+            text = self.checks.pop(0)
+        else:
+            text = self.main.pop(0)
+            if text.startswith("result") and self.parallel > 1:  # node 4's code: the check is on its way already
+                self.code_waited_for_check = self.check_started.wait(10)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+def _ask(model: SideBySide, csv, question: str):
+    with Session([csv], chat_model=model, workflow="robust", decide_by_code=False) as session:
+        return session.ask(question)
+
+
+def _script() -> list[str]:
+    return [json.dumps(r) for r in (DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED)] + ["result = df['units'].mean()", "About 21 units."]
+
+
+def test_the_first_check_is_written_beside_node_4s_code_and_node_5_takes_it(sales_csv):
+    model = SideBySide(main=_script(), checks=["df.drop(columns=['price'], inplace=True)\nresult = df['units'].mean()"])
+    result = _ask(model, sales_csv, "Average units?")
+    assert model.code_waited_for_check  # the check was asked for while node 4 wrote its code
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check agrees"]
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    assert not model.main and not model.checks  # no second check: node 5 asked nothing again
+    calls = RunLog(load_settings().db_url).llm_calls(result.run_id)
+    checks = [c for c in calls if CHECK_OPENING in (c["prompt"] or "")]
+    assert [c["node"] for c in checks] == ["node_5_evaluate"]  # logged where it belongs, not under node 4
+    # the check's cell ran apart: node 6 saw the data as loaded (price still there)
+    assert result.output_type == "analysis"
+
+
+def test_with_calls_that_take_turns_the_check_is_written_in_node_5_as_before(sales_csv):
+    model = SideBySide(main=_script(), checks=["result = df['units'].mean()"], parallel=1)
+    result = _ask(model, sales_csv, "Average units?")
+    assert node_5_notes(result.run_id) == ["cross-check agrees"]
+    order = ["check" if CHECK_OPENING in p else "main" for p in model.prompts]
+    assert order == ["main"] * 5 + ["check", "main"]  # nodes 0-4, then node 5's check, then node 6
+
+
+def test_a_check_that_failed_ahead_is_written_again_in_node_5(sales_csv):
+    class Flaky(SideBySide):
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):  # noqa: ANN001, ANN202
+            if CHECK_OPENING in str(messages[-1].content) and not self.check_started.is_set():
+                self.check_started.set()
+                raise TimeoutError("the provider timed out")
+            return super()._generate(messages, stop, run_manager, **kwargs)
+
+    model = Flaky(main=_script(), checks=["result = df['units'].mean()"])
+    result = _ask(model, sales_csv, "Average units?")
+    assert node_5_notes(result.run_id) == ["cross-check agrees"] and not model.checks
