@@ -65,7 +65,9 @@ def test_a_saved_prefix_is_restored_after_another_prompt_and_from_disk(local_spe
     def cached(reply):  # noqa: ANN001, ANN202
         return reply.usage_metadata["input_token_details"]["cache_read"]
 
+    assert not model.holds_prefix([system, HumanMessage("Name a colour.")])
     first = model.invoke([system, HumanMessage("Name a colour.")])
+    assert model.holds_prefix([system, HumanMessage("Any other task")]) and not model.holds_prefix(other)
     assert first.usage_metadata["input_tokens"] > 600 and cached(first) < 10
     assert list((hermetic / "cache" / "kv").glob("*.kv")), "the new prefix was saved to disk"
     model.invoke(other)  # llama.cpp now holds another prompt

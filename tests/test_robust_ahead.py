@@ -98,3 +98,26 @@ def test_a_check_that_failed_ahead_is_written_again_in_node_5(sales_csv):
     model = Flaky(main=_script(), checks=["result = df['units'].mean()"])
     result = _ask(model, sales_csv, "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"] and not model.checks
+
+
+class ReadProfile(SideBySide):
+    """Says the data profile was read already (as the embedded model does after a first question)."""
+
+    def holds_prefix(self, messages: list[BaseMessage]) -> bool:
+        return messages[0].type == "system"
+
+
+def test_with_the_profile_read_already_node_1b_starts_the_check(sales_csv):
+    model = ReadProfile(main=_script(), checks=["result = df['units'].mean()"])
+    result = _ask(model, sales_csv, "Average units?")
+    assert node_5_notes(result.run_id) == ["cross-check agrees"]
+    first_check = next(i for i, p in enumerate(model.prompts) if CHECK_OPENING in p)
+    assert first_check <= 2  # asked for beside node 1B (calls 0-1 are nodes 0 and 1B), not after node 4's code
+
+
+def test_a_profile_not_read_yet_waits_for_node_4(sales_csv):
+    model = SideBySide(main=_script(), checks=["result = df['units'].mean()"])
+    result = _ask(model, sales_csv, "Average units?")
+    assert node_5_notes(result.run_id) == ["cross-check agrees"]
+    first_check = next(i for i, p in enumerate(model.prompts) if CHECK_OPENING in p)
+    assert first_check >= 4  # after nodes 0, 1B, 2 and 3 (no reading one profile twice at once)

@@ -121,6 +121,12 @@ class RunContext:
         """The work started ahead under ``key`` (once), or None."""
         return self.pending.pop(key, None)
 
+    def prefix_ready(self, messages: list[BaseMessage]) -> bool:
+        """Whether the model has these messages' stable prefix read already (a side-by-side call
+        then does not read the data profile a second time); False unless the model says."""
+        holds = getattr(self.model, "holds_prefix", None)
+        return bool(holds and holds(self._prepare(messages)))
+
     @property
     def parallel_calls(self) -> int:
         """How many model calls can run at once without waiting for each other (1 unless the model says)."""

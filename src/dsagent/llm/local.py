@@ -160,6 +160,11 @@ class LocalChatModel(BaseChatModel):
         """How many calls can run at once without waiting for each other."""
         return max(1, self.lanes)
 
+    def holds_prefix(self, messages: list[BaseMessage]) -> bool:
+        """Whether a call of this process has read these messages' system text (the data profile)
+        already: a lane restores it from the shared prefix cache instead of reading it again."""
+        return bool(messages) and messages[0].type == "system" and _digest(self, str(messages[0].content)) in _READ
+
     def _lanes(self) -> "Lanes":
         return lanes_for(self.model_path, self.n_ctx, self.n_threads, self.lanes)
 
@@ -220,6 +225,8 @@ class LocalChatModel(BaseChatModel):
             raise ProviderError(f"local model failed: {exc}; shorten the question or raise DSAGENT_LOCAL_N_CTX") from exc
         choice = out["choices"][0]
         usage = out.get("usage") or {}
+        if self.prefix_cache and chat and chat[0]["role"] == "system":
+            _remember_read(_digest(self, chat[0]["content"]))
         message = AIMessage(
             content=choice["message"].get("content") or "",
             usage_metadata={
@@ -265,6 +272,24 @@ class LocalChatModel(BaseChatModel):
                 yield chunk
         except ValueError as exc:
             raise ProviderError(f"local model failed: {exc}; shorten the question or raise DSAGENT_LOCAL_N_CTX") from exc
+
+
+_READ: dict[str, None] = {}
+"""Digests of system texts a call has read (newest last; :meth:`LocalChatModel.holds_prefix`)."""
+
+
+def _digest(model: LocalChatModel, text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"{model.model_path}\0{text}".encode()).hexdigest()
+
+
+def _remember_read(digest: str) -> None:
+    with _LOCK:
+        _READ.pop(digest, None)
+        _READ[digest] = None
+        while len(_READ) > 64:
+            del _READ[next(iter(_READ))]
 
 
 def _context_tokens(llm: Any) -> list[int]:

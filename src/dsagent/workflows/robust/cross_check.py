@@ -93,15 +93,19 @@ AHEAD = "robust_cross_check"
 """The key of the first independent code when node 4 started it ahead (:func:`start_ahead`)."""
 
 
-def start_ahead(ctx: RunContext, state: dict[str, Any]) -> None:
-    """Node 4, first round: start the first independent code now, on a thread of its own, when the
-    model runs calls side by side (the embedded model's lanes). It needs only the question and the
-    data, none of nodes 1B–4, so node 5 would ask exactly the same; here it is written while node 4
-    writes its own code (one thread generates as fast as two), and node 5 takes it ready."""
+def start_ahead(ctx: RunContext, state: dict[str, Any], only_if_read: bool = False) -> None:
+    """Start the first independent code now, on a thread of its own, when the model runs calls side
+    by side (the embedded model's lanes). It needs only the question and the data, none of nodes
+    1B–4, so node 5 would ask exactly the same; here it is written while nodes 1B–4 work (one thread
+    generates as fast as two), and node 5 takes it ready. Node 1B starts it when the data profile
+    has been read already (``only_if_read``: two lanes reading one profile at once would each go at
+    half speed); else node 4 does, once node 1B has read it."""
     if ctx.parallel_calls < 2 or not ctx.settings.robust_cross_check or state.get("cross_check") is not None \
             or AHEAD in ctx.pending:
         return
     messages = stable_messages(state, prompts.cross_check(state))
+    if only_if_read and not ctx.prefix_ready(messages):
+        return
     ctx.ahead(AHEAD, "node_5_evaluate", lambda: (messages, *_independent(ctx, state)))
 
 

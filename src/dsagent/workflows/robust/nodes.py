@@ -15,6 +15,7 @@ from dsagent.data.profile import SUMMARY_A_BUDGET, TOKEN_BUDGET, WIDE_COLUMNS, b
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.prompting import quote_data, stable_messages
 from dsagent.workflows.robust import by_code, prompts
+from dsagent.workflows.robust.cross_check import start_ahead
 from dsagent.workflows.robust.nodes_analysis import make_analysis_nodes
 from dsagent.workflows.robust.routing import route_from_node_3
 from dsagent.workflows.robust.schemas import (
@@ -108,6 +109,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
 
     def requirements_node(state: RobustState) -> dict[str, Any]:
         with ctx.step("node_1b_requirements") as step:
+            start_ahead(ctx, state, only_if_read=True)  # node 5's first independent code, beside this node and node 4
             feedback = requirements_feedback(state)
             fallback = state.get("requirements") or {"success_criteria": f"an answer to: {state['question']}"}
             requirements = ask_structured(ctx, state, prompts.requirements(state, feedback), Requirements, fallback, step)
