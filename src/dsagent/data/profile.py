@@ -170,9 +170,11 @@ def summarize_datasets(datasets: Mapping[str, Dataset], question: str | None = N
 # --- choosing the detailed columns ----------------------------------------------------------
 
 
-def _words(text: str) -> list[str]:
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)  # camelCase -> camel Case
-    return re.findall(r"[a-z0-9]+", spaced.lower())
+def name_words(text: str) -> list[str]:
+    """A name or question as lower-case words: camelCase and snake_case split, any script's
+    letters and digits kept (``Unit_Price`` and ``unitPrice`` → ``unit``, ``price``)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(text))  # camelCase -> camel Case
+    return re.findall(r"[^\W_]+", spaced.casefold())
 
 
 def rank_columns(
@@ -180,24 +182,24 @@ def rank_columns(
 ) -> list[str]:
     """Named columns, then those the question mentions, then keys, incomplete, numeric, the rest."""
     names = list(stats)
-    by_norm = {" ".join(_words(n)): n for n in names}
+    by_norm = {" ".join(name_words(n)): n for n in names}
     ordered: list[str] = []
     for wanted in relevant or ():
-        name = wanted if wanted in stats else by_norm.get(" ".join(_words(wanted)))
+        name = wanted if wanted in stats else by_norm.get(" ".join(name_words(wanted)))
         if name and name not in ordered:
             ordered.append(name)
 
-    q_words = _words(question or "")
+    q_words = name_words(question or "")
     q_text = f" {' '.join(q_words)} "
     q_set = {w for w in q_words if w not in _STOPWORDS and (len(w) > 2 or w.isdigit())}
-    name_words = {name: _words(name) for name in names}
+    words_of = {name: name_words(name) for name in names}
     # A word shared by many column names ("col", "total") says little about which one is meant.
     spread: dict[str, int] = {}
-    for words in name_words.values():
+    for words in words_of.values():
         for w in set(words):
             spread[w] = spread.get(w, 0) + 1
     scores = {}
-    for name, words in name_words.items():
+    for name, words in words_of.items():
         if words and f" {' '.join(words)} " in q_text:
             scores[name] = 100 + len(words)  # the whole name appears as a phrase
         elif overlap := [w for w in set(words) if w in q_set]:
@@ -224,10 +226,10 @@ def rank_columns(
 def must_detail(stats: Mapping[str, ColumnStats], question: str | None, relevant: Sequence[str] | None) -> list[str]:
     """Columns named by the caller or spelled out in the question: detailed even over budget."""
     wanted = list(relevant or ())
-    q_text = f" {' '.join(_words(question or ''))} "
-    wanted += [n for n in stats if _words(n) and f" {' '.join(_words(n))} " in q_text]
-    by_norm = {" ".join(_words(n)): n for n in stats}
-    found = [w if w in stats else by_norm.get(" ".join(_words(w))) for w in wanted]
+    q_text = f" {' '.join(name_words(question or ''))} "
+    wanted += [n for n in stats if name_words(n) and f" {' '.join(name_words(n))} " in q_text]
+    by_norm = {" ".join(name_words(n)): n for n in stats}
+    found = [w if w in stats else by_norm.get(" ".join(name_words(w))) for w in wanted]
     return list(dict.fromkeys(n for n in found if n))[:_MAX_FORCED]
 
 

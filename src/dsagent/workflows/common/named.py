@@ -8,15 +8,15 @@ spaces and camelCase aside (``Unit_Price`` = "unit price").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from dsagent.data.catalog import Dataset
+from dsagent.data.profile import name_words
 
 
 def words(text: str) -> str:
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(text))  # camelCase -> camel Case
-    return " ".join(re.findall(r"[^\W_]+", spaced.casefold()))
+    """``text`` as space-separated lower-case words (data.profile.name_words)."""
+    return " ".join(name_words(text))
 
 
 def column_words(datasets: Mapping[str, Dataset]) -> dict[str, str]:
@@ -24,8 +24,8 @@ def column_words(datasets: Mapping[str, Dataset]) -> dict[str, str]:
     out: dict[str, str] = {}
     for ds in datasets.values():
         for name in ds.frame.columns:
-            if words(name):
-                out.setdefault(words(name), str(name))
+            if said := words(name):
+                out.setdefault(said, str(name))
     return out
 
 

@@ -33,6 +33,10 @@ outvoted node 4's right correlation.
 
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
 answer two computations backed (``reference``), else with each check, or leave the verdict to the model.
+With a model that runs calls side by side (the embedded model's lanes) the first check is started
+ahead, beside nodes 1B–4 (:func:`start_ahead`), and node 5 takes it ready. Check cells run apart
+from the session's names and data (``Sandbox.run(apart=True)``), so they change nothing node 4's
+cells see, in whichever order the two run.
 """
 
 from __future__ import annotations
