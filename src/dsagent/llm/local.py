@@ -71,9 +71,12 @@ def _new_llama(path: Path, n_ctx: int, n_threads: int) -> Any:
         ) from exc
     try:
         with _without_amx_buffers():
-            return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=_threads(n_threads), n_batch=512, verbose=False)
+            llm = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=_threads(n_threads), n_batch=512, verbose=False)
     except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
         raise UserError(f"could not load the model {path}: {exc}") from exc
+    from dsagent.llm import sampling
+
+    return sampling.install(llm)  # greedy grammar decoding checks the best token first (~25 ms/token less)
 
 
 def _threads(n_threads: int) -> int:
