@@ -6,6 +6,7 @@ Regenerate after an intended change with: UPDATE_SNAPSHOTS=1 .venv/bin/python -m
 import pytest
 from snapshot_check import check_snapshot, render
 
+from dsagent.workflows.common.code import follow_up
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.nodes import _code_rules, _messages
 
@@ -23,7 +24,7 @@ CASES = {
     "quick_code": lambda: render(_messages(STATE, prompts.GENERATE_CODE.format(rules=_code_rules(STATE), question=STATE["question"], plan="group and average"))),
     "quick_fresh": lambda: render(_messages(STATE, prompts.GENERATE_CODE.format(
         rules=_code_rules(STATE), question=STATE["question"], plan="group and average" + prompts.FRESH_APPROACH.format(error="KeyError: 'Price'")))),
-    "quick_fix": lambda: render(_messages(STATE, prompts.FIX_CODE.format(rules=_code_rules(STATE), question=STATE["question"], code="result = df['Price'].mean()", error="KeyError: 'Price'"))),
+    "quick_fix": lambda: render(follow_up(_messages(STATE, prompts.GENERATE_CODE.format(rules=_code_rules(STATE), question=STATE["question"], plan="group and average")), "result = df['Price'].mean()", prompts.FIX_CODE.format(error="KeyError: 'Price'"))),
     "quick_evaluate": lambda: render(_messages(STATE, prompts.EVALUATE.format(question=STATE["question"], code="result = 1", output="result = 1"))),
     "quick_explain": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question=STATE["question"], brief=""))),
     "quick_explain_brief": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question="What is the average price?", brief="\n" + prompts.BRIEF_ANSWER))),

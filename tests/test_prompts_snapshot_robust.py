@@ -8,6 +8,7 @@ import pytest
 from snapshot_check import check_snapshot, render
 
 from dsagent.workflows.common import prompting
+from dsagent.workflows.common.code import follow_up
 from dsagent.workflows.robust import prompts
 
 
@@ -44,6 +45,13 @@ def render(instruction: str, state=STATE) -> str:
     return "\n\n".join(f"=== {m.type} ===\n{m.content}" for m in messages)
 
 
+def render_fix(state, guidance=None) -> str:
+    """Node 4's fix: the turn after the code, in the conversation that asked for it."""
+    first = prompting.stable_messages(state, prompts.generate_code(state))
+    messages = follow_up(first, state["code"], prompts.fix_code(state, guidance))
+    return "\n\n".join(f"=== {m.type} ===\n{m.content}" for m in messages)
+
+
 CASES = {
     "robust_0_understand": lambda: render(prompts.understand(STATE)),
     "robust_1a_concept": lambda: render(prompts.explain_concept(STATE)),
@@ -57,9 +65,9 @@ CASES = {
         "month may be a date")),
     "robust_3_alignment": lambda: render(prompts.alignment(STATE)),
     "robust_4_code": lambda: render(prompts.generate_code(STATE)),
-    "robust_4_fix_error": lambda: render(prompts.fix_code(STATE)),
-    "robust_4_rewrite": lambda: render(prompts.fix_code(SUCCESS, "use the price column and check the sign")),
-    "robust_4_rewrite_after_check": lambda: render(prompts.fix_code({**SUCCESS, "cross_check": {"result_str": "0.35", "reference": "0.35"}})),
+    "robust_4_fix_error": lambda: render_fix(STATE),
+    "robust_4_rewrite": lambda: render_fix(SUCCESS, "use the price column and check the sign"),
+    "robust_4_rewrite_after_check": lambda: render_fix({**SUCCESS, "cross_check": {"result_str": "0.35", "reference": "0.35"}}),
     "robust_5_cross_check": lambda: render(prompts.cross_check(SUCCESS)),
     "robust_5_cross_check_named_answers": lambda: render(prompts.cross_check(
         {**SUCCESS, "question": "What is the mean price?\nAnswer format: @mean_price[value], @max_price[value]"})),
@@ -83,7 +91,7 @@ def test_prompt_snapshot(name):
 def test_a_question_that_names_its_answers_gets_them_as_result_keys():
     named = {**STATE, "question": "Mean and max price? Answer format: @mean_price[m] @max_price[x] @mean_price[m]"}
     rule = "make `result` a dict with exactly the keys 'mean_price', 'max_price', each holding the plain value"
-    for text in (prompts.generate_code(named), prompts.fix_code(named), prompts.cross_check(named)):
+    for text in (prompts.generate_code(named), render_fix(named), prompts.cross_check(named)):
         assert rule in text
     assert "the keys" not in prompts.generate_code(STATE)
 
@@ -100,7 +108,7 @@ def test_prompts_carry_compact_json_without_reasoning():
 
 def test_a_question_asking_for_a_p_value_is_told_where_the_tests_are():
     asked = {**STATE, "question": "Is the correlation between age and fare significant? Report the p-value."}
-    for text in (prompts.generate_code(asked), prompts.fix_code(asked), prompts.cross_check(asked)):
+    for text in (prompts.generate_code(asked), render_fix(asked), prompts.cross_check(asked)):
         assert "r, p = stats.pearsonr(x, y)" in text
     assert "stats.pearsonr" not in prompts.generate_code(STATE)  # said only when asked: tokens cost time
     assert "stats.pearsonr" in prompts.generate_code({**STATE, "question": "Report the p value of the test."})

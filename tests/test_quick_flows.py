@@ -68,9 +68,12 @@ def test_fail_fail_succeed_keeps_failed_attempts(script_file, sales_csv):
     assert [a["attempt"] for a in result.failed_attempts] == [1, 2]
     assert "SyntaxError" in result.failed_attempts[0]["error"]
     assert "KeyError" in result.failed_attempts[1]["error"]
-    # The fix prompt carries the failed code and its error back to the model.
-    fix_prompt = session.model.history[2][-1].content
-    assert "df['units'].mean(" in fix_prompt and "SyntaxError" in fix_prompt
+    # The fix continues the conversation that wrote the code: the first prompt, the failed code as
+    # the model's reply, then its error (the model's cache still holds the first two).
+    first, fix = session.model.history[1], session.model.history[2]
+    assert fix[:-2] == first and fix[-2].type == "ai" and fix[-2].content == "```python\nresult = df['units'].mean(\n```"
+    assert "SyntaxError" in fix[-1].content and "Fix the specific issue" in fix[-1].content
+    assert len(session.model.history[3]) == 2 and "Earlier attempts failed" in session.model.history[3][-1].content  # the last: fresh
 
 
 def test_three_failures_reach_the_error_node(script_file, sales_csv):
@@ -172,3 +175,4 @@ def test_an_open_question_is_still_evaluated_by_the_model(script_file, sales_csv
     assert _calls(result.run_id) == ["plan", "code", "evaluate", "explain"]
     assert result.evaluation == "North leads." and session.model.remaining == 0
     assert "single answer" not in str(session.model.history[-1][-1].content)
+

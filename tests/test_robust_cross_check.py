@@ -73,7 +73,7 @@ def test_a_stand_in_result_the_model_rejects_is_rewritten_by_remediation(script_
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"), ("node_5_evaluate", "rejected"),
                                     *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id)[1] == "cross-check agrees"  # with the second check
-    assert "result = df['units'].max()" in prompt(session, 11)  # the rewrite starts from the stand-in's code
+    assert "result = df['units'].max()" in session.model.history[11][-2].content  # the rewrite starts from the stand-in's code
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert session.model.remaining == 0
 

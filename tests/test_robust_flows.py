@@ -81,7 +81,8 @@ def test_example_3_remediation_loop_rewrites_impossible_code(script_file, sales_
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "ok"), ("node_5_evaluate", "rejected"),
                                     *ok("node_5a_remediation", "node_4_code", "node_5_evaluate", "node_6_explain")]
     rewrite = prompt(session, 7)
-    assert "a correlation of 1.2 is impossible" in rewrite and "use Series.corr" in rewrite and "* 0 + 1.2" in rewrite
+    assert "a correlation of 1.2 is impossible" in rewrite and "use Series.corr" in rewrite
+    assert "* 0 + 1.2" in session.model.history[7][-2].content  # the code: the turn before the fix
     assert "1.2" in prompt(session, 5)  # node 5 saw the impossible value
     frame = pd.read_csv(sales_csv)
     assert float(result.result_str) == pytest.approx(frame["units"].corr(frame["price"]))
@@ -240,7 +241,9 @@ def test_a_fix_that_keeps_repeating_the_failed_code_gets_a_fresh_prompt(script_f
                         "result = df.units.mean()", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
-    assert "Previous code" in prompt(session, 5) and prompt(session, 6) == prompt(session, 5)
+    assert "Fix the code above" in prompt(session, 5) and prompt(session, 6) == prompt(session, 5)
+    history = session.model.history
+    assert history[5][:-2] == history[4] and history[5][-2].content == f"```python\n{bad}\n```"  # the fix continues the first call
     assert prompt(session, 7) == prompt(session, 4)  # node 4's first prompt, without the failing code
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert session.model.remaining == 0

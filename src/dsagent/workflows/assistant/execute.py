@@ -124,7 +124,7 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
     from dsagent.reports.html import write_html
     from dsagent.reports.markdown import write_markdown
     from dsagent.sandbox.base import error_line
-    from dsagent.workflows.common.code import clip, describe_output, run_code, write_code
+    from dsagent.workflows.common.code import clip, describe_output, follow_up, run_code, write_code
     from dsagent.workflows.common.prompting import code_rules
 
     project: Project = runtime.project
@@ -139,8 +139,9 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
         code, run, made_by = "", None, "model"
         for attempt in range(1, max_retries + 2):
             with ctx.step("execute") as step:
-                instruction = first if not failed else prompts.FIX_CODE.format(rules=rules, question=task["question"], code=code, error=clip(failed[-1]["error"], 1200))
-                code, _ = write_code(ctx, [prefix, HumanMessage(content=instruction)], {f["code"] for f in failed}, [prefix, HumanMessage(content=first)])
+                asked = [prefix, HumanMessage(content=first)]
+                messages = follow_up(asked, code, prompts.FIX_CODE.format(error=clip(failed[-1]["error"], 1200))) if failed else asked
+                code, _ = write_code(ctx, messages, {f["code"] for f in failed}, asked)
                 run, result = run_code(ctx, code)
                 problem = off_task(task, run.result) if run.success else None
                 if run.success and (result or {}).get("result_str") is not None and not problem:

@@ -161,6 +161,16 @@ def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[s
     return code, True
 
 
+def follow_up(first: list["BaseMessage"], code: str, fix: str) -> list["BaseMessage"]:
+    """A fix asked as the next turn of the conversation that wrote ``code``: ``first`` (the
+    prompt that asked for it), the code as the model's reply, then ``fix`` (the error and what to
+    do). The embedded model's cache still holds ``first`` and the reply it wrote, so only the fix
+    turn is read, not the instructions and the code again (600–1,200 tokens, 10–20 s on two cores)."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    return [*first, AIMessage(content=f"```python\n{code.strip()}\n```"), HumanMessage(content=fix)]
+
+
 def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str, Any] | None]:
     """Run in the sandbox, record its figures, and return the run and the state's execution_result."""
     run = ctx.sandbox.run(code)

@@ -12,7 +12,7 @@ from dsagent.errors import StructuredOutputError
 from dsagent.llm.structured import Bound
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, run_code, write_code
+from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, follow_up, run_code, write_code
 from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
@@ -87,9 +87,11 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 resampled = False
                 step["detail"] = "fresh approach; "
             else:
-                instruction = prompts.FIX_CODE.format(rules=rules, question=state["question"], code=state["code"], error=quote_data(state["error"], 1200))
+                # The fix is the next turn of the conversation that wrote the code: the model's
+                # cache still holds the prompt and the code, so only the error is read.
                 fresh = _messages(state, generate)  # asked only if the fix keeps repeating a failed code
-                code, resampled = write_code(ctx, _messages(state, instruction), rejected, fresh)
+                fix = follow_up(fresh, state["code"], prompts.FIX_CODE.format(error=quote_data(state["error"], 1200)))
+                code, resampled = write_code(ctx, fix, rejected, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
             code = mend_yes_no(code, run_facts(ctx))

@@ -45,9 +45,9 @@ Return ONLY the Python code, no explanations or markdown."""
 FRESH_APPROACH = """
 Earlier attempts failed ({error}). Write a new, simpler solution from scratch."""
 
-FIX_CODE = """You are an expert data analyst who fixes broken Python code.
-
-{rules}
+FIX_CODE = """This code failed.
+Error:
+{error}
 
 COMMON ERROR PATTERNS:
 1. KeyError/column not found: use a column that exists (see DATA), exact spelling
@@ -55,16 +55,8 @@ COMMON ERROR PATTERNS:
 3. AttributeError: method doesn't exist or wrong object type
 4. ValueError/TypeError: data type mismatch (e.g. numbers stored as text) or invalid operation
 
-Question: {question}
-
-This code failed:
-```python
-{code}
-```
-Error:
-{error}
-
 Fix the specific issue and keep the intent. Return ONLY the FIXED Python code, no explanations or markdown."""
+"""The turn after the failed code (``common.code.follow_up``: the question and rules are above it)."""
 
 EVALUATE = """You are a data analysis expert who evaluates code results and interprets findings.
 Examine the actual output, identify patterns, insights or issues, and be specific with numbers.

@@ -7,7 +7,7 @@ from typing import Any
 
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import run_code, unchecked_result, write_code
+from dsagent.workflows.common.code import follow_up, run_code, unchecked_result, write_code
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
@@ -40,15 +40,14 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
         guidance = (plan.get("guidance") or None) if rewrite else None
         with ctx.step("node_4_code") as step:
             start_ahead(ctx, state)  # node 5's first independent code, written beside this one
-            if retry or rewrite:
-                instruction = prompts.fix_code(state, guidance)
-            else:
-                instruction = prompts.generate_code(state)
+            first = stable_messages(state, prompts.generate_code(state))
+            # A fix is the next turn of the conversation that wrote the code (seed: "Fix the code
+            # that failed with this error"): the model's cache still holds the rest.
+            messages = follow_up(first, state["code"], prompts.fix_code(state, guidance)) if retry or rewrite else first
             rejected = {f["code"] for f in state.get("failed_attempts") or []}
             if rewrite and not retry:
                 rejected.add(state["code"])  # node 5 judged its results wrong
-            fresh = stable_messages(state, prompts.generate_code(state)) if retry or rewrite else None
-            code, resampled = write_code(ctx, stable_messages(state, instruction), rejected, fresh)
+            code, resampled = write_code(ctx, messages, rejected, first if retry or rewrite else None)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
             code = mend_yes_no(code, run_facts(ctx))

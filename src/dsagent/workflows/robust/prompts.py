@@ -117,18 +117,8 @@ Approach: {requirements}
 {notes}Round the numbers in `result` as the question asks (e.g. round(x, 2)).
 Return ONLY the Python code, no explanations or markdown."""
 
-FIX_CODE = """You are an expert data analyst who fixes Python code.
-
-{rules}
-{patterns}
-Question: {question}
-Approach: {requirements}
-
-Previous code:
-```python
-{code}
-```
-{problem}
+FIX_CODE = """Fix the code above.
+{problem}{patterns}
 Analyze the problem and write CORRECTED code that keeps the intent. Return ONLY the fixed Python code, no explanations or markdown."""
 
 CROSS_CHECK = """Write Python code with pandas and numpy that computes the answer to this question.
@@ -306,7 +296,8 @@ def generate_code(state: Mapping[str, Any]) -> str:
 
 
 def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
-    """Node 4, a retry after an error, or a rewrite after node 5a (evaluation issues + guidance)."""
+    """Node 4, a retry after an error, or a rewrite after node 5a (evaluation issues + guidance):
+    the turn after the code (``common.code.follow_up``; the question, rules and code are above it)."""
     if state.get("error") and not state.get("execution_success"):
         problem, patterns = f"Error:\n{quote_data(state['error'], 1200)}\n", ERROR_PATTERNS
     else:
@@ -317,7 +308,7 @@ def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
     check = (state.get("cross_check") or {}).get("reference")
     if check and state.get("execution_success"):
         problem += CHECK_HINT.format(check=quote_data(f"result = {check}", 300))
-    return FIX_CODE.format(patterns=patterns, code=(state.get("code") or "").strip(), problem=problem, **_code_context(state))
+    return FIX_CODE.format(patterns=patterns, problem=problem)
 
 
 def cross_check(state: Mapping[str, Any], failed: Mapping[str, Any] | None = None) -> str:
