@@ -10,7 +10,7 @@ import time
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from dsagent.llm.lanes import Lanes
+from dsagent.llm.lanes import Lanes, beside
 
 
 class FakeContext:
@@ -34,6 +34,20 @@ def test_calls_side_by_side_get_lanes_of_their_own_and_share_the_threads():
     with lanes.acquire() as again:
         assert again.index == 0  # the lowest free lane: lane 0 holds the longest-lived prefix
     assert loaded == [0, 1]  # each lane loaded once
+
+
+def test_work_beside_a_run_takes_the_highest_lane_and_leaves_lane_0_to_the_run():
+    lanes = Lanes(FakeContext, size=2, threads=2)
+    with lanes.acquire() as run:
+        assert run.index == 0
+    with beside(), lanes.acquire() as check:
+        assert check.index == 1  # lane 0 is free, but a new lane loads: lane 0 keeps the run's cache
+    with beside(), lanes.acquire() as check:
+        assert check.index == 1  # both free: the highest
+    with lanes.acquire() as run, beside(), lanes.acquire() as check:
+        assert (run.index, check.index) == (0, 1)
+    with beside(), lanes.acquire() as check, lanes.acquire() as run:
+        assert (check.index, run.index) == (1, 0)
 
 
 def test_a_call_waits_for_a_free_lane_when_all_are_busy():

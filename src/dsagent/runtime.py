@@ -107,9 +107,12 @@ class RunContext:
         context = copy_context()
 
         def run() -> None:
+            from dsagent.llm.lanes import beside
+
             _node_var.set(node)
             try:
-                future.set_result(work())
+                with beside():  # the embedded model: a lane other than the run's own
+                    future.set_result(work())
             except BaseException as exc:  # noqa: BLE001 — handed to whoever takes it
                 future.set_exception(exc)
 

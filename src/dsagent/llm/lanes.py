@@ -13,6 +13,9 @@ finishes).
 - A call takes a free lane (the lowest first: lane 0 holds the longest-lived prefix) or waits;
   one context never serves two calls at once, so concurrent callers (the web app's sessions, the
   LangGraph server) are safe with one lane too.
+- Work started beside a run (``with beside():``, e.g. robust's cross-check written ahead) takes
+  the highest lane instead, loading one if it may: the run's own calls keep lane 0, whose cache
+  still holds their conversation (a fix continues the prompt and code it follows).
 - Each lane has its own prefix cache; saved prefixes (the data profile) are shared in memory, so
   a lane restores a profile another lane read.
 """
@@ -22,7 +25,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
+
+_BESIDE: ContextVar[bool] = ContextVar("dsagent_lane_beside", default=False)
+
+
+@contextmanager
+def beside() -> Iterator[None]:
+    """Calls made inside take the highest lane (work beside a run, see the module notes)."""
+    token = _BESIDE.set(True)
+    try:
+        yield
+    finally:
+        _BESIDE.reset(token)
 
 
 class Lanes:
@@ -64,13 +80,14 @@ class Lanes:
             self._give(index)
 
     def _take(self) -> int:
+        high = _BESIDE.get()
         with self._cond:
             while not self._free and len(self._lanes) >= self.size:
                 self._cond.wait()
             self._busy += 1
-            if self._free:
+            if self._free and not (high and len(self._lanes) < self.size):
                 self._free.sort()
-                return self._free.pop(0)
+                return self._free.pop(-1 if high else 0)
             self._lanes.append(None)  # reserved: loaded outside the lock
             return len(self._lanes) - 1
 
