@@ -175,4 +175,3 @@ def test_an_open_question_is_still_evaluated_by_the_model(script_file, sales_csv
     assert _calls(result.run_id) == ["plan", "code", "evaluate", "explain"]
     assert result.evaluation == "North leads." and session.model.remaining == 0
     assert "single answer" not in str(session.model.history[-1][-1].content)
-

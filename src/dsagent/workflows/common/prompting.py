@@ -48,6 +48,15 @@ CODE_RULES = """CODE REQUIREMENTS:
 - Add all derived columns BEFORE splitting data into subsets (subsets are copies)."""
 
 
+# A fix turn's reminder of the usual errors (quick's, the assistant's and robust's node 4 fixes).
+ERROR_PATTERNS = """
+COMMON ERROR PATTERNS:
+1. KeyError/column not found: use a column that exists (see DATA), exact spelling
+2. NameError: variable used before definition
+3. AttributeError: method doesn't exist or wrong object type
+4. ValueError/TypeError: data type mismatch (e.g. numbers stored as text) or invalid operation
+"""
+
 SQL_TABLE_MARK = "a DuckDB SQL table for sql()"
 """What the profile of a file too big for pandas says (data.bigfile.header_note)."""
 _PANDAS_ONLY = "each dataset is a pandas DataFrame"

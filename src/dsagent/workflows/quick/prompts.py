@@ -7,7 +7,7 @@ The seed's per-node system prompts therefore open the user message instead. Snap
 
 from __future__ import annotations
 
-from dsagent.workflows.common.prompting import BRIEF_ANSWER, CODE_RULES, CONTEXT  # noqa: F401 (the shared prefix)
+from dsagent.workflows.common.prompting import BRIEF_ANSWER, CODE_RULES, CONTEXT, ERROR_PATTERNS  # noqa: F401 (the shared prefix)
 
 PLAN = """You are a data analysis planning assistant. Decide which steps are needed to answer the question.
 
@@ -48,13 +48,7 @@ Earlier attempts failed ({error}). Write a new, simpler solution from scratch.""
 FIX_CODE = """This code failed.
 Error:
 {error}
-
-COMMON ERROR PATTERNS:
-1. KeyError/column not found: use a column that exists (see DATA), exact spelling
-2. NameError: variable used before definition
-3. AttributeError: method doesn't exist or wrong object type
-4. ValueError/TypeError: data type mismatch (e.g. numbers stored as text) or invalid operation
-
+""" + ERROR_PATTERNS + """
 Fix the specific issue and keep the intent. Return ONLY the FIXED Python code, no explanations or markdown."""
 """The turn after the failed code (``common.code.follow_up``: the question and rules are above it)."""
 

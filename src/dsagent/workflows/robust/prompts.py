@@ -13,7 +13,7 @@ from typing import Any
 
 from dsagent.workflows.common.code import clip, describe_output
 from dsagent.workflows.common.fit import ranked_note
-from dsagent.workflows.common.prompting import BRIEF_ANSWER, brief_answer, code_rules, compact_json, quote_data
+from dsagent.workflows.common.prompting import BRIEF_ANSWER, ERROR_PATTERNS, brief_answer, code_rules, compact_json, quote_data
 
 UNDERSTAND = """Decide if the question needs data analysis or only a conceptual explanation.
 
@@ -143,14 +143,6 @@ The two results disagree: decide which is right. If the independent one is, thes
 """
 
 CHECK_HINT = "An independent computation of the question gave:\n{check}\n"
-
-ERROR_PATTERNS = """
-COMMON ERROR PATTERNS:
-1. KeyError/column not found: use a column that exists (see DATA), exact spelling
-2. NameError: variable used before definition
-3. AttributeError: method doesn't exist or wrong object type
-4. ValueError/TypeError: data type mismatch (e.g. numbers stored as text) or invalid operation
-"""
 
 EVALUATE = """Evaluate the analysis results for correctness and sensibility.
 
