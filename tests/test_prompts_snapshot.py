@@ -8,7 +8,7 @@ from snapshot_check import check_snapshot, render
 
 from dsagent.workflows.common.code import follow_up
 from dsagent.workflows.quick import prompts
-from dsagent.workflows.quick.nodes import _code_rules, _messages
+from dsagent.workflows.quick.nodes import _code_rules, _messages, explain_messages
 
 
 STATE = {
@@ -26,8 +26,9 @@ CASES = {
         rules=_code_rules(STATE), question=STATE["question"], plan="group and average" + prompts.FRESH_APPROACH.format(error="KeyError: 'Price'")))),
     "quick_fix": lambda: render(follow_up(_messages(STATE, prompts.GENERATE_CODE.format(rules=_code_rules(STATE), question=STATE["question"], plan="group and average")), "result = df['Price'].mean()", prompts.FIX_CODE.format(error="KeyError: 'Price'"))),
     "quick_evaluate": lambda: render(_messages(STATE, prompts.EVALUATE.format(question=STATE["question"], code="result = 1", output="result = 1"))),
-    "quick_explain": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question=STATE["question"], brief=""))),
-    "quick_explain_brief": lambda: render(_messages(STATE, prompts.EXPLAIN.format(grounding=prompts.EXPLAIN_GROUNDING_RESULT.format(output="result = 1", evaluation=""), question="What is the average price?", brief="\n" + prompts.BRIEF_ANSWER))),
+    "quick_explain": lambda: render(explain_messages({**STATE, "plan": {"reasoning": "group and average"}, "code": "result = df.groupby('region')['price'].mean()", "execution_result": {"result_str": "north 2.0"}, "evaluation": None}, brief=False)),
+    "quick_explain_brief": lambda: render(explain_messages({**STATE, "question": "What is the average price?", "plan": {"reasoning": ""}, "code": "result = df['price'].mean()", "execution_result": {"result_str": "1"}}, brief=True)),
+    "quick_explain_concept": lambda: render(explain_messages({**STATE, "question": "What is a median?", "plan": {}}, brief=False)),
 }
 
 

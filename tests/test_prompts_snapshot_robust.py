@@ -10,6 +10,7 @@ from snapshot_check import check_snapshot, render
 from dsagent.workflows.common import prompting
 from dsagent.workflows.common.code import follow_up
 from dsagent.workflows.robust import prompts
+from dsagent.workflows.robust.nodes_analysis import explain_messages
 
 
 REQUIREMENTS = {"reasoning": "group and average", "variables_needed": ["region", "price"], "constraints": ["price numeric"],
@@ -45,6 +46,10 @@ def render(instruction: str, state=STATE) -> str:
     return "\n\n".join(f"=== {m.type} ===\n{m.content}" for m in messages)
 
 
+def render_messages(messages) -> str:
+    return "\n\n".join(f"=== {m.type} ===\n{m.content}" for m in messages)
+
+
 def render_fix(state, guidance=None) -> str:
     """Node 4's fix: the turn after the code, in the conversation that asked for it."""
     first = prompting.stable_messages(state, prompts.generate_code(state))
@@ -76,9 +81,9 @@ CASES = {
     "robust_5_evaluate_check_disagrees": lambda: render(prompts.evaluate(SUCCESS, "0.35")),
     "robust_5_evaluate_failed": lambda: render(prompts.evaluate(STATE)),
     "robust_5a_remediate": lambda: render(prompts.remediate(STATE)),
-    "robust_6_explain": lambda: render(prompts.explain_results({**SUCCESS, "evaluation": {**SUCCESS["evaluation"], "is_valid": True, "issues_found": []}}, gave_up=False)),
-    "robust_6_explain_brief": lambda: render(prompts.explain_results({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False)),
-    "robust_6_gave_up": lambda: render(prompts.explain_results(STATE, gave_up=True)),
+    "robust_6_explain": lambda: render_messages(explain_messages({**SUCCESS, "evaluation": {**SUCCESS["evaluation"], "is_valid": True, "issues_found": []}}, gave_up=False)),
+    "robust_6_explain_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False)),
+    "robust_6_gave_up": lambda: render_messages(explain_messages(STATE, gave_up=True)),
 }
 
 

@@ -37,6 +37,12 @@ def test_simple_analysis_success_first_try(script_file, sales_csv):
     assert result.attempts == 1 and result.failed_attempts == []
     assert result.evaluation == "The mean is plausible."
     assert result.explanation.startswith("The average")
+    # The explanation is the next turn of the conversation that wrote the code: the model's cache
+    # holds the question, rules and code, so only the output and the explain turn are read.
+    code_call, explain_call = session.model.history[1], session.model.history[3]
+    assert explain_call[:-2] == code_call and explain_call[-2].type == "ai"
+    assert explain_call[-2].content == "```python\nresult = df['units'].mean()\n```"
+    assert "answer the question above" in explain_call[-1].content and "The mean is plausible." in explain_call[-1].content
     assert result.output_type == "analysis"
     report = Path(result.report_path).read_text()
     assert "What's the average number of units?" in report and "df['units'].mean()" in report
@@ -74,6 +80,8 @@ def test_fail_fail_succeed_keeps_failed_attempts(script_file, sales_csv):
     assert fix[:-2] == first and fix[-2].type == "ai" and fix[-2].content == "```python\nresult = df['units'].mean(\n```"
     assert "SyntaxError" in fix[-1].content and "Fix the specific issue" in fix[-1].content
     assert len(session.model.history[3]) == 2 and "Earlier attempts failed" in session.model.history[3][-1].content  # the last: fresh
+    explain = session.model.history[5]  # continues the first code prompt with the code that ran
+    assert explain[:-2] == first and explain[-2].content == "```python\nresult = df['units'].mean()\n```"
 
 
 def test_three_failures_reach_the_error_node(script_file, sales_csv):
@@ -114,9 +122,11 @@ def test_a_fix_that_repeats_the_failed_code_twice_gets_the_first_prompt_again(sc
 
 def test_conceptual_question_explains_only(script_file, sales_csv):
     spec = script_file([PLAN_CONCEPT, "A p-value is the probability ..."])
-    result, _ = ask(spec, [sales_csv], "What is a p-value?")
+    result, session = ask(spec, [sales_csv], "What is a p-value?")
     assert route(result.run_id) == [("plan", "ok"), ("explain", "ok")]
     assert result.code is None and result.output_type is None
+    explain = session.model.history[1]  # no code: the context, then the question
+    assert len(explain) == 2 and "conceptual question" in explain[-1].content and "What is a p-value?" in explain[-1].content
     assert result.explanation.startswith("A p-value")
 
 

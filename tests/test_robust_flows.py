@@ -39,6 +39,10 @@ def test_example_1_simple_success(script_file, sales_csv):
     # every call shares the stable prefix (KV cache) and the small table's profile is not repeated
     assert len({str(call[0].content) for call in session.model.history}) == 1
     assert "is in DATA above" in prompt(session, 2)
+    # node 6 is the next turn of node 4's conversation: its prompt and the code are in the model's cache
+    history = session.model.history
+    assert history[6][:-2] == history[4] and history[6][-2].content == "```python\nresult = df['units'].mean()\n```"
+    assert "answer\nthe question above" in history[6][-1].content
     check = prompt(session, 5)
     assert "average number of units" in check and "Approach:" not in check  # the question alone, not node 1B's reading
     assert "cross-check agrees" in RunLog(load_settings().db_url).steps(result.run_id)[5]["detail"]
@@ -119,6 +123,7 @@ def test_example_5_max_remediations_explains_honestly(script_file, sales_csv):
     assert result.output_type == "error" and "trend 6" in result.error
     assert len(result.failed_attempts) == 6 and result.explanation == explanation
     last = prompt(session, -1)
+    assert len(session.model.history[-1]) == 2  # a give-up is explained from the context, not after the code
     assert "after 3 remediation attempts" in last and "revise_requirements ('trend coefficient' is ambiguous)" in last
     assert "trend 6" in last
     assert "read it as the slope" in prompt(session, 9)  # node 1B got node 5a's guidance

@@ -67,14 +67,18 @@ Output:
 
 EXPLAIN = """You are a data science communicator who explains findings to business users.
 Give a clear, high-level answer to the question in plain language, concise but thorough.
-The analysis has already run and drawn any chart: say what its output shows, not how it was made.
-{grounding}
-Question: {question}{brief}"""
+This is a conceptual question: no data analysis was needed.
+Question: {question}"""
+"""Explain without code (a conceptual question); after code, :data:`EXPLAIN_AFTER_CODE`."""
 
-EXPLAIN_GROUNDING_RESULT = """Base the answer ONLY on this output of the analysis code (quote its numbers exactly):
+CONCISE = "Be concise but thorough."
+
+EXPLAIN_AFTER_CODE = """The code ran. Base the answer ONLY on its output (quote its numbers exactly):
 {output}
-{evaluation}"""
-
-EXPLAIN_GROUNDING_NONE = "This is a conceptual question: no data analysis was needed."
+{evaluation}
+Now, as a data science communicator for business users, answer the question above in plain language.
+{length} Say what the output shows, not how the code made it; write no code."""
+"""Explain, as the turn after the code (``common.code.follow_up``): the model's cache still holds
+the profile, the question and the code, so only the output and this turn are read."""
 
 ERROR_MESSAGE = "Code execution failed after {attempts} attempts. Final error: {error}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
@@ -18,9 +18,22 @@ from dsagent.workflows.robust.routing import route_from_node_4
 from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured, code_verdict
 from dsagent.workflows.robust.state import RobustState
 
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
+
 Node = Callable[[RobustState], dict[str, Any]]
 # Node 5a's fallback follows node 5's own verdict.
 _ACTION_FOR = {"code_error": "rewrite_code", "wrong_approach": "revise_requirements", "data_issue": "reexamine_data"}
+
+
+def explain_messages(state: RobustState, gave_up: bool) -> list["BaseMessage"]:
+    """Node 6's prompt. A valid result is explained as the next turn of node 4's conversation:
+    its prompt (profile, question, rules) and the code are in the model's cache, so only the
+    results and the instruction are read. A failure or a give-up is explained from the context."""
+    if gave_up or not state.get("execution_success") or not state.get("code"):
+        return stable_messages(state, prompts.explain_results(state, gave_up))
+    first = stable_messages(state, prompts.generate_code(state))
+    return follow_up(first, state["code"], prompts.explain_results(state, gave_up, after_code=True))
 
 
 def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
@@ -127,12 +140,11 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             if gave_up:
                 step["outcome"] = "gave_up"
                 step["detail"] = f"after {state['total_remediations']} remediations"
-            instruction = prompts.explain_results(state, gave_up)
-            messages = stable_messages(state, instruction)
-            length = BRIEF_MAX_TOKENS if brief_answer(state["question"]) and not gave_up else 500
-            explanation = ctx.llm(messages, max_tokens=length).strip()
             result = state.get("execution_result") or {}
             failed = not state.get("execution_success")
+            messages = explain_messages(state, gave_up)
+            length = BRIEF_MAX_TOKENS if brief_answer(state["question"]) and not gave_up else 500
+            explanation = ctx.llm(messages, max_tokens=length).strip()
             record = None
             if not failed and result:  # every number and label it states must be one the code computed
                 grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))

@@ -50,7 +50,7 @@ Specify:
 3. analysis_type: descriptive, visualization, correlation, regression, classification, ...
 4. success_criteria: what output would answer the question
 
-Return JSON: {{"reasoning": "why this approach", "variables_needed": ["col1", ...], "constraints": ["..."], "analysis_type": "...", "success_criteria": "..."}}"""
+Return JSON: {{"variables_needed": ["col1", ...], "constraints": ["..."], "analysis_type": "...", "success_criteria": "...", "reasoning": "why this approach, a few words"}}"""
 
 REVISION = """Previous requirements: {requirements}
 Revise them: {feedback}
@@ -190,6 +190,15 @@ Results (quote numbers exactly):
 Evaluation: {evaluation}
 {caveats}{gave_up}
 {provide}"""
+
+EXPLAIN_AFTER_CODE = """The code ran. Results (quote numbers exactly):
+{output}
+Evaluation: {evaluation}
+{caveats}Now explain the analysis results to a business user in plain language, concise but thorough: answer
+the question above, say what the results show, not how the code made them, and write no code.
+{provide}"""
+"""Node 6 after a valid result, as the turn after node 4's code (``common.code.follow_up``): the
+model's cache still holds the profile, the question, the rules and the code."""
 
 PROVIDE = """Provide:
 1. DIRECT ANSWER: a clear answer to the question (or what went wrong)
@@ -333,8 +342,9 @@ def remediate(state: Mapping[str, Any]) -> str:
                             code=(state.get("code") or "").strip(), error=error)
 
 
-def explain_results(state: Mapping[str, Any], gave_up: bool) -> str:
-    """Node 6; ``gave_up`` when node 5a reached the remediation limit."""
+def explain_results(state: Mapping[str, Any], gave_up: bool, after_code: bool = False) -> str:
+    """Node 6; ``gave_up`` when node 5a reached the remediation limit; ``after_code``: the turn
+    after node 4's code (:data:`EXPLAIN_AFTER_CODE`), for a valid result."""
     caveats = CAVEATS.format(items=_bullets(state["alignment_caveats"])) if state.get("alignment_caveats") else ""
     tail = ""
     if gave_up:
@@ -349,5 +359,7 @@ def explain_results(state: Mapping[str, Any], gave_up: bool) -> str:
     provide = PROVIDE
     if brief_answer(state["question"]) and not gave_up:  # a length that fits the question
         provide = BRIEF_ANSWER + (BRIEF_CAVEATS if caveats else "")
+    if after_code:
+        return EXPLAIN_AFTER_CODE.format(output=_output(state), evaluation=evaluation, caveats=caveats, provide=provide)
     return EXPLAIN_RESULTS.format(question=state["question"], output=_output(state),
                                   evaluation=evaluation, caveats=caveats, gave_up=tail, provide=provide)

@@ -1,7 +1,8 @@
 """The JSON replies of seed 002's nodes as pydantic models, and the one way nodes ask for them.
 
 Each model keeps the seed's key names; ``reasoning`` comes first because a small model decides
-better after it has said why (with the local model's JSON-schema grammar, keys come in this order).
+better after it has said why (with the local model's JSON-schema grammar, keys come in this order),
+except in node 1B's requirements, whose reasoning no node reads (there it is last, as in the seed).
 """
 
 from __future__ import annotations
@@ -32,13 +33,14 @@ class QuestionUnderstanding(BaseModel):
 
 
 class Requirements(BaseModel):
-    """Node 1B."""
+    """Node 1B, in the seed's key order: ``reasoning`` last and short. No later node reads it (the
+    code and checks read the other four), and first it cost ~40 generated tokens (~2.5 s) a call."""
 
-    reasoning: Annotated[str, Bound(160)] = Field("", description="Why this approach")
     variables_needed: Annotated[list[str], Bound(80, items=12)] = Field(default_factory=list, description="Exact column names required")
     constraints: Annotated[list[str], Bound(100, items=3)] = Field(default_factory=list, description="Data quality needed")
     analysis_type: Annotated[str, Bound(40)] = Field("descriptive", description="descriptive, visualization, correlation, regression, ...")
     success_criteria: Annotated[str, Bound(160)] = Field("", description="What the output should contain")
+    reasoning: Annotated[str, Bound(60)] = Field("", description="Why this approach, a few words")
 
 
 class ColumnSelection(BaseModel):
