@@ -17,6 +17,8 @@ STATE = {
     "data_summary": "datasets['sales'] (sales.csv): 3 rows x 2 columns\n- 'region' (object) …\n- 'price' (float64) …",
     "messages": [],
 }
+RAN = {**STATE, "plan": {"reasoning": "group and average"}, "code": "result = df.groupby('region')['price'].mean()",
+       "execution_result": {"result_str": "region\nnorth    2.0"}, "evaluation": None}
 
 
 CASES = {
@@ -26,9 +28,11 @@ CASES = {
         rules=_code_rules(STATE), question=STATE["question"], plan="group and average" + prompts.FRESH_APPROACH.format(error="KeyError: 'Price'")))),
     "quick_fix": lambda: render(follow_up(_messages(STATE, prompts.GENERATE_CODE.format(rules=_code_rules(STATE), question=STATE["question"], plan="group and average")), "result = df['Price'].mean()", prompts.FIX_CODE.format(error="KeyError: 'Price'"))),
     "quick_evaluate": lambda: render(_messages(STATE, prompts.EVALUATE.format(question=STATE["question"], code="result = 1", output="result = 1"))),
-    "quick_explain": lambda: render(explain_messages({**STATE, "plan": {"reasoning": "group and average"}, "code": "result = df.groupby('region')['price'].mean()", "execution_result": {"result_str": "north 2.0"}, "evaluation": None}, brief=False)),
-    "quick_explain_brief": lambda: render(explain_messages({**STATE, "question": "What is the average price?", "plan": {"reasoning": ""}, "code": "result = df['price'].mean()", "execution_result": {"result_str": "1"}}, brief=True)),
-    "quick_explain_concept": lambda: render(explain_messages({**STATE, "question": "What is a median?", "plan": {}}, brief=False)),
+    "quick_explain": lambda: render(explain_messages(RAN, brief=False, after_code=False)),
+    "quick_explain_brief": lambda: render(explain_messages({**RAN, "question": "What is the average price?"}, brief=True, after_code=False)),
+    "quick_explain_after_code": lambda: render(explain_messages(RAN, brief=False, after_code=True)),
+    "quick_explain_after_code_brief": lambda: render(explain_messages({**RAN, "question": "What is the average price?"}, brief=True, after_code=True)),
+    "quick_explain_concept": lambda: render(explain_messages({**STATE, "question": "What is a median?", "plan": {}}, brief=False, after_code=True)),
 }
 
 

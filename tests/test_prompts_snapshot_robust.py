@@ -37,6 +37,7 @@ STATE = {
 }
 SUCCESS = {**STATE, "execution_success": True, "error": None, "code": "result = df.groupby('region')['price'].mean()",
            "execution_result": {"type": "analysis", "result_str": "region\nNorth    4.5\nSouth    3.5", "figures": []}}
+VALID_STATE = {**SUCCESS, "evaluation": {**SUCCESS["evaluation"], "is_valid": True, "issues_found": []}}
 CHECK = {"reasoning": "no price history", "aligned": False, "gaps": ["no date column for a trend"], "caveats": [],
          "recommendation": "cannot_proceed"}
 
@@ -81,9 +82,11 @@ CASES = {
     "robust_5_evaluate_check_disagrees": lambda: render(prompts.evaluate(SUCCESS, "0.35")),
     "robust_5_evaluate_failed": lambda: render(prompts.evaluate(STATE)),
     "robust_5a_remediate": lambda: render(prompts.remediate(STATE)),
-    "robust_6_explain": lambda: render_messages(explain_messages({**SUCCESS, "evaluation": {**SUCCESS["evaluation"], "is_valid": True, "issues_found": []}}, gave_up=False)),
-    "robust_6_explain_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False)),
-    "robust_6_gave_up": lambda: render_messages(explain_messages(STATE, gave_up=True)),
+    "robust_6_explain": lambda: render_messages(explain_messages(VALID_STATE, gave_up=False, after_code=False)),
+    "robust_6_explain_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False, after_code=False)),
+    "robust_6_explain_after_code": lambda: render_messages(explain_messages(VALID_STATE, gave_up=False, after_code=True)),
+    "robust_6_explain_after_code_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False, after_code=True)),
+    "robust_6_gave_up": lambda: render_messages(explain_messages(STATE, gave_up=True, after_code=True)),
 }
 
 

@@ -37,12 +37,11 @@ def test_simple_analysis_success_first_try(script_file, sales_csv):
     assert result.attempts == 1 and result.failed_attempts == []
     assert result.evaluation == "The mean is plausible."
     assert result.explanation.startswith("The average")
-    # The explanation is the next turn of the conversation that wrote the code: the model's cache
-    # holds the question, rules and code, so only the output and the explain turn are read.
-    code_call, explain_call = session.model.history[1], session.model.history[3]
-    assert explain_call[:-2] == code_call and explain_call[-2].type == "ai"
-    assert explain_call[-2].content == "```python\nresult = df['units'].mean()\n```"
-    assert "answer the question above" in explain_call[-1].content and "The mean is plausible." in explain_call[-1].content
+    # The evaluation was the last call, so the model's cache no longer holds the code's
+    # conversation: the explanation is asked from the context, with the evaluation in it.
+    explain_call = session.model.history[3]
+    assert len(explain_call) == 2 and "The mean is plausible." in explain_call[-1].content
+    assert "Question: What's the average number of units?" in explain_call[-1].content
     assert result.output_type == "analysis"
     report = Path(result.report_path).read_text()
     assert "What's the average number of units?" in report and "df['units'].mean()" in report
@@ -52,11 +51,17 @@ def test_simple_analysis_success_first_try(script_file, sales_csv):
 def test_visualization_skips_evaluation(script_file, sales_csv):
     code = "fig = px.histogram(df, x='units', title='Units')"
     spec = script_file([PLAN_NO_EVAL, f"```python\n{code}\n```", "The histogram shows units."])
-    result, _ = ask(spec, [sales_csv], "Show me a histogram of units")
+    result, session = ask(spec, [sales_csv], "Show me a histogram of units")
     assert route(result.run_id) == [("plan", "ok"), ("code", "ok"), ("explain", "ok")]
     assert result.output_type == "visualization"
     assert len(result.figures) == 1 and Path(result.figures[0]).exists()
     assert result.evaluation is None
+    # The explanation is the next turn of the conversation that wrote the code (the last call):
+    # the model's cache holds the question, rules and code, so only the output and the turn are read.
+    _, code_call, explain_call = session.model.history
+    assert explain_call[:-2] == code_call and explain_call[-2].type == "ai"
+    assert explain_call[-2].content == f"```python\n{code}\n```"
+    assert "answer the question above" in explain_call[-1].content and "figures created: 1" in explain_call[-1].content
 
 
 def test_fail_fail_succeed_keeps_failed_attempts(script_file, sales_csv):
@@ -80,8 +85,6 @@ def test_fail_fail_succeed_keeps_failed_attempts(script_file, sales_csv):
     assert fix[:-2] == first and fix[-2].type == "ai" and fix[-2].content == "```python\nresult = df['units'].mean(\n```"
     assert "SyntaxError" in fix[-1].content and "Fix the specific issue" in fix[-1].content
     assert len(session.model.history[3]) == 2 and "Earlier attempts failed" in session.model.history[3][-1].content  # the last: fresh
-    explain = session.model.history[5]  # continues the first code prompt with the code that ran
-    assert explain[:-2] == first and explain[-2].content == "```python\nresult = df['units'].mean()\n```"
 
 
 def test_three_failures_reach_the_error_node(script_file, sales_csv):

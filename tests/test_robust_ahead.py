@@ -33,6 +33,7 @@ class SideBySide(BaseChatModel):
     check_started: Any = Field(default_factory=threading.Event)
     code_waited_for_check: bool = False
     prompts: list[str] = Field(default_factory=list)
+    sent: list[list[BaseMessage]] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -45,6 +46,7 @@ class SideBySide(BaseChatModel):
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
         last = str(messages[-1].content)
         self.prompts.append(last)
+        self.sent.append(list(messages))
         if CHECK_OPENING in last:
             self.check_started.set()
             text = self.checks.pop(0)
@@ -77,6 +79,12 @@ def test_the_first_check_is_written_beside_node_4s_code_and_node_5_takes_it(sale
     assert [c["node"] for c in checks] == ["node_5_evaluate"]  # logged where it belongs, not under node 4
     # the check's cell ran apart: node 6 saw the data as loaded (price still there)
     assert result.output_type == "analysis"
+    # the check ran beside, so node 4's conversation was the run's last call: node 6 continues it
+    # (the model's cache holds node 4's prompt and code; only the results and the turn are read)
+    code_call = next(m for m in model.sent if str(m[-1].content).startswith("You are an expert data analyst"))
+    explain_call = model.sent[-1]
+    assert explain_call[:-2] == code_call and explain_call[-2].content == "```python\nresult = df['units'].mean()\n```"
+    assert "answer\nthe question above" in str(explain_call[-1].content)
 
 
 def test_with_calls_that_take_turns_the_check_is_written_in_node_5_as_before(sales_csv):
@@ -85,6 +93,7 @@ def test_with_calls_that_take_turns_the_check_is_written_in_node_5_as_before(sal
     assert node_5_notes(result.run_id) == ["cross-check agrees"]
     order = ["check" if CHECK_OPENING in p else "main" for p in model.prompts]
     assert order == ["main"] * 5 + ["check", "main"]  # nodes 0-4, then node 5's check, then node 6
+    assert len(model.sent[-1]) == 2  # the check was the last call: node 6 is asked from the context
 
 
 def test_a_check_that_failed_ahead_is_written_again_in_node_5(sales_csv):

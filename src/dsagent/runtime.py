@@ -98,6 +98,15 @@ class RunContext:
     pending: dict[str, "Future[Any]"] = field(default_factory=dict, repr=False)
     """Work started ahead on a thread of its own (:meth:`ahead`), by key."""
     _lock: Any = field(default_factory=threading.Lock, repr=False)
+    last_prompt: list[BaseMessage] | None = field(default=None, repr=False)
+    """The messages of the run's last own model call (not work beside it): what the model's cache
+    holds, for a node deciding whether to continue that conversation (``common.code.continues``)."""
+
+    def _remember(self, messages: list[BaseMessage]) -> None:
+        from dsagent.llm.lanes import is_beside
+
+        if not is_beside():
+            self.last_prompt = list(messages)
 
     def ahead(self, key: str, node: str, work: Callable[[], Any]) -> "Future[Any]":
         """Start ``work`` now on a thread of its own (its model calls are logged under ``node``),
@@ -202,6 +211,7 @@ class RunContext:
         kwargs: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
         if temperature is not None:
             kwargs["temperature"] = temperature
+        self._remember(messages)
         messages = self._prepare(messages)
         try:
             with self.retries_logged():
@@ -221,6 +231,7 @@ class RunContext:
         from dsagent.llm.structured import invoke_structured
 
         started = time.perf_counter()
+        self._remember(messages)
         messages = self._prepare(messages)
         # The repair call inside is built there; the capture records what each call was sent.
         with capture_prompts() as capture:

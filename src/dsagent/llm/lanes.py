@@ -41,6 +41,11 @@ def beside() -> Iterator[None]:
         _BESIDE.reset(token)
 
 
+def is_beside() -> bool:
+    """Whether this call is work beside a run (:func:`beside`), not one of the run's own calls."""
+    return _BESIDE.get()
+
+
 class Lanes:
     """The contexts of one loaded model; ``load(index)`` makes lane ``index``."""
 

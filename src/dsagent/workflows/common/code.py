@@ -171,6 +171,15 @@ def follow_up(first: list["BaseMessage"], code: str, fix: str) -> list["BaseMess
     return [*first, AIMessage(content=f"```python\n{code.strip()}\n```"), HumanMessage(content=fix)]
 
 
+def continues(ctx: "RunContext", first: list["BaseMessage"]) -> bool:
+    """Whether the run's last own model call was ``first``'s conversation (``first`` itself, or a
+    fix after it), so the model's cache still holds ``first``: a turn after it (:func:`follow_up`)
+    then reads only the new text. After any other call it would read ``first`` again (robust's
+    node 5 may ask the model between node 4 and node 6: 1,500 more tokens to read, measured)."""
+    last = ctx.last_prompt
+    return bool(last) and last[: len(first)] == first
+
+
 def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str, Any] | None]:
     """Run in the sandbox, record its figures, and return the run and the state's execution_result."""
     run = ctx.sandbox.run(code)

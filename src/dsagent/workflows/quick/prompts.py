@@ -67,9 +67,17 @@ Output:
 
 EXPLAIN = """You are a data science communicator who explains findings to business users.
 Give a clear, high-level answer to the question in plain language, concise but thorough.
-This is a conceptual question: no data analysis was needed.
-Question: {question}"""
-"""Explain without code (a conceptual question); after code, :data:`EXPLAIN_AFTER_CODE`."""
+The analysis has already run and drawn any chart: say what its output shows, not how it was made.
+{grounding}
+Question: {question}{brief}"""
+"""Explain from the context (no code, or the model's cache no longer holds the code's conversation);
+else :data:`EXPLAIN_AFTER_CODE`."""
+
+EXPLAIN_GROUNDING_RESULT = """Base the answer ONLY on this output of the analysis code (quote its numbers exactly):
+{output}
+{evaluation}"""
+
+EXPLAIN_GROUNDING_NONE = "This is a conceptual question: no data analysis was needed."
 
 CONCISE = "Be concise but thorough."
 

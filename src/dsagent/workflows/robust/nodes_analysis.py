@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import follow_up, run_code, unchecked_result, write_code
+from dsagent.workflows.common.code import continues, follow_up, run_code, unchecked_result, write_code
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
@@ -26,14 +26,19 @@ Node = Callable[[RobustState], dict[str, Any]]
 _ACTION_FOR = {"code_error": "rewrite_code", "wrong_approach": "revise_requirements", "data_issue": "reexamine_data"}
 
 
-def explain_messages(state: RobustState, gave_up: bool) -> list["BaseMessage"]:
-    """Node 6's prompt. A valid result is explained as the next turn of node 4's conversation:
-    its prompt (profile, question, rules) and the code are in the model's cache, so only the
-    results and the instruction are read. A failure or a give-up is explained from the context."""
-    if gave_up or not state.get("execution_success") or not state.get("code"):
+def explain_messages(state: RobustState, gave_up: bool, after_code: bool) -> list["BaseMessage"]:
+    """Node 6's prompt. A valid result, when the run's last call was node 4's conversation
+    (``after_code``: the model's cache holds its prompt and the code), is explained as the next
+    turn of it, reading only the results and the instruction. Else (node 5 asked the model in
+    between, a failure, a give-up) from the context, as the seed has it."""
+    if gave_up or not state.get("execution_success") or not state.get("code") or not after_code:
         return stable_messages(state, prompts.explain_results(state, gave_up))
-    first = stable_messages(state, prompts.generate_code(state))
-    return follow_up(first, state["code"], prompts.explain_results(state, gave_up, after_code=True))
+    return follow_up(code_prompt(state), state["code"], prompts.explain_results(state, gave_up, after_code=True))
+
+
+def code_prompt(state: RobustState) -> list["BaseMessage"]:
+    """Node 4's first prompt of a round (its fixes and node 6 continue this conversation)."""
+    return stable_messages(state, prompts.generate_code(state))
 
 
 def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
@@ -53,7 +58,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
         guidance = (plan.get("guidance") or None) if rewrite else None
         with ctx.step("node_4_code") as step:
             start_ahead(ctx, state)  # node 5's first independent code, written beside this one
-            first = stable_messages(state, prompts.generate_code(state))
+            first = code_prompt(state)
             # A fix is the next turn of the conversation that wrote the code (seed: "Fix the code
             # that failed with this error"): the model's cache still holds the rest.
             messages = follow_up(first, state["code"], prompts.fix_code(state, guidance)) if retry or rewrite else first
@@ -142,7 +147,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] = f"after {state['total_remediations']} remediations"
             result = state.get("execution_result") or {}
             failed = not state.get("execution_success")
-            messages = explain_messages(state, gave_up)
+            messages = explain_messages(state, gave_up, after_code=continues(ctx, code_prompt(state)))
             length = BRIEF_MAX_TOKENS if brief_answer(state["question"]) and not gave_up else 500
             explanation = ctx.llm(messages, max_tokens=length).strip()
             record = None
