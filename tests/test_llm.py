@@ -89,7 +89,7 @@ def test_grammar_bounds_reach_only_the_local_grammar():
     from dsagent.workflows.robust.schemas import Requirements
 
     grammar = grammar_schema(Requirements)["properties"]
-    assert grammar["reasoning"]["maxLength"] == 160
+    assert grammar["reasoning"]["maxLength"] == 60 and list(grammar)[-1] == "reasoning"  # last, as in seed 002
     assert grammar["constraints"]["maxItems"] == 3 and grammar["constraints"]["items"]["maxLength"] == 100
     plain = Requirements.model_json_schema()["properties"]
     assert "maxLength" not in plain["reasoning"] and "maxItems" not in plain["constraints"]

@@ -19,7 +19,7 @@ def test_quick_answers_a_numeric_question(local_spec, sales_csv):
     assert result.result_str is not None
     number = float(str(result.result_str).strip().split()[-1])
     assert number == pytest.approx(float(expected["South"]))
-    assert result.llm_calls >= 3 and result.prompt_tokens > 0
+    assert result.llm_calls >= 2 and result.prompt_tokens > 0  # the code and the explanation (the plan is decided by code)
 
 
 def test_the_run_log_counts_prompt_tokens_served_from_the_cache(local_spec, sales_csv):
