@@ -8,7 +8,7 @@ from snapshot_check import check_snapshot, render
 
 from dsagent.workflows.common.code import follow_up
 from dsagent.workflows.quick import prompts
-from dsagent.workflows.quick.nodes import _code_rules, _messages, explain_messages
+from dsagent.workflows.quick.nodes import _code_rules, _messages, code_prompt, explain_messages
 
 
 STATE = {
@@ -19,6 +19,7 @@ STATE = {
 }
 RAN = {**STATE, "plan": {"reasoning": "group and average"}, "code": "result = df.groupby('region')['price'].mean()",
        "execution_result": {"result_str": "region\nnorth    2.0"}, "evaluation": None}
+CONCEPT = {**STATE, "question": "What is a median?", "plan": {}}
 
 
 CASES = {
@@ -28,11 +29,11 @@ CASES = {
         rules=_code_rules(STATE), question=STATE["question"], plan="group and average" + prompts.FRESH_APPROACH.format(error="KeyError: 'Price'")))),
     "quick_fix": lambda: render(follow_up(_messages(STATE, prompts.GENERATE_CODE.format(rules=_code_rules(STATE), question=STATE["question"], plan="group and average")), "result = df['Price'].mean()", prompts.FIX_CODE.format(error="KeyError: 'Price'"))),
     "quick_evaluate": lambda: render(_messages(STATE, prompts.EVALUATE.format(question=STATE["question"], code="result = 1", output="result = 1"))),
-    "quick_explain": lambda: render(explain_messages(RAN, brief=False, after_code=False)),
-    "quick_explain_brief": lambda: render(explain_messages({**RAN, "question": "What is the average price?"}, brief=True, after_code=False)),
-    "quick_explain_after_code": lambda: render(explain_messages(RAN, brief=False, after_code=True)),
-    "quick_explain_after_code_brief": lambda: render(explain_messages({**RAN, "question": "What is the average price?"}, brief=True, after_code=True)),
-    "quick_explain_concept": lambda: render(explain_messages({**STATE, "question": "What is a median?", "plan": {}}, brief=False, after_code=True)),
+    "quick_explain": lambda: render(explain_messages(RAN, brief=False, first=None)),
+    "quick_explain_brief": lambda: render(explain_messages({**RAN, "question": "What is the average price?"}, brief=True, first=None)),
+    "quick_explain_after_code": lambda: render(explain_messages(RAN, brief=False, first=code_prompt(RAN))),
+    "quick_explain_after_code_brief": lambda: render(explain_messages({**RAN, "question": "What is the average price?"}, brief=True, first=code_prompt({**RAN, "question": "What is the average price?"}))),
+    "quick_explain_concept": lambda: render(explain_messages(CONCEPT, brief=False, first=code_prompt(CONCEPT))),
 }
 
 

@@ -10,7 +10,7 @@ from snapshot_check import check_snapshot, render
 from dsagent.workflows.common import prompting
 from dsagent.workflows.common.code import follow_up
 from dsagent.workflows.robust import prompts
-from dsagent.workflows.robust.nodes_analysis import explain_messages
+from dsagent.workflows.robust.nodes_analysis import code_prompt, explain_messages
 
 
 REQUIREMENTS = {"reasoning": "group and average", "variables_needed": ["region", "price"], "constraints": ["price numeric"],
@@ -82,11 +82,11 @@ CASES = {
     "robust_5_evaluate_check_disagrees": lambda: render(prompts.evaluate(SUCCESS, "0.35")),
     "robust_5_evaluate_failed": lambda: render(prompts.evaluate(STATE)),
     "robust_5a_remediate": lambda: render(prompts.remediate(STATE)),
-    "robust_6_explain": lambda: render_messages(explain_messages(VALID_STATE, gave_up=False, after_code=False)),
-    "robust_6_explain_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False, after_code=False)),
-    "robust_6_explain_after_code": lambda: render_messages(explain_messages(VALID_STATE, gave_up=False, after_code=True)),
-    "robust_6_explain_after_code_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False, after_code=True)),
-    "robust_6_gave_up": lambda: render_messages(explain_messages(STATE, gave_up=True, after_code=True)),
+    "robust_6_explain": lambda: render_messages(explain_messages(VALID_STATE, gave_up=False, first=None)),
+    "robust_6_explain_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False, first=None)),
+    "robust_6_explain_after_code": lambda: render_messages(explain_messages(VALID_STATE, gave_up=False, first=code_prompt(VALID_STATE))),
+    "robust_6_explain_after_code_brief": lambda: render_messages(explain_messages({**SUCCESS, "question": "How many units were sold in total?"}, gave_up=False, first=code_prompt({**SUCCESS, "question": "How many units were sold in total?"}))),
+    "robust_6_gave_up": lambda: render_messages(explain_messages(STATE, gave_up=True, first=code_prompt(STATE))),
 }
 
 

@@ -180,6 +180,12 @@ def continues(ctx: "RunContext", first: list["BaseMessage"]) -> bool:
     return bool(last) and last[: len(first)] == first
 
 
+def held(ctx: "RunContext", first: list["BaseMessage"]) -> list["BaseMessage"] | None:
+    """``first`` when the model's cache holds its conversation (:func:`continues`), else None: what
+    an explain step takes to ask its turn after the code, or from the context."""
+    return first if continues(ctx, first) else None
+
+
 def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str, Any] | None]:
     """Run in the sandbox, record its figures, and return the run and the state's execution_result."""
     run = ctx.sandbox.run(code)

@@ -12,7 +12,7 @@ from dsagent.errors import StructuredOutputError
 from dsagent.llm.structured import Bound
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, continues, describe_output, extract_code, follow_up, run_code, write_code
+from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, follow_up, held, run_code, write_code
 from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
@@ -49,17 +49,17 @@ def _generate(state: AgentState) -> str:
     return prompts.GENERATE_CODE.format(rules=_code_rules(state), question=state["question"], plan=state["plan"].get("reasoning", ""))
 
 
-def explain_messages(state: AgentState, brief: bool, after_code: bool) -> list[BaseMessage]:
-    """The explain step's prompt. ``after_code`` (the run's last call was the conversation that
-    wrote the code, so the model's cache holds it): the next turn of that conversation, which
-    reads only the output and the instruction, not the question and rules again (~100 tokens,
-    ~2 s less). Else, as the seed has it, from the context."""
+def explain_messages(state: AgentState, brief: bool, first: list[BaseMessage] | None) -> list[BaseMessage]:
+    """The explain step's prompt. ``first``, the code step's first prompt, when the run's last call
+    was the conversation that wrote the code, so the model's cache holds it (``common.code.held``):
+    the next turn of that conversation, which reads only the output and the instruction, not the
+    question and rules again (~100 tokens, ~2 s less). Else, as the seed has it, from the context."""
     result = state.get("execution_result")
     output = describe_output(result) + ranked_note(state["question"], result) if result is not None else ""
-    if result is not None and state.get("code") and after_code:
+    if result is not None and state.get("code") and first is not None:
         evaluation = f"Evaluation: {state['evaluation']}\n" if state.get("evaluation") else ""
         turn = prompts.EXPLAIN_AFTER_CODE.format(output=output, evaluation=evaluation, length=prompts.BRIEF_ANSWER if brief else prompts.CONCISE)
-        return follow_up(code_prompt(state), state["code"], turn)
+        return follow_up(first, state["code"], turn)
     if result is not None:
         evaluation = f"Evaluation: {state['evaluation']}" if state.get("evaluation") else ""
         grounding = prompts.EXPLAIN_GROUNDING_RESULT.format(output=output, evaluation=evaluation)
@@ -167,7 +167,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         with ctx.step("explain") as step:
             result = state.get("execution_result")
             brief = result is not None and brief_answer(state["question"])  # a length that fits the question
-            messages = explain_messages(state, brief, after_code=continues(ctx, code_prompt(state)))
+            messages = explain_messages(state, brief, held(ctx, code_prompt(state)))
             length = BRIEF_MAX_TOKENS if brief else 400
             explanation = ctx.llm(messages, max_tokens=length).strip()
             record = None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import continues, follow_up, run_code, unchecked_result, write_code
+from dsagent.workflows.common.code import follow_up, held, run_code, unchecked_result, write_code
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
@@ -26,14 +26,15 @@ Node = Callable[[RobustState], dict[str, Any]]
 _ACTION_FOR = {"code_error": "rewrite_code", "wrong_approach": "revise_requirements", "data_issue": "reexamine_data"}
 
 
-def explain_messages(state: RobustState, gave_up: bool, after_code: bool) -> list["BaseMessage"]:
+def explain_messages(state: RobustState, gave_up: bool, first: list["BaseMessage"] | None) -> list["BaseMessage"]:
     """Node 6's prompt. A valid result, when the run's last call was node 4's conversation
-    (``after_code``: the model's cache holds its prompt and the code), is explained as the next
-    turn of it, reading only the results and the instruction. Else (node 5 asked the model in
-    between, a failure, a give-up) from the context, as the seed has it."""
-    if gave_up or not state.get("execution_success") or not state.get("code") or not after_code:
+    (``first``, node 4's first prompt: the model's cache holds it and the code,
+    ``common.code.held``), is explained as the next turn of it, reading only the results and the
+    instruction. Else (node 5 asked the model in between, a failure, a give-up) from the context,
+    as the seed has it."""
+    if gave_up or not state.get("execution_success") or not state.get("code") or first is None:
         return stable_messages(state, prompts.explain_results(state, gave_up))
-    return follow_up(code_prompt(state), state["code"], prompts.explain_results(state, gave_up, after_code=True))
+    return follow_up(first, state["code"], prompts.explain_results(state, gave_up, after_code=True))
 
 
 def code_prompt(state: RobustState) -> list["BaseMessage"]:
@@ -147,7 +148,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] = f"after {state['total_remediations']} remediations"
             result = state.get("execution_result") or {}
             failed = not state.get("execution_success")
-            messages = explain_messages(state, gave_up, after_code=continues(ctx, code_prompt(state)))
+            messages = explain_messages(state, gave_up, held(ctx, code_prompt(state)))
             length = BRIEF_MAX_TOKENS if brief_answer(state["question"]) and not gave_up else 500
             explanation = ctx.llm(messages, max_tokens=length).strip()
             record = None

@@ -200,7 +200,7 @@ the question above, say what the results show, not how the code made them, and w
 """Node 6 after a valid result, as the turn after node 4's code (``common.code.follow_up``): the
 model's cache still holds the profile, the question, the rules and the code."""
 
-PROVIDE = """Provide:
+PROVIDE = """Provide, in one short sentence each:
 1. DIRECT ANSWER: a clear answer to the question (or what went wrong)
 2. KEY FINDINGS: the main insights (if successful)
 3. CONTEXT: what the numbers mean in practical terms
