@@ -182,6 +182,20 @@ _LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re
 _SERIES_ROW = re.compile(r"^(\S.*?)\s{2,}(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*$", re.I)
 
 
+def series_rows(shown: str | None) -> list[tuple[str, str]]:
+    """The (label, number) rows of a Series of numbers as pandas prints it; [] for another shape."""
+    rows: list[tuple[str, str]] = []
+    for line in (shown or "").splitlines():
+        if not line.strip() or line.startswith(("Name:", "dtype:", "Length:")):
+            continue
+        match = _SERIES_ROW.match(line)
+        if match:
+            rows.append((match.group(1).strip(), match.group(2)))
+        elif rows:  # a line after the values that is not one: not a plain Series
+            return []
+    return rows
+
+
 def ranked_note(question: str, execution_result: dict | None) -> str:
     """For a "which … highest / lowest" question whose ``result`` is a Series of numbers, the top (or
     bottom) label and value picked by code, so the explanation copies them instead of reading a
@@ -190,15 +204,7 @@ def ranked_note(question: str, execution_result: dict | None) -> str:
     if er.get("result_type") != "Series" or not _WHICH.search(question or ""):
         return ""
     high, low = bool(_HIGH.search(question)), bool(_LOW.search(question))
-    rows = []
-    for line in (er.get("result_str") or "").splitlines():
-        if not line.strip() or line.startswith(("Name:", "dtype:", "Length:")):
-            continue
-        match = _SERIES_ROW.match(line)
-        if match:
-            rows.append((match.group(1).strip(), match.group(2)))
-        elif rows:  # a line after the values that is not one: not a plain Series
-            return ""
+    rows = series_rows(er.get("result_str"))
     if len(rows) < 2 or not (high or low):
         return ""
     values = [float(v.replace(",", "")) for _, v in rows]

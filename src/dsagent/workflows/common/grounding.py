@@ -11,7 +11,8 @@ country or a region) named in it. Numbers and labels copied from the question ar
 nor are list markers, parts of names or dates (``Q1``, ``0-1``, ``2024-01``). A number is grounded
 when some computed number, rounded to the decimals the explanation shows, equals it (``16.08`` for
 16.0766; thousands separators and scale words are read; a percentage may be a computed fraction
-times 100); a label when the computed outputs contain it.
+times 100); a label when the computed outputs contain it. A label called the highest or lowest must be
+the one the outputs put there (:mod:`~dsagent.workflows.common.rankings`).
 
 :func:`ground_explanation` is the one call every workflow's explain step makes: it checks, asks
 ``regenerate`` once with the discrepancy named, and if claims are still ungrounded replaces a lone
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsagent.workflows.common.computed import computed_numbers, data_facts, data_labels, outputs_text
+from dsagent.workflows.common.rankings import drop_false_rankings
 
 __all__ = ["Claim", "ClaimCheck", "GroundedText", "check_claims", "computed_numbers", "data_facts", "data_labels",
            "extract_claims", "ground_explanation", "outputs_text"]
@@ -221,10 +223,12 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
     labels = list(labels)
     text, prose_actions = prose_only(text, regenerate)
     text, unranked = drop_unranked_comparisons(text, outputs, question)
+    text, misranked = drop_false_rankings(text, outputs, question, labels)
     first = check_claims(text, outputs, question, labels, known)
-    grounded = GroundedText(text=text, claims_checked=len(first.claims) + len(unranked),
-                            ungrounded_caught=_names(first.ungrounded) + [f"{u[:60]} (no ranking computed)" for u in unranked],
-                            actions=prose_actions + [f"dropped a sentence: {u[:80]}" for u in unranked])
+    grounded = GroundedText(text=text, claims_checked=len(first.claims) + len(unranked) + len(misranked),
+                            ungrounded_caught=_names(first.ungrounded) + [f"{u[:60]} (no ranking computed)" for u in unranked]
+                            + [f"{m[:60]} (not the computed ranking)" for m in misranked],
+                            actions=prose_actions + [f"dropped a sentence: {u[:80]}" for u in unranked + misranked])
     if not first.ungrounded:
         return grounded
     current, original = first, text
