@@ -9,6 +9,7 @@ from dsagent.workflows.common.repair import (
     mend_answer_tags,
     mend_groupby_arithmetic,
     mend_groupby_tuple,
+    mend_imports,
     mend_result_figure,
     mend_self_reference,
     mend_squared_keyword,
@@ -39,7 +40,8 @@ def extract_code(reply: str) -> str:
     Mistakes the model repeats are mended (``common.repair``): a dict literal that reads its own
     keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False``, a
     test's (statistic, p-value) unpacked the other way round, a groupby's columns selected with a
-    tuple (pandas 2 rejects it), a chart assigned to ``result`` over the answer computed before it.
+    tuple (pandas 2 rejects it), a chart assigned to ``result`` over the answer computed before it,
+    an import that can only fail (a ready name from the wrong module, a module not installed).
     """
     blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
     if blocks:
@@ -55,7 +57,7 @@ def extract_code(reply: str) -> str:
 
 def _mended(code: str) -> str:
     code = mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(code))))
-    return mend_result_figure(mend_groupby_arithmetic(mend_groupby_tuple(code)))
+    return mend_imports(mend_result_figure(mend_groupby_arithmetic(mend_groupby_tuple(code))))
 
 
 def clip(text: str | None, limit: int = 1500) -> str:
