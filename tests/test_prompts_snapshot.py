@@ -46,16 +46,3 @@ def test_prompt_snapshot(name):
 def test_every_call_shares_the_context_prefix():
     first = {name: fn().split("=== human ===")[0] for name, fn in CASES.items()}
     assert len(set(first.values())) == 1
-
-
-def test_the_data_rules_end_the_prefix_and_the_question_rules_stay_with_the_question():
-    from dsagent.workflows.common.prompting import FOLLOW_RULES, QUESTION_RULES, data_rules, question_rules
-
-    system, human = CASES["quick_code"]().split("=== human ===")
-    assert system.rstrip().endswith(data_rules(STATE["datasets"]).rstrip()) and "ALREADY LOADED" not in human
-    assert FOLLOW_RULES in human and question_rules(STATE["question"]) == FOLLOW_RULES
-    named = question_rules("What is the mean? @mean_price[value]")
-    assert named.startswith(QUESTION_RULES) and "'mean_price'" in named and "ALREADY LOADED" not in named
-    # a second question about the same data shares the whole system message, rules and all
-    other = _messages({**STATE, "question": "What is the mean price? @mean_price[value]"}, "x")
-    assert other[0] == _messages(STATE, "y")[0]

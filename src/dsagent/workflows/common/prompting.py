@@ -1,10 +1,8 @@
 """The stable prompt prefix and the sandbox contract, shared by every workflow.
 
-Every call of a run starts with the same system message — :data:`CONTEXT` with the data profile,
-then the data's code rules (:func:`data_rules`) — so llama.cpp re-reads only the node's own
-instructions (prompt tokens cost ~20 ms each locally), and a second question about the same data
-only its own. One prefix for quick, robust and their checks also keeps the cache warm when a
-session switches between them.
+Every call of a run starts with the same system message — :data:`CONTEXT` with the data profile —
+so llama.cpp re-reads only the node's own instructions (prompt tokens cost ~20 ms each locally).
+One prefix for all workflows also keeps the cache warm when a session switches workflow.
 """
 
 from __future__ import annotations
