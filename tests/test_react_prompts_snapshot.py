@@ -46,16 +46,16 @@ def test_prompt_snapshot(name):
     check_snapshot(name, CASES[name]())
 
 
-def test_every_call_shares_the_context_prefix_with_the_other_workflows_up_to_their_code_rules():
-    """React's calls share one system message: the other workflows' up to the data profile, without
-    the code rules theirs end with (react's say matplotlib, not Plotly: they are in its code prompt)."""
-    from dsagent.workflows.common.prompting import data_rules
+def test_every_call_shares_one_context_prefix_without_the_other_workflows_code_rules():
+    """React's calls share one system message: the shared context and profile, but not the code
+    rules quick's, robust's and the assistant's prefix holds (react's say matplotlib, not Plotly)."""
+    from dsagent.workflows.common.prompting import CODE_RULES
     from dsagent.workflows.quick.nodes import _messages
 
-    quick = render(_messages({"data_summary": SUMMARY, "datasets": {"sales": {}}, "messages": []}, "x")).split("=== human ===")[0]
+    quick = render(_messages({"data_summary": SUMMARY, "messages": []}, "x")).split("=== human ===")[0]
     first = {name: fn().split("=== human ===")[0] for name, fn in CASES.items() if "follow_up" not in name}
-    assert "Plotly" in data_rules(["sales"]) and data_rules(["sales"]) in quick
-    assert set(first.values()) == {quick.replace("\n\n" + data_rules(["sales"]), "")}
+    assert CODE_RULES in quick and "Plotly" in CODE_RULES
+    assert set(first.values()) == {quick.replace(CODE_RULES, "")}
 
 
 def test_multiple_datasets_are_named_in_the_code_rules():

@@ -17,7 +17,7 @@ from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_mis
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.named import names_data
-from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, question_rules, quote_data, stable_messages
+from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import AgentState
 
@@ -41,8 +41,7 @@ def _messages(state: AgentState, instruction: str) -> list[BaseMessage]:
 
 
 def _code_rules(state: AgentState) -> str:
-    """The question's own code rules (the data's end the system message: ``stable_messages``)."""
-    return question_rules(state["question"])
+    return code_rules(state["datasets"], state["question"])
 
 
 def _generate(state: AgentState) -> str:
@@ -103,6 +102,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
     def code_node(state: AgentState) -> dict[str, Any]:
         attempt = state["attempts"] + 1
         with ctx.step("code") as step:
+            rules = _code_rules(state)
             generate = _generate(state)
             fresh = None
             rejected = {f["code"] for f in state["failed_attempts"]}
@@ -112,7 +112,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 # Repeated failure: a second, different approach — a fresh generation that does not
                 # see the broken code (fixing it again tends to repeat it), warm, told only what failed.
                 plan = state["plan"].get("reasoning", "") + prompts.FRESH_APPROACH.format(error=quote_data(error_line(state["error"]), 300))
-                instruction = prompts.GENERATE_CODE.format(rules=_code_rules(state), question=state["question"], plan=plan)
+                instruction = prompts.GENERATE_CODE.format(rules=rules, question=state["question"], plan=plan)
                 code = extract_code(ctx.llm(_messages(state, instruction), max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
                 resampled = False
                 step["detail"] = "fresh approach; "

@@ -13,7 +13,7 @@ from typing import Any
 
 from dsagent.workflows.common.code import clip, describe_output
 from dsagent.workflows.common.fit import ranked_note
-from dsagent.workflows.common.prompting import BRIEF_ANSWER, ERROR_PATTERNS, brief_answer, compact_json, question_rules, quote_data
+from dsagent.workflows.common.prompting import BRIEF_ANSWER, ERROR_PATTERNS, brief_answer, code_rules, compact_json, quote_data
 
 UNDERSTAND = """Decide if the question needs data analysis or only a conceptual explanation.
 
@@ -280,7 +280,7 @@ def requirements_text(requirements: Mapping[str, Any]) -> str:
 
 
 def _code_context(state: Mapping[str, Any]) -> dict[str, str]:
-    return {"rules": question_rules(state["question"]), "question": state["question"],
+    return {"rules": code_rules(state["datasets"], state["question"]), "question": state["question"],
             "requirements": requirements_text(state.get("requirements") or {})}
 
 
@@ -315,7 +315,7 @@ def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
 def cross_check(state: Mapping[str, Any], failed: Mapping[str, Any] | None = None) -> str:
     """Node 5's independent computation: the question and the code rules only, nothing of nodes 1B–4.
     ``failed`` is its own first try ({code, error}) when that failed: one fix, same prompt opening."""
-    text = CROSS_CHECK.format(rules=question_rules(state["question"]), question=state["question"])
+    text = CROSS_CHECK.format(rules=code_rules(state["datasets"], state["question"]), question=state["question"])
     if failed:
         text += "\n\n" + CROSS_CHECK_FIX.format(code=failed["code"].strip(), error=quote_data(failed.get("error"), 800))
     return text
