@@ -46,16 +46,12 @@ def test_prompt_snapshot(name):
     check_snapshot(name, CASES[name]())
 
 
-def test_every_call_shares_one_context_prefix_without_the_other_workflows_code_rules():
-    """React's calls share one system message: the shared context and profile, but not the code
-    rules quick's, robust's and the assistant's prefix holds (react's say matplotlib, not Plotly)."""
-    from dsagent.workflows.common.prompting import CODE_RULES
+def test_every_call_shares_the_context_prefix_with_the_other_workflows():
     from dsagent.workflows.quick.nodes import _messages
 
     quick = render(_messages({"data_summary": SUMMARY, "messages": []}, "x")).split("=== human ===")[0]
     first = {name: fn().split("=== human ===")[0] for name, fn in CASES.items() if "follow_up" not in name}
-    assert CODE_RULES in quick and "Plotly" in CODE_RULES
-    assert set(first.values()) == {quick.replace(CODE_RULES, "")}
+    assert set(first.values()) == {quick}
 
 
 def test_multiple_datasets_are_named_in_the_code_rules():

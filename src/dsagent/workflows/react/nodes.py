@@ -41,9 +41,8 @@ def history(state: AgentState) -> list[BaseMessage]:
 
 
 def messages_for(state: AgentState, instruction: str) -> list[BaseMessage]:
-    """The stable prefix (role + data profile), the earlier turns, then the node's instruction.
-    React's code rules are its own (seed 001: matplotlib, no plotly), said in its code prompt."""
-    return stable_messages({"messages": history(state), "data_summary": state.data_summary}, instruction, rules="")
+    """The stable prefix (role + data profile), the earlier turns, then the node's instruction."""
+    return stable_messages({"messages": history(state), "data_summary": state.data_summary}, instruction)
 
 
 def dataframe_info(datasets: Mapping[str, Any]) -> dict[str, DataFrameInfo]:
