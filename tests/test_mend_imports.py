@@ -1,7 +1,7 @@
-"""Imports that can only fail are dropped before the code runs (common/repair.py: mend_imports)."""
+"""Imports that can only fail are dropped before the code runs (common/repair_imports.py)."""
 
 from dsagent.workflows.common.code import extract_code
-from dsagent.workflows.common.repair import mend_imports
+from dsagent.workflows.common.repair_imports import mend_imports
 
 BODY = "r, p = stats.pearsonr(df['a'], df['b'])\nresult = {'r': round(r, 2)}\n"
 

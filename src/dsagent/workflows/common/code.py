@@ -9,12 +9,12 @@ from dsagent.workflows.common.repair import (
     mend_answer_tags,
     mend_groupby_arithmetic,
     mend_groupby_tuple,
-    mend_imports,
     mend_result_figure,
     mend_self_reference,
     mend_squared_keyword,
     mend_test_unpacking,
 )
+from dsagent.workflows.common.repair_imports import mend_imports
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
