@@ -7,7 +7,8 @@
 Each question is asked as its text + constraints + required format. The response is the workflow's
 explanation, followed by the ``@name[value]`` items the analysis code itself computed (in its
 ``result``), which win over numbers the model retyped; when a name the format asks for is still
-missing, one extra model call turns the computed result into that form (counted in the figures);
+missing, one extra model call turns the computed result into that form (counted in the figures;
+never for a run whose code failed: there is nothing computed to put in form, only a guess);
 numbers with more decimals than the format asks for are rounded half-up by code, and a word the
 format spells (``(true)``) is written in its spelling when only the case differs.
 A workflow that asks the user a question (react) gets one reply: the request again, with leave to
@@ -72,7 +73,9 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
     response += computed_line(result.result_str, q)
     found = extract_answers(response)
     calls = tokens = 0
-    if names and not all(n in found for n in names) and (result.result_str or result.explanation):
+    # A run whose code never ran has no answer to put in form: shown only the error, the formatting
+    # call would guess (a guess once matched the label), so it is not asked.
+    if names and not all(n in found for n in names) and not failed(result.output_type) and (result.result_str or result.explanation):
         prompt = FORMAT_PROMPT.format(question=q["question"], output=(result.result_str or "")[:1500],
                                       explanation=(result.explanation or "")[:800], format=q["format"])
         reply = session.model.invoke([HumanMessage(content=prompt)], max_tokens=200)
@@ -80,6 +83,11 @@ def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ig
         response += f"\n{reply.content}"
         calls, tokens = 1, int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
     return response + rounded_line(response, q), calls, tokens
+
+
+def failed(output_type: str | None) -> bool:
+    """The run ended without a result its code computed (every code attempt failed)."""
+    return output_type == "error"
 
 
 def tagged(label: str, answers: dict[str, str]) -> str:
@@ -104,6 +112,8 @@ def rescore(row: dict, q: dict) -> dict:
     """A stored row scored again with today's deterministic rules (computed answers from its stored
     ``result_str``, rounding as asked); no model call, the response's prose is unchanged."""
     response = row.get("response") or ""
+    if failed(row.get("output_type")):  # stored before failed runs got no formatting call: its guess is not an answer
+        response = ""
     if response:
         response += computed_line(row.get("result_str"), q)
         response += rounded_line(response, q)

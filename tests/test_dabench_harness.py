@@ -75,6 +75,21 @@ def test_rescore_applies_the_current_rules_to_a_stored_row(bench):
     assert dabench.rescore({**row, "result_str": ""}, q)["correct"] == [False]
 
 
+def test_a_run_whose_code_failed_gets_no_formatting_call_and_scores_false(bench, script_file, tmp_path):
+    # every code attempt fails; the script holds no reply for a formatting call: one would fail the run
+    plan = {"needs_code": True, "needs_evaluation": False, "needs_explanation": True, "reasoning": "sum"}
+    spec = script_file([plan, "result = df['nope'].sum()", "result = df['nope'].sum() + 0", "result = df['nope'].sum() * 1"])
+    q = dabench.load_questions(bench)[0]
+    row = dabench.run_one(q, bench, args_for(spec, "quick", tmp_path))
+    assert "error" not in row, row.get("error")
+    assert row["output_type"] == "error" and row["llm_calls"] == 4 and row["correct"] == [False]
+    # a row stored with a formatting call's guess is scored again as wrong
+    total = q["labels"][0][1]
+    stored = {"id": 1, "output_type": "error", "response": f"Code execution failed.\n@total_units[{total}]", "result_str": ""}
+    assert dabench.score_question(stored["response"], q["labels"]) == [True]
+    assert dabench.rescore(stored, q)["correct"] == [False]
+
+
 def test_compare_scores_the_common_questions_and_lists_the_differences(tmp_path, capsys):
     import dabench_compare
 
