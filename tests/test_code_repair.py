@@ -147,3 +147,25 @@ def test_groupby_arithmetic_becomes_the_per_row_product_aggregated():
     assert scope["result"].to_dict() == {"N": 16.0, "S": 2.0} and scope["result"].name == "units * unit_price"
     for fine in ("x = df.groupby('region')['units'].sum() * 2", "x = df['units'] * df['unit_price']", "x = df.groupby(['a', 'b'])['u'] * df['p'].sum()"):
         assert mend_groupby_arithmetic(fine) == fine
+
+
+def test_a_copied_profile_header_line_keeps_only_its_assignment(sales_csv):
+    import pandas as pd
+
+    from dsagent.data.catalog import load_datasets
+    from dsagent.data.profile import summarize_datasets
+    from dsagent.workflows.common.repair import mend_profile_header
+
+    header = summarize_datasets(load_datasets([sales_csv])).splitlines()[0]
+    assert "rows x" in header  # the profile's own header, as the model saw it
+    reply = f"```python\nimport pandas as pd\n\n# Load the dataset\n{header}\n\nresult = df['units'].sum()\n```"
+    code = extract_code(reply)
+    assert "rows x" not in code and "df = datasets['sales']\n" in code
+    namespace = {"datasets": {"sales": pd.DataFrame({"units": [1, 2]})}}
+    exec(compile(code, "<mended>", "exec"), namespace)  # noqa: S102 — test of generated code
+    assert namespace["result"] == 3
+    # the same text inside a string, or in code that parses, is left alone
+    in_string = f"note = {header!r}\nresult = 1\n"
+    assert mend_profile_header(in_string) == in_string
+    broken_elsewhere = f"{header}\nresult = (\n"
+    assert mend_profile_header(broken_elsewhere) == broken_elsewhere  # the mend alone would not make it parse

@@ -9,6 +9,7 @@ from dsagent.workflows.common.repair import (
     mend_answer_tags,
     mend_groupby_arithmetic,
     mend_groupby_tuple,
+    mend_profile_header,
     mend_result_figure,
     mend_self_reference,
     mend_squared_keyword,
@@ -41,7 +42,8 @@ def extract_code(reply: str) -> str:
     keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False``, a
     test's (statistic, p-value) unpacked the other way round, a groupby's columns selected with a
     tuple (pandas 2 rejects it), a chart assigned to ``result`` over the answer computed before it,
-    an import that can only fail (a ready name from the wrong module, a module not installed).
+    the data profile's header line copied as code, an import that can only fail (a ready name from
+    the wrong module, a module not installed).
     """
     blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
     if blocks:
@@ -56,7 +58,7 @@ def extract_code(reply: str) -> str:
 
 
 def _mended(code: str) -> str:
-    code = mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(code))))
+    code = mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(mend_profile_header(code)))))
     return mend_imports(mend_result_figure(mend_groupby_arithmetic(mend_groupby_tuple(code))))
 
 

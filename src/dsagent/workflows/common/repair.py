@@ -32,6 +32,10 @@ And a scipy.stats test returns (statistic, p-value), but it writes
 independent check written by the same model often agrees with it. When the first name says p-value
 and the second does not, the two names are swapped.
 
+And it copies the data profile's header line as code (``df = datasets['titanic'] = titanic.csv:
+891 rows x 12 cols``): a SyntaxError before anything runs. What it means is the dataset, so the
+line keeps its assignment (``df = datasets['titanic']``) and loses the description.
+
 Imports that can only fail are mended in :mod:`~dsagent.workflows.common.repair_imports`.
 """
 
@@ -45,6 +49,28 @@ from collections.abc import Callable
 
 _TAG = re.compile(r"@(\w+)\[")
 _SEPARATOR = re.compile(r"\s*,\s*")
+
+
+# The profile's header (data/profile.py: ``df = datasets['id'] = name: R rows x C cols …``) copied as a line of code.
+_PROFILE_HEADER = re.compile(r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(['\"])[^'\"\n]+\2\])[ \t]*=[ \t]*[^\n]*?:[ \t]*~?[\d,]+ rows x [\d,]+ cols\b[^\n]*$", re.M)
+
+
+def mend_profile_header(code: str) -> str:
+    """``code`` with a copied profile header line cut to its assignment (``df = datasets['id']``);
+    only when the code does not parse, and kept only if the mended code does."""
+    try:
+        ast.parse(code)
+        return code
+    except SyntaxError:
+        pass
+    mended = _PROFILE_HEADER.sub(r"\1", code)
+    if mended == code:
+        return code
+    try:
+        ast.parse(mended)
+    except SyntaxError:
+        return code
+    return mended
 
 
 def mend_answer_tags(code: str) -> str:
