@@ -167,5 +167,23 @@ def test_a_copied_profile_header_line_keeps_only_its_assignment(sales_csv):
     # the same text inside a string, or in code that parses, is left alone
     in_string = f"note = {header!r}\nresult = 1\n"
     assert mend_profile_header(in_string) == in_string
-    broken_elsewhere = f"{header}\nresult = (\n"
-    assert mend_profile_header(broken_elsewhere) == broken_elsewhere  # the mend alone would not make it parse
+    # cut even when another line still fails: the error then names the line the model can fix
+    assert mend_profile_header(f"{header}\nresult = (\n") == "df = datasets['sales']\nresult = (\n"
+
+
+def test_a_keyword_scikit_learn_renamed_gets_its_new_name():
+    from sklearn.preprocessing import OneHotEncoder
+
+    from dsagent.workflows.common.repair import mend_renamed_keywords
+
+    code = "enc = OneHotEncoder(sparse=False, handle_unknown='ignore')\nresult = enc.fit_transform([['a'], ['b']]).shape\n"
+    with pytest.raises(TypeError):
+        exec(code, {"OneHotEncoder": OneHotEncoder})  # noqa: S102 — the model's code fails as written
+    mended = extract_code(f"```python\n{code}```")
+    assert "sparse_output=False" in mended and "handle_unknown='ignore'" in mended
+    namespace = {"OneHotEncoder": OneHotEncoder}
+    exec(compile(mended, "<mended>", "exec"), namespace)  # noqa: S102
+    assert namespace["result"] == (2, 2)
+    both = "OneHotEncoder(sparse=False, sparse_output=True)\n"  # already has the new one: left to the error
+    assert mend_renamed_keywords(both) == both
+    assert mend_renamed_keywords("f(sparse=False)\n") == "f(sparse=False)\n"

@@ -10,6 +10,7 @@ from dsagent.workflows.common.repair import (
     mend_groupby_arithmetic,
     mend_groupby_tuple,
     mend_profile_header,
+    mend_renamed_keywords,
     mend_result_figure,
     mend_self_reference,
     mend_squared_keyword,
@@ -39,7 +40,8 @@ def extract_code(reply: str) -> str:
     Small models often wrap code in markdown or add a sentence before it (MODEL-NOTES: 7 of 45
     failures were prose around the code), so prose lines before the first code-looking line go.
     Mistakes the model repeats are mended (``common.repair``): a dict literal that reads its own
-    keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False``, a
+    keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False`` and
+    renamed keywords, a
     test's (statistic, p-value) unpacked the other way round, a groupby's columns selected with a
     tuple (pandas 2 rejects it), a chart assigned to ``result`` over the answer computed before it,
     the data profile's header line copied as code, an import that can only fail (a ready name from
@@ -58,7 +60,8 @@ def extract_code(reply: str) -> str:
 
 
 def _mended(code: str) -> str:
-    code = mend_test_unpacking(mend_squared_keyword(mend_self_reference(mend_answer_tags(mend_profile_header(code)))))
+    code = mend_self_reference(mend_answer_tags(mend_profile_header(code)))
+    code = mend_renamed_keywords(mend_test_unpacking(mend_squared_keyword(code)))
     return mend_imports(mend_result_figure(mend_groupby_arithmetic(mend_groupby_tuple(code))))
 
 

@@ -32,6 +32,9 @@ And a scipy.stats test returns (statistic, p-value), but it writes
 independent check written by the same model often agrees with it. When the first name says p-value
 and the second does not, the two names are swapped.
 
+Keywords scikit-learn renamed and then removed (``OneHotEncoder(sparse=False)``, now
+``sparse_output``) fail with a TypeError the model cannot place: they are written under the new name.
+
 And it copies the data profile's header line as code (``df = datasets['titanic'] = titanic.csv:
 891 rows x 12 cols``): a SyntaxError before anything runs. What it means is the dataset, so the
 line keeps its assignment (``df = datasets['titanic']``) and loses the description.
@@ -56,21 +59,14 @@ _PROFILE_HEADER = re.compile(r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(
 
 
 def mend_profile_header(code: str) -> str:
-    """``code`` with a copied profile header line cut to its assignment (``df = datasets['id']``);
-    only when the code does not parse, and kept only if the mended code does."""
+    """``code`` with a copied profile header line cut to its assignment (``df = datasets['id']``),
+    when the code does not parse."""
     try:
         ast.parse(code)
         return code
     except SyntaxError:
         pass
-    mended = _PROFILE_HEADER.sub(r"\1", code)
-    if mended == code:
-        return code
-    try:
-        ast.parse(mended)
-    except SyntaxError:
-        return code
-    return mended
+    return _PROFILE_HEADER.sub(r"\1", code)  # such a line never runs: cut even if another line still fails
 
 
 def mend_answer_tags(code: str) -> str:
@@ -183,6 +179,28 @@ def mend_squared_keyword(code: str) -> str:
         return node, ast.unparse(node) if keep else f"np.sqrt({ast.unparse(node)})"
 
     return _mend_nodes(code, edit)  # nested metric calls overlap: left to the error and its hint
+
+
+# scikit-learn keywords renamed, then removed (1.2 → 1.4), that the model learned under the old name.
+_RENAMED_KEYWORDS = {("OneHotEncoder", "sparse"): "sparse_output"}
+
+
+def mend_renamed_keywords(code: str) -> str:
+    """``code`` with a keyword scikit-learn renamed written under its new name
+    (``OneHotEncoder(sparse=False)`` → ``sparse_output=False``: a TypeError the model repeats)."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not isinstance(node, ast.Call):
+            return None
+        names = {k.arg for k in node.keywords}
+        renames = {old: new for (called, old), new in _RENAMED_KEYWORDS.items()
+                   if called == _called_name(node) and old in names and new not in names}
+        if not renames:
+            return None
+        for keyword in node.keywords:
+            keyword.arg = renames.get(keyword.arg, keyword.arg)
+        return node, ast.unparse(node)
+
+    return _mend_nodes(code, edit)
 
 
 def _mend_nodes(code: str, edit: Callable[[ast.AST], tuple[ast.AST, str] | None]) -> str:
