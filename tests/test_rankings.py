@@ -53,3 +53,13 @@ def test_the_grounding_step_drops_and_records_it():
     assert grounded.text == "South has the highest total revenue, 90133.50."
     assert any("not the computed ranking" in c for c in grounded.ungrounded_caught)
     assert any(a.startswith("dropped a sentence: East has the highest") for a in grounded.actions)
+
+
+def test_a_regenerated_explanation_is_checked_for_rankings_too():
+    # the first text states a number nothing computed; the text written again ranks a wrong label first
+    first = "South has the highest revenue at 99999.99."
+    again = "South has the highest revenue at 90133.50. East has the highest revenue of all the regions at 67908.25."
+    grounded = ground_explanation(first, SERIES, question=WHICH, labels=REGIONS, regenerate=lambda _feedback: again)
+    assert grounded.text == "South has the highest revenue at 90133.50."
+    assert any("not the computed ranking" in caught for caught in grounded.ungrounded_caught)
+    assert "regenerated" in grounded.actions and any(a.startswith("dropped a sentence: East") for a in grounded.actions)

@@ -115,3 +115,45 @@ def _is_number(text: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+# --- the result of a run, read as one value ------------------------------------------------
+
+def result_of(outputs: Any) -> Any:
+    if isinstance(outputs, Mapping):
+        for key in ("result_str", "result"):
+            if outputs.get(key) is not None:
+                return outputs[key]
+    return outputs
+
+
+def single_number(outputs: Any) -> float | None:
+    """The result's value when it is one number (``16.08``, ``np.float64(16.08)``), else None."""
+    result = outputs_text(result_of(outputs)).strip()
+    match = re.fullmatch(r"(?:np\.\w+\()?(-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\)?", result)
+    if not match:
+        return None
+    try:
+        return float(match.group(1).replace(",", ""))
+    except ValueError:
+        return None
+
+
+def one_cell(outputs: Any) -> float | None:
+    """The number of a one-cell table's result, else None."""
+    lines = [line for line in outputs_text(result_of(outputs)).strip().splitlines() if line.strip()]
+    try:
+        return float(lines[-1].split()[-1].replace(",", "")) if len(lines) == 2 else None
+    except ValueError:
+        return None
+
+
+def single_value(outputs: Any) -> str | None:
+    """The result as shown when it is one value (a number, a one-cell table), else None."""
+    shown = outputs_text(result_of(outputs)).strip()
+    lines = [line for line in shown.splitlines() if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) <= 2:
+        return shown
+    if len(lines) == 2 and len(lines[1].split()) == 2 and len(lines[0].split()) == 1:  # a one-cell DataFrame
+        return shown
+    return None

@@ -13,6 +13,8 @@ import ast
 import re
 from collections.abc import Iterable
 
+from dsagent.workflows.common.wording import HIGH, LOW, WHICH, YEAR
+
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
                         r"variance|correlation|ratio)\b|which\b|who\b|how many\b|how much\b)", re.I)
@@ -20,12 +22,10 @@ _MANY = re.compile(r"\b(each|every|per (?!capita|cent|person|head)|(?<!divided )
                    r"first\s+\d+|rank|ranking|show|plot|chart|graph|visuali[sz]e|distribution|breakdown|trend|over time|"
                    r"compare)\b|\b(which|what)\s+\w+\s+(are|were)\b|\bthree|\btwo\b|\bfive\b|\bten\b|\d+\s+\w+(ies|s)\b",
                    re.I)
-_WHICH = re.compile(r"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst)\b", re.I)
 _POSITION_CALLS = {"idxmax", "idxmin", "argmax", "argmin"}
 _LABEL_CHAINS = {"groupby", "value_counts", "set_index", "pivot", "pivot_table", "crosstab", "T", "transpose", "agg",
                  "sum", "mean", "median", "count", "size", "max", "min", "std", "nunique", "resample"}
 _FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\.subplots|sns\.\w+|\w+\.plot)$")
-_YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d.])")
 _MULTIROW = re.compile(r"\n.*\n")
 
 
@@ -70,7 +70,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 "Compute the per-row values as a column first (df['r'] = df['a'] / df['b']), then aggregate that column "
                 "(result = df['r'].mean()).")
     call = _position_call(tree)
-    if _WHICH.search(question or "") and kind in ("int", "int64", "int32") and call:
+    if WHICH.search(question or "") and kind in ("int", "int64", "int32") and call:
         name = _name_column(question, text_columns)
         fix = (f"result = df.loc[{call}, {name!r}]" if name else
                f"result = df.loc[{call}, 'name_col'] with the column that holds the names")
@@ -149,7 +149,7 @@ def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
     """A year or a data label the question names and the code never mentions."""
     lowered = (code or "").lower()
-    for year in _YEAR.findall(question or ""):
+    for year in YEAR.findall(question or ""):
         if year not in lowered:
             return year
     asked = (question or "").lower()
@@ -169,7 +169,7 @@ def name_at_label(question: str, code: str, execution_result: dict | None, text_
         tree = ast.parse(code or "")
     except SyntaxError:
         return None
-    if not (_WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and _position_call(tree)):
+    if not (WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and _position_call(tree)):
         return None
     name = _name_column(question, text_columns)
     if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
@@ -177,8 +177,6 @@ def name_at_label(question: str, code: str, execution_result: dict | None, text_
     return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"
 
 
-_HIGH = re.compile(r"\b(highest|largest|biggest|greatest|most|maximum|best|top)\b", re.I)
-_LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re.I)
 _SERIES_ROW = re.compile(r"^(\S.*?)\s{2,}(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*$", re.I)
 
 
@@ -201,9 +199,9 @@ def ranked_note(question: str, execution_result: dict | None) -> str:
     bottom) label and value picked by code, so the explanation copies them instead of reading a
     list (a small model reads its first row). Empty when the question or the result is of another shape."""
     er = execution_result or {}
-    if er.get("result_type") != "Series" or not _WHICH.search(question or ""):
+    if er.get("result_type") != "Series" or not WHICH.search(question or ""):
         return ""
-    high, low = bool(_HIGH.search(question)), bool(_LOW.search(question))
+    high, low = bool(HIGH.search(question)), bool(LOW.search(question))
     rows = series_rows(er.get("result_str"))
     if len(rows) < 2 or not (high or low):
         return ""

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dsagent.workflows.common.fit import _WHICH, _YEAR, asks_one_value, name_at_label
+from dsagent.workflows.common.fit import asks_one_value, name_at_label
+from dsagent.workflows.common.wording import WHICH, YEAR
 
 _AGGREGATES = {"mean": "mean", "average": "mean", "median": "median", "total": "sum", "sum": "sum",
                "standard deviation": "std", "variance": "var"}
@@ -122,7 +123,7 @@ def _year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendF
     if len(facts.year_columns) != 1 or not facts.single_frame or not _uses_df(tree):
         return None
     lowered = code.lower()
-    for match in _YEAR.finditer(question or ""):
+    for match in YEAR.finditer(question or ""):
         year = match.group(1)
         if year in lowered or _RANGE_BEFORE.search(question[: match.start()]):
             continue
@@ -137,7 +138,7 @@ def _year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendF
 
 def _one_group(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """"Which sex left more …" answered with one group's total: compare every group by code."""
-    if not _WHICH.search(question or "") and not re.match(r"^\W*(which|who)\b", question or "", re.I):
+    if not WHICH.search(question or "") and not re.match(r"^\W*(which|who)\b", question or "", re.I):
         return None
     if er.get("result_type") not in ("float", "float64", "int", "int64") or not _uses_df(tree):
         return None

@@ -27,8 +27,18 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dsagent.workflows.common.computed import computed_numbers, data_facts, data_labels, outputs_text
+from dsagent.workflows.common.computed import (
+    computed_numbers,
+    data_facts,
+    data_labels,
+    one_cell,
+    outputs_text,
+    result_of,
+    single_number,
+    single_value,
+)
 from dsagent.workflows.common.rankings import drop_false_rankings
+from dsagent.workflows.common.wording import sentence_spans
 
 __all__ = ["Claim", "ClaimCheck", "GroundedText", "check_claims", "computed_numbers", "data_facts", "data_labels",
            "extract_claims", "ground_explanation", "outputs_text"]
@@ -48,7 +58,6 @@ _LIST_MARKER = re.compile(r"^\s*(?:[*_#>\s]*\d+[.)]|[-*•])\s+", re.M)
 _CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'*(])|\n+")
 _YEAR_LIKE = range(1800, 2101)
-
 
 
 @dataclass(frozen=True)
@@ -222,13 +231,11 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
     may be stated too (:func:`data_facts`)."""
     labels = list(labels)
     text, prose_actions = prose_only(text, regenerate)
-    text, unranked = drop_unranked_comparisons(text, outputs, question)
-    text, misranked = drop_false_rankings(text, outputs, question, labels)
+    text, ranking = _drop_rankings(text, outputs, question, labels)
     first = check_claims(text, outputs, question, labels, known)
-    grounded = GroundedText(text=text, claims_checked=len(first.claims) + len(unranked) + len(misranked),
-                            ungrounded_caught=_names(first.ungrounded) + [f"{u[:60]} (no ranking computed)" for u in unranked]
-                            + [f"{m[:60]} (not the computed ranking)" for m in misranked],
-                            actions=prose_actions + [f"dropped a sentence: {u[:80]}" for u in unranked + misranked])
+    grounded = GroundedText(text=text, claims_checked=len(first.claims) + len(ranking),
+                            ungrounded_caught=_names(first.ungrounded) + [caught for caught, _ in ranking],
+                            actions=prose_actions + [action for _, action in ranking])
     if not first.ungrounded:
         return grounded
     current, original = first, text
@@ -238,11 +245,14 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
         except Exception as exc:  # noqa: BLE001 - a failed retry falls back to mending by code
             retry = ""
             grounded.actions.append(f"regeneration failed ({type(exc).__name__})")
-        if retry:
+        if retry:  # the new text gets the ranking checks too: it may rank anew
+            retry, ranking = _drop_rankings(retry, outputs, question, labels)
+            grounded.ungrounded_caught += [caught for caught, _ in ranking]
+            grounded.actions += [action for _, action in ranking]
             again = check_claims(retry, outputs, question, labels, known)
             grounded.actions.append("regenerated" + ("" if not again.ungrounded else f" (still ungrounded: {', '.join(_names(again.ungrounded))})"))
             grounded.text, current = retry, again
-            grounded.claims_checked += len(again.claims)
+            grounded.claims_checked += len(again.claims) + len(ranking)
     if current.ungrounded:
         # Mend the regenerated text, or the first one when more of it survives the mending (a small
         # model sometimes answers the feedback with a fragment).
@@ -265,42 +275,31 @@ _RANKING = re.compile(r"\b(highest|lowest|most|least|largest|smallest|biggest|gr
 _ACROSS = re.compile(r"\b(among|of all|across|than (?:any|all|the other|other)|compared (?:to|with)|in the (?:data ?set|data))\b", re.I)
 
 
+def _drop_rankings(text: str, outputs: Any, question: str, labels: list[str]) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` without the sentences that rank what nothing ranked, or rank against the computed
+    ranking; with (what was caught, what was done) for each sentence dropped."""
+    text, unranked = drop_unranked_comparisons(text, outputs, question)
+    text, misranked = drop_false_rankings(text, outputs, question, labels)
+    return text, ([(f"{u[:60]} (no ranking computed)", f"dropped a sentence: {u[:80]}") for u in unranked]
+                  + [(f"{m[:60]} (not the computed ranking)", f"dropped a sentence: {m[:80]}") for m in misranked])
+
+
 def drop_unranked_comparisons(text: str, outputs: Any, question: str) -> tuple[str, list[str]]:
     """Sentences that rank a finding among others ("the West has the highest average among all
     regions") when the question asked for no ranking and the code computed one value: nothing ranked
     it, so they are dropped. Returns (text, the sentences dropped); the text is kept whole when
     nothing would be left."""
-    if _RANKING.search(question or "") or _single_value(outputs) is None:
+    if _RANKING.search(question or "") or single_value(outputs) is None:
         return text, []
-    value = _single_number(outputs) if _single_number(outputs) is not None else _one_cell(outputs)
+    value = single_number(outputs) if single_number(outputs) is not None else one_cell(outputs)
     kept, dropped = [], []
-    for match in _sentence_spans(text):
+    for match in sentence_spans(text):
         sentence = match.group(0)
         states_it = value is not None and any(abs(n - value) <= max(abs(value) * 0.005, 0.01) for n, _ in _plain_numbers(sentence))
         (dropped if _RANKING.search(sentence) and _ACROSS.search(sentence) and not states_it else kept).append(sentence)
     if not dropped or not "".join(kept).strip():
         return text, []
     return "".join(kept).strip(), [d.strip() for d in dropped]
-
-
-def _one_cell(outputs: Any) -> float | None:
-    """The number of a one-cell table's result, else None."""
-    lines = [line for line in outputs_text(_result_of(outputs)).strip().splitlines() if line.strip()]
-    try:
-        return float(lines[-1].split()[-1].replace(",", "")) if len(lines) == 2 else None
-    except ValueError:
-        return None
-
-
-def _single_value(outputs: Any) -> str | None:
-    """The result as shown when it is one value (a number, a one-cell table), else None."""
-    shown = outputs_text(_result_of(outputs)).strip()
-    lines = [line for line in shown.splitlines() if line.strip()]
-    if len(lines) == 1 and len(lines[0].split()) <= 2:
-        return shown
-    if len(lines) == 2 and len(lines[1].split()) == 2 and len(lines[0].split()) == 1:  # a one-cell DataFrame
-        return shown
-    return None
 
 
 NO_CODE = ("The code has already run and drawn any chart. Write the answer again in plain sentences: what the "
@@ -345,14 +344,14 @@ def _names(claims: list[Claim]) -> list[str]:
 def _mend(text: str, ungrounded: list[Claim], outputs: Any, actions: list[str]) -> str:
     """Replace an ungrounded number by the one computed number, else drop the sentences that state
     ungrounded claims; nothing left → the computed result itself."""
-    single = _single_number(outputs)
+    single = single_number(outputs)
     if single is not None and all(c.kind == "number" for c in ungrounded):
         for claim in sorted(ungrounded, key=lambda c: c.start, reverse=True):
             shown = _format_like(single * (100 if claim.percent and abs(single) <= 1 and abs(claim.value) > 1 else 1), claim)
             text = text[:claim.start] + shown + text[claim.end:]
             actions.append(f"replaced {claim.text} by {shown}")
         return text
-    spans = [(m.start(), m.end()) for m in _sentence_spans(text)]
+    spans = [(m.start(), m.end()) for m in sentence_spans(text)]
     keep, dropped = [], []
     for start, end in spans:
         if any(start <= c.start < end for c in ungrounded):
@@ -363,35 +362,10 @@ def _mend(text: str, ungrounded: list[Claim], outputs: Any, actions: list[str]) 
         actions.append(f"dropped a sentence: {sentence[:80]}")
     mended = "".join(keep).strip()
     if not mended or not re.search(r"\w", mended):
-        shown = outputs_text(_result_of(outputs)).strip()
+        shown = outputs_text(result_of(outputs)).strip()
         actions.append("replaced the explanation by the computed result")
         return f"The analysis computed:\n\n{shown[:1500]}"
     return mended
-
-
-def _sentence_spans(text: str) -> Iterable[re.Match[str]]:
-    """Sentences with their trailing whitespace: a period followed by space or a new line ends one."""
-    return re.finditer(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", text, re.S)
-
-
-def _result_of(outputs: Any) -> Any:
-    if isinstance(outputs, Mapping):
-        for key in ("result_str", "result"):
-            if outputs.get(key) is not None:
-                return outputs[key]
-    return outputs
-
-
-def _single_number(outputs: Any) -> float | None:
-    """The result's value when it is one number (``16.08``, ``np.float64(16.08)``), else None."""
-    result = outputs_text(_result_of(outputs)).strip()
-    match = re.fullmatch(r"(?:np\.\w+\()?(-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\)?", result)
-    if not match:
-        return None
-    try:
-        return float(match.group(1).replace(",", ""))
-    except ValueError:
-        return None
 
 
 def _format_like(value: float, claim: Claim) -> str:

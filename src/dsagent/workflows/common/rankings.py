@@ -14,12 +14,12 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dsagent.workflows.common.fit import _HIGH, _LOW, _WHICH, series_rows
+from dsagent.workflows.common.fit import series_rows
+from dsagent.workflows.common.wording import HIGH, LOW, WHICH, sentence_spans
 
 _CLAUSE = re.compile(r"[,;:]|\s(?:while|whereas|but|although|and then)\s", re.I)
 _NOT_FIRST = re.compile(r"\b(second|third|fourth|fifth|next|2nd|3rd|\d+th|after|except|other than|besides|apart from|"
                         r"among the|one of|if|not|no longer)\b", re.I)
-_SENTENCES = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)
 
 
 def ranked_ends(question: str, outputs: Any) -> tuple[dict[str, str], list[str]]:
@@ -33,9 +33,9 @@ def ranked_ends(question: str, outputs: Any) -> tuple[dict[str, str], list[str]]
             return {}, labels
         return {"high": labels[values.index(max(values))], "low": labels[values.index(min(values))]}, labels
     answer = shown.strip().strip("'\"") if isinstance(shown, str) else ""
-    if not answer or "\n" in answer or not re.search(r"[A-Za-z]", answer) or not _WHICH.search(question or ""):
+    if not answer or "\n" in answer or not re.search(r"[A-Za-z]", answer) or not WHICH.search(question or ""):
         return {}, []
-    high, low = bool(_HIGH.search(question)), bool(_LOW.search(question))
+    high, low = bool(HIGH.search(question)), bool(LOW.search(question))
     if high == low:  # neither, or both: which label is which end is not known
         return {}, []
     return {"high" if high else "low": answer}, [answer]
@@ -50,7 +50,7 @@ def drop_false_rankings(text: str, outputs: Any, question: str = "", labels: Ite
         return text, []
     names = {n for n in [*ranked, *(labels if len(ranked) == 1 else ())] if len(n) > 1 and n in text and re.search(r"[A-Za-z]", n)}
     kept, dropped = [], []
-    for match in _SENTENCES.finditer(text):
+    for match in sentence_spans(text):
         sentence = match.group(0)
         (dropped if any(_false(clause, ends, names) for clause in _CLAUSE.split(sentence)) else kept).append(sentence)
     if not dropped or not "".join(kept).strip():
@@ -60,7 +60,7 @@ def drop_false_rankings(text: str, outputs: Any, question: str = "", labels: Ite
 
 def _false(clause: str, ends: dict[str, str], names: set[str]) -> bool:
     """A clause that ranks one named label at one end, and the outputs put another label there."""
-    high, low = bool(_HIGH.search(clause)), bool(_LOW.search(clause))
+    high, low = bool(HIGH.search(clause)), bool(LOW.search(clause))
     if high == low or _NOT_FIRST.search(clause):
         return False
     named = [n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", clause)]
