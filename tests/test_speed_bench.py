@@ -29,3 +29,11 @@ def test_the_report_names_where_the_time_goes():
     text = speed.report([row(1, 100, True, 7, 3000), row(2, 50, False, 3, 1000)])
     assert "ABQ 1/2" in text and "median s/q 75.0" in text and "workflow / single-shot 7.5x" in text
     assert text.splitlines()[3].split()[0] == "code"
+
+
+def test_a_right_answer_of_a_failed_run_does_not_count():
+    # stored before failed runs got no formatting call: its guess matched the label
+    guessed = {**row(2, 50, True, 3, 1000), "output_type": "error"}
+    assert "ABQ 1/2" in speed.report([row(1, 100, True, 7, 3000), guessed])
+    lines = {line.split()[0]: line.split() for line in speed.compare([("run", [row(1, 100, True, 7, 3000), guessed])]).splitlines()[3:]}
+    assert lines["run"][1] == "1/2"
