@@ -45,8 +45,7 @@ CODE_RULES = """CODE REQUIREMENTS:
 - No imports needed: pd, np, plt, px, go, make_subplots, sns, sm, smf, stats, sklearn are ready.
 - For analysis: store the final answer in a variable called `result` (a number, a dict of named values, or a DataFrame). Calculate it; never hardcode results.
 - For visualizations: use Plotly (px, or go for complex charts), template plotly_white, clear titles and labels; store the figure in `fig` and the numbers it shows in `result`.
-- Add all derived columns BEFORE splitting data into subsets (subsets are copies).
-- Write no comments: the code only."""
+- Add all derived columns BEFORE splitting data into subsets (subsets are copies)."""
 
 
 # A fix turn's reminder of the usual errors (quick's, the assistant's and robust's node 4 fixes).
