@@ -90,6 +90,12 @@ def failed(output_type: str | None) -> bool:
     return output_type == "error"
 
 
+def right(row: dict) -> bool:
+    """Every sub-answer right, from a computed result: a row stored before a failed run got no
+    formatting call counts as wrong, as :func:`rescore` scores it (its answer was a guess)."""
+    return bool(row["correct"]) and all(row["correct"]) and not failed(row.get("output_type"))
+
+
 def tagged(label: str, answers: dict[str, str]) -> str:
     """A line of ``@name[value]`` items to append to a response ("" when there are none)."""
     return f"\n{label}: " + " ".join(f"@{n}[{v}]" for n, v in answers.items()) if answers else ""

@@ -58,12 +58,6 @@ def single_shot(model, q: dict, data: Path) -> dict[str, float]:  # type: ignore
             "evaluated": usage.get("input_tokens", 0) - cached, "generated": usage.get("output_tokens", 0)}
 
 
-def right(row: dict) -> bool:
-    """Every sub-answer right, from a computed result: a row stored before a failed run got no
-    formatting call counts as wrong, as ``dabench.rescore`` scores it (its answer was a guess)."""
-    return bool(row["correct"]) and all(row["correct"]) and not dabench.failed(row.get("output_type"))
-
-
 def report(rows: list[dict]) -> str:
     if not rows:
         return "no rows"
@@ -82,7 +76,7 @@ def report(rows: list[dict]) -> str:
                      f"{f.get('generated', 0) / n:>6.0f}{f.get('model_s', 0) / n:>9.1f}{wall / n:>8.1f}{100 * wall / max(whole, 1e-9):>6.0f}%")
     med = lambda xs: statistics.median(xs) if xs else 0.0  # noqa: E731
     sums = lambda r, key: sum(f.get(key, 0) for f in r["nodes"].values())  # noqa: E731
-    abq = sum(map(right, rows))
+    abq = sum(map(dabench.right, rows))
     single = [r["single_shot"]["seconds"] for r in rows if r.get("single_shot")]
     lines += ["", f"ABQ {abq}/{n} ({100 * abq / n:.0f}%) · median s/q {med([r['seconds'] for r in rows]):.1f} · "
               f"calls/q {statistics.mean(sums(r, 'calls') for r in rows):.2f} · "
@@ -101,7 +95,7 @@ def summary(rows: list[dict]) -> dict[str, float]:
     sums = lambda r, key: sum(f.get(key, 0) for f in r["nodes"].values())  # noqa: E731
     single = med([r["single_shot"]["seconds"] for r in rows if r.get("single_shot")])
     seconds = med([r["seconds"] for r in rows])
-    return {"n": len(rows), "abq": sum(map(right, rows)), "median_s": seconds,
+    return {"n": len(rows), "abq": sum(map(dabench.right, rows)), "median_s": seconds,
             "calls": statistics.mean(sums(r, "calls") for r in rows), "evaluated": statistics.mean(sums(r, "evaluated") for r in rows),
             "generated": statistics.mean(sums(r, "generated") for r in rows), "single_s": single,
             "ratio": seconds / single if single else 0.0}

@@ -291,7 +291,9 @@ def drop_unranked_comparisons(text: str, outputs: Any, question: str) -> tuple[s
     nothing would be left."""
     if _RANKING.search(question or "") or single_value(outputs) is None:
         return text, []
-    value = single_number(outputs) if single_number(outputs) is not None else one_cell(outputs)
+    value = single_number(outputs)
+    if value is None:
+        value = one_cell(outputs)
     kept, dropped = [], []
     for match in sentence_spans(text):
         sentence = match.group(0)

@@ -35,9 +35,9 @@ and the second does not, the two names are swapped.
 Keywords scikit-learn renamed and then removed (``OneHotEncoder(sparse=False)``, now
 ``sparse_output``) fail with a TypeError the model cannot place: they are written under the new name.
 
-And it copies the data profile's header line as code (``df = datasets['titanic'] = titanic.csv:
-891 rows x 12 cols``): a SyntaxError before anything runs. What it means is the dataset, so the
-line keeps its assignment (``df = datasets['titanic']``) and loses the description.
+And it copies the data profile's header line as code (``df = datasets['sales'] = sales.csv: 891
+rows x 12 cols``): a SyntaxError before anything runs. What it means is the dataset, so the line
+keeps its assignment (``df = datasets['sales']``) and loses the description.
 
 Imports that can only fail are mended in :mod:`~dsagent.workflows.common.repair_imports`.
 """
@@ -273,7 +273,7 @@ def mend_self_reference(code: str) -> str:
     except SyntaxError:
         return code
     lines = code.splitlines(keepends=True)
-    mends = [node for node in ast.walk(tree) if _reads_itself(node, tree) and _owns_its_lines(node, lines)]
+    mends = [node for node in ast.walk(tree) if _reads_itself(node, tree) and owns_its_lines(node, lines)]
     for node in sorted(mends, key=lambda n: n.lineno, reverse=True):
         name = node.targets[0].id
         indent = " " * node.col_offset
@@ -295,7 +295,7 @@ def _reads_itself(node: ast.AST, tree: ast.Module) -> bool:
     return reads and not bound_before
 
 
-def _owns_its_lines(node: ast.Assign, lines: list[str]) -> bool:
+def owns_its_lines(node: ast.Assign, lines: list[str]) -> bool:
     """The statement starts its first line and ends its last (no ``;`` neighbours) to be replaced whole."""
     first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
     rest = last[node.end_col_offset:].strip()
@@ -365,7 +365,7 @@ def mend_result_figure(code: str) -> str:
         value = node.value
         figure_name = isinstance(value, ast.Name) and value.id == "fig"
         figure_call = isinstance(value, ast.Call) and bool(_FIGURE_CALL.match(ast.unparse(value.func)))
-        if (figure_name or figure_call) and answered and _owns_its_lines(node, lines):
+        if (figure_name or figure_call) and answered and owns_its_lines(node, lines):
             (drop if figure_name else rename).append(node)
         elif not (figure_name or figure_call):
             answered = True

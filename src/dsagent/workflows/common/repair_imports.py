@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from dsagent.workflows.common.repair import _owns_its_lines
+from dsagent.workflows.common.repair import owns_its_lines
 
 
 def mend_imports(code: str) -> str:
@@ -33,7 +33,7 @@ def mend_imports(code: str) -> str:
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}  # ``m`` of ``m.f()`` too
     edits: list[tuple[ast.stmt, str]] = []
     for node in tree.body:
-        if not isinstance(node, ast.ImportFrom | ast.Import) or not _owns_its_lines(node, lines):
+        if not isinstance(node, ast.ImportFrom | ast.Import) or not owns_its_lines(node, lines):
             continue
         kept = [a for a in node.names if not _failing_import(node, a, BOUND, FUNCTIONS, used)]
         if len(kept) < len(node.names):
