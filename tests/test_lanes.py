@@ -84,6 +84,53 @@ def test_a_lane_that_fails_to_load_is_loaded_again_next_time():
     assert attempts == [0, 0] and lanes.busy == 0
 
 
+class TimedContext(FakeContext):
+    """Records each decode (lane, tokens, start, end); a decode of many tokens takes a while."""
+
+    def __init__(self, index: int, log: list) -> None:
+        super().__init__(index)
+        self.log = log
+
+    def eval(self, tokens):  # noqa: ANN001, ANN201
+        start = time.perf_counter()
+        time.sleep(0.3 if len(tokens) > 40 else 0.02)
+        self.log.append((self.index, len(tokens), start, time.perf_counter()))
+
+
+def test_work_beside_a_run_reads_in_pieces_that_wait_while_the_run_reads_its_prompt():
+    log: list = []
+    lanes = Lanes(lambda i: TimedContext(i, log), size=2, threads=2)
+    with lanes.acquire(), beside(), lanes.acquire():
+        pass  # both lanes loaded
+    run_reading = threading.Event()
+
+    def check() -> None:
+        run_reading.wait(5)
+        with beside(), lanes.acquire() as ctx:
+            ctx.eval(list(range(100)))
+
+    t = threading.Thread(target=check)
+    t.start()
+    with lanes.acquire() as run:
+        run_reading.set()
+        run.eval(list(range(600)))  # the run's own prompt
+        run.eval([1])  # a generated token
+    t.join(5)
+    read = next(entry for entry in log if entry[0] == 0 and entry[1] == 600)
+    pieces = [entry for entry in log if entry[0] == 1]
+    assert [n for _, n, _, _ in pieces] == [32, 32, 32, 4]  # BESIDE_CHUNK tokens at a time
+    assert all(start >= read[3] or end <= read[2] for _, _, start, end in pieces)  # never during the run's read
+
+
+def test_a_run_reading_its_prompt_takes_every_thread_and_shares_them_while_it_generates():
+    lanes = Lanes(FakeContext, size=2, threads=2)
+    with lanes.acquire(), beside(), lanes.acquire():
+        assert lanes.threads_now(reading=True) == 2  # work beside waits meanwhile
+        assert lanes.threads_now() == 1
+    with lanes.acquire(), lanes.acquire():  # two of the run's own calls (the web app's sessions)
+        assert lanes.threads_now(reading=True) == 1
+
+
 @pytest.mark.real_model
 def test_two_calls_side_by_side_give_the_replies_they_give_one_after_another(local_spec):
     from dsagent.config import load_settings

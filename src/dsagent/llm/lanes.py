@@ -18,6 +18,13 @@ finishes).
   still holds their conversation (a fix continues the prompt and code it follows).
 - Each lane has its own prefix cache; saved prefixes (the data profile) are shared in memory, so
   a lane restores a profile another lane read.
+- **The run's own prompt reading goes first.** Reading is compute-bound, so two lanes reading at
+  once each go at half speed, and the run waits on its own call while work beside it (which a later
+  node takes) reads at the same time. So work beside a run reads its prompt in short pieces
+  (``BESIDE_CHUNK`` tokens) and pauses, before each piece and each generated token, while one of
+  the run's own lanes reads a prompt; a run's lane that starts reading waits for the piece in
+  flight, then reads with every thread. Generating is latency-bound, so a run's lane that
+  generates still shares the cores with work beside it (one thread each, nearly full speed).
 """
 
 from __future__ import annotations
@@ -58,6 +65,11 @@ class Lanes:
         self._free: list[int] = []
         self._busy = 0
         self._cond = threading.Condition()
+        self._beside_busy = 0
+        """Lanes taken by work beside a run."""
+        self._beside_decoding = 0
+        self._reading = 0
+        """The run's own lanes (not work beside it) reading a prompt now, or about to."""
 
     @property
     def busy(self) -> int:
@@ -71,9 +83,33 @@ class Lanes:
         with self.acquire() as llm:
             return llm
 
-    def threads_now(self) -> int:
-        """Threads for a lane's next decode: all of them alone, a share when others run."""
-        return max(1, self.threads // max(1, self._busy))
+    def threads_now(self, reading: bool = False) -> int:
+        """Threads for a lane's next decode: all of them alone, a share when others run; a run's
+        own lane reading a prompt shares only with the run's other lanes (work beside waits)."""
+        return max(1, self.threads // max(1, self._busy - (self._beside_busy if reading else 0)))
+
+    @contextmanager
+    def decoding(self, n_tokens: int, beside_work: bool) -> Iterator[int]:
+        """Around one decode of ``n_tokens``; yields the threads it may use (see the module notes:
+        work beside a run waits while the run's own lanes read a prompt)."""
+        reading = n_tokens > 1 and not beside_work
+        with self._cond:
+            if reading:
+                self._reading += 1
+                while self._beside_decoding:  # at most one short piece in flight
+                    self._cond.wait()
+            elif beside_work:
+                while self._reading:
+                    self._cond.wait()
+            threads = self.threads_now(reading)
+            self._beside_decoding += beside_work
+        try:
+            yield threads
+        finally:
+            with self._cond:
+                self._beside_decoding -= beside_work
+                self._reading -= reading
+                self._cond.notify_all()
 
     @contextmanager
     def acquire(self) -> Iterator[Any]:
@@ -90,6 +126,7 @@ class Lanes:
             while not self._free and len(self._lanes) >= self.size:
                 self._cond.wait()
             self._busy += 1
+            self._beside_busy += high
             if self._free and not (high and len(self._lanes) < self.size):
                 self._free.sort()
                 return self._free.pop(-1 if high else 0)
@@ -106,22 +143,37 @@ class Lanes:
     def _give(self, index: int) -> None:
         with self._cond:
             self._busy -= 1
+            self._beside_busy -= _BESIDE.get()
             self._free.append(index)
-            self._cond.notify()
+            self._cond.notify_all()  # a lane is free; work beside may be waiting on the same condition
+
+
+BESIDE_CHUNK = 32
+"""Prompt tokens work beside a run reads at a time (about 0.5 s on one thread of this machine's
+CPU): how long a run's own lane that starts reading may wait for the piece in flight."""
 
 
 def _split_threads(llm: Any, lanes: Lanes) -> None:
-    """Before each decode, the lane takes the threads it may use now (see the module notes)."""
+    """Before each decode, the lane takes the threads it may use now, and work beside a run reads
+    in pieces that give way to the run's own reading (see the module notes)."""
     original = llm.eval
     state = {"threads": None}
 
-    def eval(tokens: Any) -> Any:
-        n = lanes.threads_now()
-        if n != state["threads"] and getattr(llm, "_ctx", None) is not None:
-            import llama_cpp
+    def decode(tokens: Any, beside_work: bool) -> Any:
+        with lanes.decoding(len(tokens), beside_work) as n:
+            if n != state["threads"] and getattr(llm, "_ctx", None) is not None:
+                import llama_cpp
 
-            llama_cpp.llama_set_n_threads(llm._ctx.ctx, n, n)
-            state["threads"] = n
-        return original(tokens)
+                llama_cpp.llama_set_n_threads(llm._ctx.ctx, n, n)
+                state["threads"] = n
+            return original(tokens)
+
+    def eval(tokens: Any) -> Any:
+        if not _BESIDE.get():
+            return decode(tokens, False)
+        tokens = list(tokens)
+        for start in range(0, max(1, len(tokens)), BESIDE_CHUNK):  # llama-cpp's eval appends: pieces read as one
+            decode(tokens[start:start + BESIDE_CHUNK], True)
+        return None
 
     llm.eval = eval
