@@ -130,3 +130,42 @@ def test_a_profile_not_read_yet_waits_for_node_4(sales_csv):
     assert node_5_notes(result.run_id) == ["cross-check agrees"]
     first_check = next(i for i, p in enumerate(model.prompts) if CHECK_OPENING in p)
     assert first_check >= 4  # after nodes 0, 1B, 2 and 3 (no reading one profile twice at once)
+
+
+class SlowCheck(SideBySide):
+    """The check is slow: it is written only once an explanation has been asked for (or after 5 s)."""
+
+    explaining: Any = Field(default_factory=threading.Event)
+    explained_before_check: bool = False
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):  # noqa: ANN001, ANN202
+        last = str(messages[-1].content)
+        if CHECK_OPENING in last and not self.check_started.is_set():
+            self.check_started.set()
+            self.explained_before_check = self.explaining.wait(5)
+        elif "answer\nthe question above" in last:
+            self.explaining.set()
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+def test_node_6_is_written_while_node_5_waits_for_its_check_and_taken_when_the_check_agrees(sales_csv):
+    model = SlowCheck(main=_script(), checks=["result = df['units'].mean()"])
+    result = _ask(model, sales_csv, "Average units?")
+    assert model.explained_before_check  # node 5 did not leave the run's lane idle
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check agrees"]
+    assert result.explanation.startswith("About 21 units") and not model.main  # asked once, taken by node 6
+    calls = RunLog(load_settings().db_url).llm_calls(result.run_id)
+    explained = [c["node"] for c in calls if "the question above" in (c["prompt"] or "")]
+    assert explained == ["node_6_explain"]
+    steps = RunLog(load_settings().db_url).steps(result.run_id)
+    assert "written while node 5 waited" in next(s["detail"] for s in steps if s["node"] == "node_6_explain")
+
+
+def test_an_explanation_written_ahead_is_dropped_when_the_check_does_not_simply_agree(sales_csv):
+    script = [*_script(), "The average is about 21 units."]
+    model = SlowCheck(main=script, checks=["result = df['units'].sum()", "result = df['units'].mean() * 1"])
+    result = _ask(model, sales_csv, "Average units?")
+    assert model.explained_before_check
+    assert node_5_notes(result.run_id) == ["cross-check: 2 of 3 agree"]  # confidence 0.67, not the 1.0 assumed
+    assert result.explanation.startswith("The average is about 21 units") and not model.main  # node 6 asked again

@@ -108,10 +108,12 @@ class RunContext:
         if not is_beside():
             self.last_prompt = list(messages)
 
-    def ahead(self, key: str, node: str, work: Callable[[], Any]) -> "Future[Any]":
+    def ahead(self, key: str, node: str, work: Callable[[], Any], own: bool = False) -> "Future[Any]":
         """Start ``work`` now on a thread of its own (its model calls are logged under ``node``),
         for a later node that takes it with :meth:`take_ahead`. Only worth it with a model that
-        runs calls side by side (``parallel_calls`` > 1, e.g. the embedded model's lanes)."""
+        runs calls side by side (``parallel_calls`` > 1, e.g. the embedded model's lanes).
+        The work runs beside the run (another lane, giving way to the run's reading) unless
+        ``own``: a call the run would make next anyway, written while the run waits."""
         future: Future[Any] = Future()
         context = copy_context()
 
@@ -120,8 +122,11 @@ class RunContext:
 
             _node_var.set(node)
             try:
-                with beside():  # the embedded model: a lane other than the run's own
+                if own:
                     future.set_result(work())
+                else:
+                    with beside():  # the embedded model: a lane other than the run's own
+                        future.set_result(work())
             except BaseException as exc:  # noqa: BLE001 — handed to whoever takes it
                 future.set_exception(exc)
 

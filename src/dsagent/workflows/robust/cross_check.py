@@ -158,6 +158,17 @@ def _checks(check: dict[str, Any]) -> list[dict[str, Any]]:
     return [check, *(check[k] for k in ("second", "third") if check.get(k))]
 
 
+def agreed() -> dict[str, Any]:
+    """Node 5's evaluation when the first independent check agrees with node 4's result."""
+    return code_verdict(True, "an independent computation of the question gives the same result", 1.0)
+
+
+def checking_ahead(ctx: RunContext) -> bool:
+    """Whether the first check started ahead is still being written (node 5 would wait for it)."""
+    future = ctx.pending.get(AHEAD)
+    return future is not None and not future.done()
+
+
 def _later_round(check: dict[str, Any], result_str: str | None) -> Verdict:
     """Compare with what two computations backed, else with each check."""
     if result_str is None:
@@ -179,7 +190,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
         return Verdict(None, check, "cross-check failed")
     if results_agree(result_str, first["result_str"]):
         check["reference"] = first["result_str"]
-        return Verdict(code_verdict(True, "an independent computation of the question gives the same result", 1.0), check, "cross-check agrees")
+        return Verdict(agreed(), check, "cross-check agrees")
     second, second_run = _independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
     check["second"] = second
     if results_agree(result_str, second["result_str"]):

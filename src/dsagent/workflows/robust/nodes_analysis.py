@@ -13,7 +13,7 @@ from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_fact
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, stable_messages
 from dsagent.workflows.robust import prompts
-from dsagent.workflows.robust.cross_check import check_result, evidence, start_ahead
+from dsagent.workflows.robust.cross_check import agreed, check_result, checking_ahead, evidence, start_ahead
 from dsagent.workflows.robust.routing import route_from_node_4
 from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured, code_verdict
 from dsagent.workflows.robust.state import RobustState
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
 Node = Callable[[RobustState], dict[str, Any]]
+EXPLAIN_AHEAD = "robust_explain"
+"""The key of node 6's explanation when node 5 started it while waiting for its check."""
 # Node 5a's fallback follows node 5's own verdict.
 _ACTION_FOR = {"code_error": "rewrite_code", "wrong_approach": "revise_requirements", "data_issue": "reexamine_data"}
 
@@ -35,6 +37,39 @@ def explain_messages(state: RobustState, gave_up: bool, first: list["BaseMessage
     if gave_up or not state.get("execution_success") or not state.get("code") or first is None:
         return stable_messages(state, prompts.explain_results(state, gave_up))
     return follow_up(first, state["code"], prompts.explain_results(state, gave_up, after_code=True))
+
+
+def explain_length(state: RobustState, gave_up: bool) -> int:
+    return BRIEF_MAX_TOKENS if brief_answer(state["question"]) and not gave_up else 500
+
+
+def explain_while_checking(ctx: RunContext, state: RobustState) -> None:
+    """Node 6 written while node 5 waits for the check started ahead (our addition, for speed).
+
+    The run's own lane would only wait, and most checks agree: then node 6's prompt is known
+    already (node 4's result, accepted by agreement). So it is written now, on the run's own lane
+    (it continues node 4's conversation, which that lane's cache holds); node 6 takes it only if
+    its prompt is exactly the one node 6 sends (:func:`taken_ahead`), else writes its own."""
+    if not checking_ahead(ctx):
+        return
+    first = held(ctx, code_prompt(state))
+    assumed: RobustState = {**state, "evaluation": agreed()}  # type: ignore[typeddict-item]
+    messages, length = explain_messages(assumed, False, first), explain_length(state, False)
+    ctx.ahead(EXPLAIN_AHEAD, "node_6_explain", lambda: (first, messages, length, ctx.llm(messages, max_tokens=length)), own=True)
+
+
+def taken_ahead(ctx: RunContext, state: RobustState, gave_up: bool) -> tuple[list["BaseMessage"], str] | None:
+    """Node 5's explanation written ahead, with its prompt, if it is the one node 6 asks for now."""
+    future = ctx.take_ahead(EXPLAIN_AHEAD)
+    if future is None:
+        return None
+    try:
+        first, messages, length, text = future.result()
+    except Exception:  # noqa: BLE001 — node 6 asks again
+        return None
+    now = explain_messages(state, gave_up, first)
+    same = [(m.type, m.content) for m in now] == [(m.type, m.content) for m in messages]
+    return (messages, text) if same and length == explain_length(state, gave_up) else None
 
 
 def code_prompt(state: RobustState) -> list["BaseMessage"]:
@@ -106,6 +141,8 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             if problem:  # verified by code: no model call needed to reject it
                 evaluation = code_verdict(False, problem, 1.0)
             elif ctx.settings.robust_cross_check and (result_str is not None or not success):
+                if success and state.get("cross_check") is None:
+                    explain_while_checking(ctx, state)
                 verdict = check_result(ctx, state, result_str)
                 evaluation, update["cross_check"], note = verdict.evaluation, verdict.check, verdict.note
                 if verdict.adopted:  # a check's result replaces node 4's (see cross_check.py)
@@ -148,9 +185,14 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] = f"after {state['total_remediations']} remediations"
             result = state.get("execution_result") or {}
             failed = not state.get("execution_success")
-            messages = explain_messages(state, gave_up, held(ctx, code_prompt(state)))
-            length = BRIEF_MAX_TOKENS if brief_answer(state["question"]) and not gave_up else 500
-            explanation = ctx.llm(messages, max_tokens=length).strip()
+            length = explain_length(state, gave_up)
+            ready = taken_ahead(ctx, state, gave_up)
+            if ready:
+                messages, explanation = ready[0], ready[1].strip()
+                step["detail"] = "written while node 5 waited for its check"
+            else:
+                messages = explain_messages(state, gave_up, held(ctx, code_prompt(state)))
+                explanation = ctx.llm(messages, max_tokens=length).strip()
             record = None
             if not failed and result:  # every number and label it states must be one the code computed
                 grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))
