@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -148,3 +149,31 @@ def test_two_calls_side_by_side_give_the_replies_they_give_one_after_another(loc
         t.join()
     assert [together[0], together[1]] == alone
     assert len(model._lanes()._lanes) == 2  # the second call had a context of its own
+
+
+def test_work_started_ahead_stops_at_its_next_decode_when_no_node_will_take_it():
+    from dsagent.llm.lanes import Cancelled
+    from dsagent.runtime import RunContext
+
+    lanes = Lanes(FakeContext, size=2, threads=2)
+    decoded = []
+
+    def generate() -> str:  # a long reply, token by token
+        with lanes.acquire() as llm:
+            for _ in range(500):
+                llm.eval([1])
+                decoded.append(1)
+                time.sleep(0.01)
+        return "the whole reply"
+
+    ctx = RunContext(settings=None, model=None, model_label="test", sandbox=None, run_log=None,  # type: ignore[arg-type]
+                     run_id="r", workspace=Path("."))
+    future = ctx.ahead("explain", "node_6_explain", generate, own=True)
+    kept = ctx.ahead("check", "node_5_evaluate", lambda: "kept")
+    time.sleep(0.1)
+    ctx.cancel_ahead("explain")
+    with pytest.raises(Cancelled):
+        future.result(5)
+    assert len(decoded) < 100 and "explain" not in ctx.pending  # stopped long before its 500 tokens
+    assert ctx.take_ahead("check").result(5) == "kept"  # other work is not touched
+    assert lanes.busy == 0

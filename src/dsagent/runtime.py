@@ -97,6 +97,7 @@ class RunContext:
     _node: str = field(default="", repr=False)
     pending: dict[str, "Future[Any]"] = field(default_factory=dict, repr=False)
     """Work started ahead on a thread of its own (:meth:`ahead`), by key."""
+    _cancels: dict[str, threading.Event] = field(default_factory=dict, repr=False)
     _lock: Any = field(default_factory=threading.Lock, repr=False)
     last_prompt: list[BaseMessage] | None = field(default=None, repr=False)
     """The messages of the run's last own model call (not work beside it): what the model's cache
@@ -116,27 +117,41 @@ class RunContext:
         ``own``: a call the run would make next anyway, written while the run waits."""
         future: Future[Any] = Future()
         context = copy_context()
+        cancel = threading.Event()
 
         def run() -> None:
-            from dsagent.llm.lanes import beside
+            from dsagent.llm.lanes import beside, cancelled_by
 
             _node_var.set(node)
             try:
-                if own:
-                    future.set_result(work())
-                else:
-                    with beside():  # the embedded model: a lane other than the run's own
+                with cancelled_by(cancel):
+                    if own:
                         future.set_result(work())
+                    else:
+                        with beside():  # the embedded model: a lane other than the run's own
+                            future.set_result(work())
             except BaseException as exc:  # noqa: BLE001 — handed to whoever takes it
                 future.set_exception(exc)
 
         threading.Thread(target=context.run, args=(run,), name=f"dsagent-{key}", daemon=True).start()
         self.pending[key] = future
+        self._cancels[key] = cancel
         return future
 
     def take_ahead(self, key: str) -> "Future[Any] | None":
         """The work started ahead under ``key`` (once), or None."""
+        self._cancels.pop(key, None)
         return self.pending.pop(key, None)
+
+    def cancel_ahead(self, key: str | None = None) -> None:
+        """Stop the work started ahead under ``key`` (all of it when None) that no node will take:
+        its embedded-model calls end at their next token, so they stop taking the cores (a call to
+        another model runs to its end; its reply is dropped)."""
+        for k in [key] if key is not None else list(self.pending):
+            cancel = self._cancels.pop(k, None)
+            if cancel is not None:
+                cancel.set()
+            self.pending.pop(k, None)
 
     def prefix_ready(self, messages: list[BaseMessage]) -> bool:
         """Whether the model has these messages' stable prefix read already (a side-by-side call

@@ -168,7 +168,10 @@ class Session:
                 redact = redactor.messages
             ctx = RunContext(self.settings, model, label, sandbox, self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets, redact=redact)
             summary = summarize_for_prompt(self.datasets, question, self.settings) if self.datasets else ""
-            state = self._run_graph(ctx, package, question, summary)
+            try:
+                state = self._run_graph(ctx, package, question, summary)
+            finally:
+                ctx.cancel_ahead()  # work started ahead that no node took (a run that ended first)
         except BaseException as exc:
             self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
             raise

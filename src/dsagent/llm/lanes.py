@@ -36,6 +36,21 @@ from contextvars import ContextVar
 from typing import Any
 
 _BESIDE: ContextVar[bool] = ContextVar("dsagent_lane_beside", default=False)
+_CANCEL: ContextVar[threading.Event | None] = ContextVar("dsagent_lane_cancel", default=None)
+
+
+class Cancelled(RuntimeError):
+    """A call made for work started ahead was stopped: no node will take its reply."""
+
+
+@contextmanager
+def cancelled_by(event: threading.Event) -> Iterator[None]:
+    """Calls made inside stop at their next decode once ``event`` is set (``RunContext.cancel_ahead``)."""
+    token = _CANCEL.set(event)
+    try:
+        yield
+    finally:
+        _CANCEL.reset(token)
 
 
 @contextmanager
@@ -160,6 +175,9 @@ def _split_threads(llm: Any, lanes: Lanes) -> None:
     state = {"threads": None}
 
     def decode(tokens: Any, beside_work: bool) -> Any:
+        cancel = _CANCEL.get()
+        if cancel is not None and cancel.is_set():
+            raise Cancelled("stopped: work started ahead that no node will take")
         with lanes.decoding(len(tokens), beside_work) as n:
             if n != state["threads"] and getattr(llm, "_ctx", None) is not None:
                 import llama_cpp

@@ -157,6 +157,8 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 judged = {**state, **update}
                 shown = evidence(judged.get("cross_check"), result_str)
                 evaluation = ask_structured(ctx, judged, prompts.evaluate(judged, shown), Evaluation, fallback, step)
+            if not (evaluation["is_valid"] and evaluation["confidence"] == 1.0 and "code" not in update):
+                ctx.cancel_ahead(EXPLAIN_AHEAD)  # node 6 will not take the explanation written meanwhile
             if not evaluation["is_valid"] and step["outcome"] == "ok":
                 step["outcome"] = "rejected"
             step["detail"] = f"valid={evaluation['is_valid']} {evaluation['recommendation']} confidence={evaluation['confidence']:.2f}"
