@@ -169,7 +169,7 @@ def test_work_started_ahead_stops_at_its_next_decode_when_no_node_will_take_it()
     ctx = RunContext(settings=None, model=None, model_label="test", sandbox=None, run_log=None,  # type: ignore[arg-type]
                      run_id="r", workspace=Path("."))
     future = ctx.ahead("explain", "node_6_explain", generate, own=True)
-    kept = ctx.ahead("check", "node_5_evaluate", lambda: "kept")
+    ctx.ahead("check", "node_5_evaluate", lambda: "kept")
     time.sleep(0.1)
     ctx.cancel_ahead("explain")
     with pytest.raises(Cancelled):

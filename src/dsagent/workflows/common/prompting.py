@@ -108,6 +108,12 @@ def stable_messages(state: Mapping[str, Any], instruction: str) -> list[BaseMess
     return [SystemMessage(content=context_text), *history, HumanMessage(content=instruction)]
 
 
+def same_prompt(a: list[BaseMessage], b: list[BaseMessage]) -> bool:
+    """The same messages, role by role and text by text: work written ahead is taken only for the
+    prompt it was written for."""
+    return [(m.type, m.content) for m in a] == [(m.type, m.content) for m in b]
+
+
 NAMED_ANSWERS = ("\n- The question names its answers: make `result` a dict with exactly the keys {names}, "
                  "each holding the plain value (no @ or [ ] around it).")
 _ANSWER_NAME = re.compile(r"@(\w+)\[")

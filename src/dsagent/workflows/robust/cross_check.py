@@ -56,7 +56,7 @@ from dsagent.workflows.common.code import (
     nan_problem,
     record_figures,
 )
-from dsagent.workflows.common.prompting import stable_messages
+from dsagent.workflows.common.prompting import same_prompt, stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.schemas import code_verdict
 
@@ -123,7 +123,7 @@ def _first_check(ctx: RunContext, state: dict[str, Any]) -> tuple[dict[str, Any]
             pass
         else:
             now = stable_messages(state, prompts.cross_check(state))
-            if [(m.type, m.content) for m in messages] == [(m.type, m.content) for m in now]:
+            if same_prompt(messages, now):
                 return check, run
     return _independent(ctx, state)
 

@@ -11,7 +11,7 @@ from dsagent.workflows.common.code import follow_up, held, run_code, unchecked_r
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
-from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, stable_messages
+from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, same_prompt, stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.cross_check import agreed, check_result, checking_ahead, evidence, start_ahead
 from dsagent.workflows.robust.routing import route_from_node_4
@@ -67,8 +67,7 @@ def taken_ahead(ctx: RunContext, state: RobustState, gave_up: bool) -> tuple[lis
         first, messages, length, text = future.result()
     except Exception:  # noqa: BLE001 — node 6 asks again
         return None
-    now = explain_messages(state, gave_up, first)
-    same = [(m.type, m.content) for m in now] == [(m.type, m.content) for m in messages]
+    same = same_prompt(explain_messages(state, gave_up, first), messages)
     return (messages, text) if same and length == explain_length(state, gave_up) else None
 
 
