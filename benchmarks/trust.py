@@ -28,8 +28,10 @@ from typing import Any
 
 import pandas as pd
 
-# Before scikit-learn loads the OpenMP runtime (it reads this once): see dsagent.llm.local.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Before scikit-learn loads the OpenMP runtime (it reads this once): see dsagent.llm.token_threads.
+from dsagent.llm.token_threads import configure_openmp  # noqa: E402
+
+configure_openmp(os.environ)
 
 
 def _tables() -> dict[str, pd.DataFrame]:

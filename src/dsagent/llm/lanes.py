@@ -25,15 +25,20 @@ finishes).
   the run's own lanes reads a prompt; a run's lane that starts reading waits for the piece in
   flight, then reads with every thread. Generating is latency-bound, so a run's lane that
   generates still shares the cores with work beside it (one thread each, nearly full speed).
+- A lane alone generates with as many threads as are fastest now (llm/token_threads.py: two
+  threads that spin briefly while they wait, or one when another process wants the cores).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+
+from dsagent.llm.token_threads import TokenThreads
 
 _BESIDE: ContextVar[bool] = ContextVar("dsagent_lane_beside", default=False)
 _CANCEL: ContextVar[threading.Event | None] = ContextVar("dsagent_lane_cancel", default=None)
@@ -85,6 +90,8 @@ class Lanes:
         self._beside_decoding = 0
         self._reading = 0
         """The run's own lanes (not work beside it) reading a prompt now, or about to."""
+        self.token_threads = TokenThreads(self.threads)
+        """Threads a lane alone generates with (llm/token_threads.py)."""
 
     @property
     def busy(self) -> int:
@@ -118,8 +125,14 @@ class Lanes:
                     self._cond.wait()
             threads = self.threads_now(reading)
             self._beside_decoding += beside_work
+        chosen = n_tokens == 1 and threads == self.threads > 1  # alone, generating: by measured speed
+        if chosen:
+            threads = self.token_threads.choose()
+        started = time.perf_counter()
         try:
             yield threads
+            if chosen:
+                self.token_threads.record(threads, time.perf_counter() - started)
         finally:
             with self._cond:
                 self._beside_decoding -= beside_work

@@ -59,9 +59,9 @@ def _new_llama(path: Path, n_ctx: int, n_threads: int) -> Any:
     """A llama.cpp context over the model file (the weights are memory-mapped: a second context shares them)."""
     if not path.is_file():
         raise UserError(f"model file not found: {path}")
-    # OpenMP threads that spin while they wait collapse when the cores are shared (a 40-token
-    # call took 97 s at 2 threads on a loaded 2-core machine, 6 s with passive waiting).
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    from dsagent.llm.token_threads import configure_openmp
+
+    configure_openmp(os.environ)  # threads spin briefly while they wait (llm/token_threads.py)
     try:
         from llama_cpp import Llama
     except ImportError as exc:
