@@ -1,10 +1,10 @@
 """Lanes: more than one llama.cpp context over one loaded model, so independent calls run side by side.
 
-On a 2-core machine the embedded model *generates* at about the same speed on one thread as on
-two (15 vs 16 tokens/s for the 1.5B model: each token waits on latency, not on the cores), while
-*reading* a prompt is compute-bound (38 tokens/s on one thread, 62 on two). So two contexts, each
-generating on its own thread, give about twice the throughput: two 50-token replies took 3.5 s side
-by side against 7.7 s one after the other. A lane that runs alone uses every thread; lanes that
+On a 2-core machine the embedded model *generates* at 17 tokens/s on one thread and 24–25 on two
+(the 1.5B model, threads that spin briefly: llm/token_threads.py), while *reading* a prompt is
+compute-bound (about 50 tokens/s on one thread, 90 on two). So two contexts, each generating on
+its own thread, give more throughput than one after the other: two 50-token replies took 3.5 s
+side by side against 7.7 s in turn (measured with sleeping threads, 16 tokens/s on two). A lane that runs alone uses every thread; lanes that
 run together split them (set before each decode, so a lane speeds up again as soon as the other
 finishes).
 
