@@ -4,9 +4,9 @@ On a 2-core machine the embedded model *generates* at 17 tokens/s on one thread 
 (the 1.5B model, threads that spin briefly: llm/token_threads.py), while *reading* a prompt is
 compute-bound (about 50 tokens/s on one thread, 90 on two). So two contexts, each generating on
 its own thread, give more throughput than one after the other: two 50-token replies took 3.5 s
-side by side against 7.7 s in turn (measured with sleeping threads, 16 tokens/s on two). A lane that runs alone uses every thread; lanes that
-run together split them (set before each decode, so a lane speeds up again as soon as the other
-finishes).
+side by side against 7.7 s in turn (measured with sleeping threads, 16 tokens/s on two). A lane
+that runs alone uses every thread; lanes that run together split them (set before each decode, so
+a lane speeds up again as soon as the other finishes).
 
 - The weights are memory-mapped once and shared; a lane costs its own KV cache and compute
   buffers (about 300 MB at 8,192 tokens for the 1.5B model). Extra lanes load on first need.
@@ -23,8 +23,9 @@ finishes).
   node takes) reads at the same time. So work beside a run reads its prompt in short pieces
   (``BESIDE_CHUNK`` tokens) and pauses, before each piece and each generated token, while one of
   the run's own lanes reads a prompt; a run's lane that starts reading waits for the piece in
-  flight, then reads with every thread. Generating is latency-bound, so a run's lane that
-  generates still shares the cores with work beside it (one thread each, nearly full speed).
+  flight, then reads with every thread. A run's lane that generates still shares the cores with
+  work beside it (one thread each: 17 tokens/s each against 24–25 for one lane alone, so more
+  throughput, at some cost to the run's own call).
 - A lane alone generates with as many threads as are fastest now (llm/token_threads.py: two
   threads that spin briefly while they wait, or one when another process wants the cores).
 """
