@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from dsagent.errors import UserError
 from dsagent.store import migrations
@@ -158,10 +159,11 @@ class RunLog:
     def recent_runs(self, limit: int = 20) -> list[dict[str, Any]]:
         return self._settle(self._read("SELECT * FROM runs ORDER BY created_at DESC LIMIT :n", n=limit))
 
-    def get_run(self, run_id: str) -> dict[str, Any]:
-        """The run with this id, or with the one id this prefix starts (run ids are hex)."""
+    def get_run(self, run_id: str, exact: bool = False) -> dict[str, Any]:
+        """The run with this id, or with the one id this prefix starts (run ids are hex). ``exact``:
+        the full id only (a server's client must not walk the log by one-character prefixes)."""
         rows = self._read("SELECT * FROM runs WHERE id = :id", id=run_id)
-        if not rows and run_id and all(c in "0123456789abcdef" for c in run_id):
+        if not rows and not exact and run_id and all(c in "0123456789abcdef" for c in run_id):
             rows = self._read("SELECT * FROM runs WHERE id LIKE :p ORDER BY created_at DESC LIMIT 3", p=f"{run_id}%")
             if len(rows) > 1:
                 ids = ", ".join(r["id"] for r in rows)
@@ -169,6 +171,32 @@ class RunLog:
         if not rows:
             raise UserError(f"no run {run_id!r} in the run log; `dsagent runs` lists recent runs")
         return self._settle(rows[:1])[0]
+
+    # --- what a door made (doors/owned.py) -------------------------------------------------
+    def claim_run(self, run_id: str, door: str, files: list[str]) -> None:
+        """Record that ``door`` (a server: "mcp") made this run from these data files (resolved
+        paths, or the source URLs as allowed): its later requests for the run are checked against them."""
+        self._write("UPDATE runs SET door = :d, door_files = :f WHERE id = :id", d=door, f=_dumps(list(files)), id=run_id)
+
+    def record_thread(self, thread_id: str, door: str, files: list[str]) -> dict[str, Any]:
+        """Record that ``door`` made the clean thread ``thread_id`` on ``files``; a thread already
+        recorded keeps its first owner and files (returned, so the caller can compare)."""
+        found = self.door_thread(thread_id)
+        if found is not None:
+            return found
+        try:
+            self._write("INSERT INTO door_threads (thread_id, door, files, created_at) VALUES (:t, :d, :f, :c)",
+                        t=thread_id, d=door, f=_dumps(list(files)), c=utcnow())
+        except IntegrityError:  # another process recorded it first: its record stands
+            return self.door_thread(thread_id) or {}
+        return {"thread_id": thread_id, "door": door, "files": list(files)}
+
+    def door_thread(self, thread_id: str) -> dict[str, Any] | None:
+        """The door and files recorded for a clean thread, or None (a thread no door recorded)."""
+        rows = self._read("SELECT thread_id, door, files FROM door_threads WHERE thread_id = :t", t=thread_id)
+        if not rows:
+            return None
+        return {**rows[0], "files": json.loads(rows[0]["files"] or "[]")}
 
     def steps(self, run_id: str) -> list[dict[str, Any]]:
         return self._read("SELECT * FROM steps WHERE run_id = :r ORDER BY id", r=run_id)

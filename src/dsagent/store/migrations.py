@@ -73,6 +73,21 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0004_llm_call_cached_tokens",
         ["ALTER TABLE llm_calls ADD COLUMN cached_tokens INTEGER"],
     ),
+    (
+        # Which door (a server: "mcp") made a run or a clean thread, and the data files it read, so a
+        # server serves only its own runs and threads, also after a restart (doors/owned.py).
+        "0005_door_ownership",
+        [
+            "ALTER TABLE runs ADD COLUMN door VARCHAR(32)",
+            "ALTER TABLE runs ADD COLUMN door_files TEXT",
+            """CREATE TABLE door_threads (
+                thread_id VARCHAR(64) PRIMARY KEY,
+                door VARCHAR(32) NOT NULL,
+                files TEXT NOT NULL,
+                created_at VARCHAR(32) NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 
