@@ -52,22 +52,37 @@ def default_path(run: dict[str, Any], artifacts: list[dict[str, Any]], fmt: str)
     return folder / f"report_{run['id']}.{fmt}"
 
 
-def export_run(run_log: Any, run_id: str, fmt: str = "html", out: Path | None = None) -> Path:
+def export_run(run_log: Any, run_id: str, fmt: str = "html", out: Path | None = None, within: Path | None = None) -> Path:
     """Re-render a logged run's report as ``fmt``; returns the file written.
 
     Runs logged before reports existed are rebuilt from their stored final output and question.
-    ``out`` may be a file or an existing folder.
+    ``out`` may be a file or an existing folder. ``within`` (a server door: the run's own
+    workspace) is the one folder the file may be written in, links resolved; the run id must then
+    be given in full. Anything else is refused before the report is built.
     """
     from dsagent.reports.build import report_for_run
 
     if fmt not in FORMATS:
         raise UserError(f"unknown report format {fmt!r}: use one of {', '.join(FORMATS)}")
-    run = run_log.get_run(run_id)
-    report = report_for_run(run)
+    run = run_log.get_run(run_id, exact=True) if within is not None else run_log.get_run(run_id)
     if out is None:
         path = default_path(run, run_log.artifacts(run["id"]), fmt)
     else:
         path = Path(out).expanduser()
         if path.is_dir():
             path = path / f"report_{run['id']}.{fmt}"
-    return write(report, path, fmt)
+    if within is not None:
+        path = inside(path, Path(within))
+    return write(report_for_run(run), path, fmt)
+
+
+def inside(path: Path, folder: Path) -> Path:
+    """``path`` with its folder resolved, when that folder is ``folder`` or lies under it (links
+    resolved on both sides); else a UserError. A server writes a report only into its own
+    workspace, never beside another run's files or into the current folder."""
+    base = folder.resolve()
+    parent = path.parent.resolve()
+    if not parent.is_dir() or not (parent == base or parent.is_relative_to(base)):
+        raise UserError(f"the report would be written outside the run's workspace ({base}); "
+                        "`dsagent report RUN --format FMT --out FILE` writes it elsewhere")
+    return parent / path.name
