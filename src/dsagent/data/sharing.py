@@ -22,6 +22,8 @@ from dsagent.data.catalog import Dataset
 from dsagent.errors import UserError
 
 NOTES_TOKEN_BUDGET = 400
+NOTES_MAX_BYTES = 1_000_000
+"""A notes file beside the data larger than this is not read (it is a data dictionary, not data)."""
 SAMPLE_LINES = 5
 MASK = "‹value›"
 _MAX_MASKED = 50_000
@@ -51,8 +53,10 @@ def schema_profile(ds: Dataset) -> str:
     return "\n".join(lines)
 
 
-def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, settings: Any) -> str:
-    """Every dataset's profile as ``data_sharing`` allows, each with its column notes."""
+def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, settings: Any,
+                         roots: Iterable[Path | str] | None = None) -> str:
+    """Every dataset's profile as ``data_sharing`` allows, each with its column notes (the notes
+    beside a file held to ``roots`` when given: a server door passes its ``allowed_roots``)."""
     from dsagent.data.profile import budget_share, profile_dataset
 
     extra = load_notes_file(settings.notes_file) if getattr(settings, "notes_file", None) else None
@@ -65,7 +69,7 @@ def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, 
             tables.append(profile_text(ds.table, ds.frame, settings.data_sharing, ds.id))
             continue
         text = schema_profile(ds) if settings.data_sharing == "schema" else profile_dataset(ds, question, token_budget=share).text
-        notes = notes_for(ds, extra)
+        notes = notes_for(ds, extra, roots)
         if notes:
             text += "\n" + notes_text(notes, [str(c) for c in ds.frame.columns])
         texts.append(text)
@@ -83,20 +87,55 @@ def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, 
 
 
 def notes_path(source: Path) -> Path | None:
-    """``sales.notes.yaml`` (or ``sales.csv.notes.yaml``) beside ``sales.csv``, if there is one."""
+    """``sales.notes.yaml`` (or ``sales.csv.notes.yaml``) beside ``sales.csv``, if there is one. A
+    link there counts as one: :func:`read_beside` decides whether it may be read."""
     for candidate in (source.with_name(f"{source.stem}.notes.yaml"), source.with_name(f"{source.name}.notes.yaml")):
-        if candidate.is_file():
+        if candidate.is_symlink() or candidate.is_file():
             return candidate
     return None
 
 
-def load_notes_file(path: Path | str) -> dict[str, Any]:
-    """A notes file: ``table: text`` and ``columns: {name: text | {description, unit}}``."""
+def read_beside(path: Path, roots: Iterable[Path | str] | None = None) -> tuple[str | None, str | None]:
+    """The text of a notes file found beside a data file, or ``(None, why it was not read)``.
+
+    The notes beside the data are read on behalf of whoever named the data (at a server, a
+    client), so they are held to the rules the data is: never through a symbolic link (a link
+    planted beside the data would make dsagent print a file its owner never chose to share),
+    only a regular file of at most :data:`NOTES_MAX_BYTES`, opened with ``O_NOFOLLOW``; and with
+    ``roots`` (a server's ``allowed_roots``), only when its real path lies under one of them.
+    """
+    import os
+    import stat
+
+    if path.is_symlink():
+        return None, f"{path.name} is a symbolic link, not read: put the notes themselves beside the data"
+    if roots is not None:
+        real = path.resolve()
+        bases = [Path(r).expanduser().resolve() for r in roots]
+        if not any(real == b or real.is_relative_to(b) for b in bases):
+            return None, f"{path.name} is outside the allowed folders, not read"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:  # ELOOP: a link put there since the check
+        return None, f"{path.name} cannot be opened ({exc.strerror}), not read"
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return None, f"{path.name} is not a regular file, not read"
+        if info.st_size > NOTES_MAX_BYTES:
+            return None, f"{path.name} is larger than {NOTES_MAX_BYTES // 1000} kB, not read"
+        return handle.read(NOTES_MAX_BYTES + 1).decode("utf-8", errors="replace"), None
+
+
+def load_notes_file(path: Path | str, text: str | None = None) -> dict[str, Any]:
+    """A notes file: ``table: text`` and ``columns: {name: text | {description, unit}}``. ``text``:
+    its content already read (:func:`read_beside`); else the file is read (the operator's
+    ``notes_file`` setting)."""
     import yaml
 
     path = Path(path).expanduser()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(text if text is not None else path.read_text(encoding="utf-8")) or {}
     except FileNotFoundError as exc:
         raise UserError(f"notes file not found: {path}") from exc
     except (OSError, yaml.YAMLError) as exc:
@@ -107,15 +146,24 @@ def load_notes_file(path: Path | str) -> dict[str, Any]:
     return data
 
 
-def notes_for(ds: Dataset, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The dataset's notes: the file beside it, then ``extra`` (the notes_file setting) on top."""
+def notes_for(ds: Dataset, extra: Mapping[str, Any] | None = None, roots: Iterable[Path | str] | None = None) -> dict[str, Any]:
+    """The dataset's notes: the file beside it (read by :func:`read_beside`, held to ``roots`` when
+    given), then ``extra`` (the notes_file setting) on top. A file beside it that may not be read
+    leaves a ``warning`` instead, shown with the notes."""
     notes: dict[str, Any] = {}
     beside = notes_path(ds.source_path) if ds.source_path else None
-    for data in (load_notes_file(beside) if beside else None, extra):
-        if data:
-            if data.get("table"):
-                notes["table"] = str(data["table"])
-            notes.setdefault("columns", {}).update(data.get("columns") or {})
+    data = None
+    if beside is not None:
+        text, why = read_beside(beside, roots)
+        if why:
+            notes["warning"] = why
+        else:
+            data = load_notes_file(beside, text)
+    for found in (data, extra):
+        if found:
+            if found.get("table"):
+                notes["table"] = str(found["table"])
+            notes.setdefault("columns", {}).update(found.get("columns") or {})
     return notes
 
 
@@ -134,6 +182,7 @@ def notes_text(notes: Mapping[str, Any], columns: Iterable[str], budget: int = N
 
     present = set(columns)
     lines = ["Notes:"] + ([f"table: {notes['table'].strip()}"] if notes.get("table") else [])
+    lines += [f"(warning: {notes['warning']})"] if notes.get("warning") else []
     cols = [(name, _column_note(v)) for name, v in (notes.get("columns") or {}).items() if str(name) in present]
     kept, dropped, _ = within_budget([f"- {_name(str(name))}: {text}" for name, text in cols], budget, count_tokens("\n".join(lines)))
     lines += kept
