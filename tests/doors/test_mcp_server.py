@@ -132,8 +132,11 @@ def test_clean_data_stops_for_review_then_goes_on(monkeypatch, tmp_path, sales_c
         calls.append(("resume", thread_id, answer))
         return Outcome(thread_id, "done", cleaned_files=["/ws/sales_clean.csv"], function_path="/ws/clean.py", report_path="/ws/report.md")
 
+    def saved_state(thread_id, settings):  # what the door checks before resuming: the thread's files and workspace
+        return {"data_raw": {"sales": {"path": str(sales_csv)}}, "workspace": str(tmp_path / "workspace" / "w1")}
+
     api = types.ModuleType("dsagent.workflows.clean.api")
-    api.clean, api.resume = clean, resume
+    api.clean, api.resume, api.saved_state = clean, resume, saved_state
     monkeypatch.setitem(sys.modules, "dsagent.workflows.clean.api", api)
     tools = Tools(load_settings())
     first = tools.clean_data([str(sales_csv)], "tidy it")

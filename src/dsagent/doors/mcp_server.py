@@ -3,8 +3,10 @@
 Four tools, typed arguments, text results a person can read: ``profile_data`` (the profile the
 model sees), ``ask`` (one run of a workflow: the grounded answer, code, figure and report paths),
 ``clean_data`` (the clean workflow: stops at its review; a second call with the answer goes on)
-and ``get_report``. Every path must lie under the allowed roots (setting ``allowed_roots``). Bad
-input comes back as a tool error whose text says the fix. Works with the ``mcp`` SDK 1.x
+and ``get_report``. Every path must lie under the allowed roots (setting ``allowed_roots``), and
+so must the column notes read beside a file. A run id or clean thread id is served only when this
+door made it, on files under its roots (``doors/owned.py``): the run log is shared with the CLI.
+Bad input comes back as a tool error whose text says the fix. Works with the ``mcp`` SDK 1.x
 (FastMCP) and 2.x (MCPServer).
 """
 
@@ -16,6 +18,7 @@ from typing import Any
 
 from dsagent.config import Settings
 from dsagent.doors.models import shared_model
+from dsagent.doors.owned import MCP, check_thread, owned_run, recorded
 from dsagent.doors.paths import allowed_paths
 from dsagent.doors.text import answer_text
 from dsagent.errors import DsagentError, UserError
@@ -59,7 +62,7 @@ class Tools:
         try:
             datasets = load_datasets(inputs, self.settings.big_file_mb, self.settings.duckdb_threads) if inputs else {}
             datasets.update(tables)
-            text = summarize_for_prompt(datasets, None, self.settings)
+            text = summarize_for_prompt(datasets, None, self.settings, roots=self.settings.allowed_roots)
         finally:
             if broker is not None:
                 broker.close()
@@ -77,23 +80,33 @@ class Tools:
         files = allowed_paths(paths, self.settings.allowed_roots, self.settings.allowed_sources)
         with shared_model(self.settings) as model, Session(files, settings=self.settings, chat_model=model) as session:
             result = session.ask(question, workflow=workflow)
+            session.run_log.claim_run(result.run_id, MCP, recorded(files))  # get_report serves it, and only what this door made
         return answer_text(result, self.settings)
 
     def clean_data(self, paths: list[str], instructions: str = "", answer: str | None = None, thread_id: str | None = None) -> str:
+        """A thread id is used only when this door made it on these same files (``doors/owned.py``):
+        resuming reads the thread's files and writes into its workspace, so another's id is refused."""
         try:
-            from dsagent.workflows.clean.api import clean, resume
+            from dsagent.workflows.clean.api import clean, resume, saved_state
         except ImportError as exc:
             raise UserError("the clean workflow is not installed in this version of dsagent") from exc
+        from dsagent.store import RunLog
+
         files = allowed_paths(paths, self.settings.allowed_roots)
         key = (tuple(files), instructions or "")
+        log = RunLog(self.settings.db_url)
         if answer is not None:
             thread_id = thread_id or self.pending_clean.get(key)
             if not thread_id:
                 raise UserError("no cleaning waits for an answer for these files and instructions: call clean_data "
                                 "without `answer` first (or pass the thread_id it returned)")
+            check_thread(log, thread_id, MCP, files, self.settings, saved_state)
             outcome = resume(thread_id, answer, settings=self.settings)
         else:
+            if thread_id is not None:
+                check_thread(log, thread_id, MCP, files, self.settings, saved_state)
             outcome = clean(files, instructions or "", settings=self.settings, thread_id=thread_id)
+            log.record_thread(outcome.thread_id, MCP, files)
         if outcome.status == "needs_review":
             self.pending_clean[key] = outcome.thread_id
         else:
@@ -109,12 +122,12 @@ class Tools:
         if format not in FORMATS:
             raise UserError(f"unknown report format {format!r}: use one of {', '.join(FORMATS)}")
         log = RunLog(self.settings.db_url)
-        run = log.get_run(run_id)
-        workspace = Path(run.get("workspace") or "")
-        if not run.get("workspace") or not workspace.is_dir():  # never write outside a workspace
+        run = owned_run(log, run_id, MCP, self.settings)  # full id, made by this door, files under its roots
+        workspace = Path(run["workspace"])
+        if not workspace.is_dir():  # never write outside a workspace
             raise UserError(f"the workspace of run {run['id']} is gone ({workspace}); "
                             f"`dsagent report {run['id']} --format {format} --out FILE` writes the report elsewhere")
-        path = export_run(log, run["id"], format)
+        path = export_run(log, run["id"], format, within=workspace)  # into this run's own workspace only
         if format == "md":
             return f"{Path(path).read_text(encoding='utf-8')}\n\n(saved as {path})"
         return f"The {format} report of run {run_id} is saved as {path}"
