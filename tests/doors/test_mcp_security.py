@@ -127,6 +127,17 @@ def test_clean_data_refuses_a_thread_the_cli_made_on_files_outside_the_roots(roo
     assert sorted(str(p) for p in workspace.rglob("*")) == before  # the CLI's workspace is untouched
 
 
+def test_clean_data_checks_the_threads_saved_files_not_only_its_record(roots, script_file):
+    """A record that names files under the roots is not enough: the thread's checkpoint must name
+    the same files (here a CLI thread on a private file, recorded as the door's by a stray write)."""
+    thread = _clean_cli(roots["private"] / "payroll.csv", script_file)
+    sales = str((roots["data"] / "sales.csv").resolve())
+    tools = _tools(script_file([]), roots["data"])
+    RunLog(tools.settings.db_url).record_thread(thread, "mcp", [sales])
+    with pytest.raises(UserError, match="no clean thread"):
+        tools.clean_data([sales], answer="yes", thread_id=thread)
+
+
 def test_clean_data_thread_serves_only_its_own_files_and_survives_a_restart(roots, script_file):
     tools = _tools(script_file([DECISION]), roots["data"])
     first = tools.clean_data([str(roots["data"] / "sales.csv")], "Clean it; keep every record.")
