@@ -67,7 +67,7 @@ def test_clean_killed_during_its_model_call(dirty_csv, script_file, tmp_path):
 def test_clean_killed_at_its_review_resumes_in_a_new_process(dirty_csv, script_file, tmp_path):
     # A terminal, so `dsagent clean` asks for the review and waits at the prompt.
     master, slave = pty.openpty()
-    child = Child(["clean", str(dirty_csv), ASKED, "--model", script_file([EXTRA])], stdin=slave, stdout=slave)
+    child = Child(["clean", str(dirty_csv), ASKED, "--model", script_file([EXTRA, _fenced(TOTAL)])], stdin=slave, stdout=slave)
     os.close(slave)
     shown = b""
     try:
@@ -86,17 +86,17 @@ def test_clean_killed_at_its_review_resumes_in_a_new_process(dirty_csv, script_f
     finally:
         child.stop()
         os.close(master)
-    resumed = dsagent("clean", "--resume", thread, "yes", "--json", "--model", script_file([_fenced(TOTAL)]))
+    resumed = dsagent("clean", "--resume", thread, "yes", "--json", "--model", script_file([]))  # the code was written before the review
     assert resumed.returncode == 0, resumed.stderr
     done = _finished(resumed.stdout, thread)
     assert Path(done["workspace"]) == workspace  # the same workspace as before the kill
 
 
 def test_clean_killed_during_the_cleaners_execution_resumes(dirty_csv, script_file, tmp_path):
-    first = dsagent("clean", str(dirty_csv), ASKED, "--json", "--model", script_file([EXTRA]))
+    first = dsagent("clean", str(dirty_csv), ASKED, "--json", "--model", script_file([EXTRA, _fenced(SLOW_ONCE)]))
     assert first.returncode == 0, first.stderr
     thread = json.loads(first.stdout)["thread_id"]
-    child = Child(["clean", "--resume", thread, "yes", "--model", script_file([_fenced(SLOW_ONCE)])], stdin=subprocess.DEVNULL)
+    child = Child(["clean", "--resume", thread, "yes", "--model", script_file([])], stdin=subprocess.DEVNULL)
     try:
         child.wait_for(lambda: child.saw("▸ execute_data_cleaner_code"))
         (workspace,) = _workspaces(tmp_path / "workspace")

@@ -34,9 +34,10 @@ def test_resume_in_a_new_process_after_the_first_exited(dirty_csv, script_file):
     assert done["status"] == "done" and done["thread_id"] == out["thread_id"]
     assert done["cleaned_files"][0].endswith("shops_cleaned.csv") and done["cleaned_files"][1].endswith(".parquet")
     assert Path(done["report_path"]).exists()
-    rerun = subprocess.run([sys.executable, done["function_path"], str(dirty_csv.parent / "again.csv")], capture_output=True, text=True, cwd=dirty_csv.parent)
-    assert rerun.returncode == 0, rerun.stderr  # a person can re-run the function on the raw file
-    assert (dirty_csv.parent / "again.csv").read_text() == Path(done["cleaned_files"][0]).read_text()
+    rerun = cli("clean", "--rerun", done["function_path"], str(dirty_csv), "--json")  # re-run in the sandbox, not with python
+    assert rerun.returncode == 0, rerun.stderr
+    again = json.loads(rerun.stdout)
+    assert again["status"] == "done" and Path(again["cleaned_files"][0]).read_text() == Path(done["cleaned_files"][0]).read_text()
 
 
 def test_without_a_terminal_it_exits_waiting_for_review(dirty_csv, script_file):

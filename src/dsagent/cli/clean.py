@@ -1,4 +1,5 @@
-"""``dsagent clean``: run the clean workflow, ask for the review in a terminal, or leave it for ``--resume``."""
+"""``dsagent clean``: run the clean workflow, ask for the review in a terminal, or leave it for ``--resume``;
+``--rerun data_cleaner.py NEW.csv`` runs a saved cleaner again inside the sandbox."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from dsagent.errors import UserError
 
-JSON_KEYS = ("thread_id", "status", "recommended_steps", "cleaned_files", "function_path", "report_path", "error",
+JSON_KEYS = ("thread_id", "status", "recommended_steps", "code", "cleaned_files", "function_path", "report_path", "error",
              "workspace", "run_id", "llm_calls", "duration_s")
 EXIT = {"done": 0, "needs_review": 0, "error": 4}
 DATA_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".xlsx", ".xlsm", ".xls", ".parquet", ".pq", ".json", ".jsonl", ".ndjson")
@@ -31,6 +32,8 @@ def cmd_clean(args: argparse.Namespace) -> int:
     from dsagent.workflows.clean.api import clean, resume
 
     settings = load_settings(model=args.model, workspace_root=args.workspace_root)
+    if getattr(args, "rerun", None):
+        return _rerun(args, settings)
     interactive = not args.json and not args.yes and sys.stdin.isatty() and sys.stdout.isatty()
     if args.resume:
         if len(args.items) != 1:
@@ -40,7 +43,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
         files, instructions = split_items(args.items)
         outcome = clean(files, instructions, yes=args.yes, settings=settings, on_progress=_progress)
     while interactive and outcome.status == "needs_review":
-        print("\nRecommended steps:\n" + outcome.recommended_steps + "\n")
+        print("\nRecommended steps:\n" + (outcome.review_text or outcome.recommended_steps) + "\n")
         # Said before the prompt: a session closed or killed here resumes in a new process.
         print(f"(thread {outcome.thread_id}: to answer later, dsagent clean --resume {outcome.thread_id} yes)")
         try:
@@ -55,7 +58,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
         print(json.dumps({k: data.get(k) for k in JSON_KEYS}, default=str))
         return EXIT.get(outcome.status, 1)
     if outcome.status == "needs_review":
-        print("\nRecommended steps:\n" + outcome.recommended_steps)
+        print("\nRecommended steps:\n" + (outcome.review_text or outcome.recommended_steps))
         print(f"\nThread {outcome.thread_id} waits for your review: dsagent clean --resume {outcome.thread_id} yes "
               f'(or --resume {outcome.thread_id} "the change")')
         return 0
@@ -63,6 +66,31 @@ def cmd_clean(args: argparse.Namespace) -> int:
         _err(f"dsagent: the cleaner did not pass: {outcome.error}")
     for path in outcome.cleaned_files:
         print(f"Cleaned: {path}")
-    print(f"Function: {outcome.function_path}\nReport: {outcome.report_path}\nThread: {outcome.thread_id} · status {outcome.status} · "
+    if args.yes and outcome.code:  # accepted without review: say what ran (the report shows it too)
+        print("".join(f"\n{name} (accepted with --yes; it ran in the sandbox):\n{src}" for name, src in outcome.code.items()))
+    print(f"Function: {outcome.function_path} (re-run it in the sandbox: dsagent clean --rerun {outcome.function_path} NEW.csv)\nReport: {outcome.report_path}\nThread: {outcome.thread_id} · status {outcome.status} · "
           f"{outcome.duration_s:.1f}s · {outcome.llm_calls} LLM calls")
+    return EXIT.get(outcome.status, 1)
+
+
+def _rerun(args: argparse.Namespace, settings: object) -> int:
+    """``--rerun CLEANER FILE...``: the saved cleaner on new files, in the sandbox; exit 4 when it failed."""
+    from dsagent.cli.commands import _err, _progress
+    from dsagent.workflows.clean.rerun import rerun
+
+    if args.resume or args.yes:
+        raise UserError("--rerun takes a cleaner and data files only: dsagent clean --rerun data_cleaner.py NEW.csv")
+    if not args.items:
+        raise UserError("give the data file(s) to clean: dsagent clean --rerun data_cleaner.py NEW.csv")
+    outcome = rerun(args.rerun, args.items, settings=settings, on_progress=_progress)
+    if args.json:
+        print(json.dumps(outcome.to_json(), default=str))
+        return EXIT.get(outcome.status, 1)
+    if outcome.error:
+        _err(f"dsagent: the cleaner failed in the sandbox: {outcome.error}")
+    for name, (rows_a, rows_b, cols_a, cols_b) in outcome.shapes.items():
+        print(f"{name}: rows {rows_a} → {rows_b}, columns {cols_a} → {cols_b}")
+    for path in outcome.cleaned_files:
+        print(f"Cleaned: {path}")
+    print(f"Workspace: {outcome.workspace} · status {outcome.status}")
     return EXIT.get(outcome.status, 1)

@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "The cleaned CSV and Parquet, the data_cleaner function and a before/after report go to the workspace.")
     clean.add_argument("items", nargs="*", metavar='FILE... ["INSTRUCTIONS"]', help="data files, then optionally the instructions (quote them); with --resume: the ANSWER")
     clean.add_argument("--resume", metavar="THREAD", help="answer the review of a thread that waits: the ANSWER is `yes` or the change to make")
+    clean.add_argument("--rerun", metavar="CLEANER", help="run a saved data_cleaner.py again on the FILEs, inside the sandbox (the files are only read; the output goes to a new workspace)")
     clean.add_argument("--yes", action="store_true", help="run unattended: accept the recommended steps without review")
     clean.add_argument("--json", action="store_true", help="print one JSON object: thread_id, status, recommended_steps, cleaned_files, function_path, report_path, error")
     clean.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.errors import UserError
+from dsagent.workflows.clean import cleaner_file
 
 
 @dataclass
@@ -34,6 +35,10 @@ class CleanOutcome:
     duration_s: float = 0.0
     review: dict | None = None
     """The interrupt value while the thread waits for review (an Agent Inbox HumanInterrupt)."""
+    review_text: str = ""
+    """What the reviewer reads while the thread waits: the steps, then every line of code a "yes" runs and saves."""
+    code: dict[str, str] = field(default_factory=dict)
+    """{file name: source}: waiting, the code under review; else the approved code (what ran, as data_cleaner.py holds it)."""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -45,7 +50,12 @@ def _outcome(thread_id: str, values: dict[str, Any], waiting: dict | None, **ext
         files += [out["csv"], out["parquet"]]
     error = values.get("data_cleaner_error")
     status = "needs_review" if waiting is not None else "error" if error else "done"
-    return CleanOutcome(thread_id=thread_id, status=status, recommended_steps=values.get("recommended_steps") or "",
+    if waiting is not None:
+        code = dict(((waiting.get("action_request") or {}).get("args") or {}).get("code") or {})
+    else:
+        approved = values.get("approved_functions") or {}
+        code = {cleaner_file.file_name(ds_id, len(approved)): src for ds_id, src in approved.items()}
+    return CleanOutcome(review_text=(waiting or {}).get("review_text") or "", code=code, thread_id=thread_id, status=status, recommended_steps=values.get("recommended_steps") or "",
                         cleaned_files=files if status != "needs_review" else [], function_path=values.get("data_cleaner_function_path"),
                         report_path=values.get("report_path"), error=error, workspace=values.get("workspace"), review=waiting, **extra)
 
@@ -168,27 +178,3 @@ def _pending(thread_id: str, settings: Any, values: dict[str, Any]) -> bool:
     with sqlite_checkpointer(settings.home) as saver:
         graph = build_graph(saver, ctx=None, **dict(values.get("flags") or {}))
         return bool(graph.get_state(_config(thread_id)).next)
-
-
-def server_context(state: dict[str, Any]) -> Any:
-    """A RunContext for a graph served without one (LangGraph server): the session is rebuilt from
-    the state's raw file paths and workspace, with the settings of the environment."""
-    from dsagent.config import load_settings
-    from dsagent.llm.registry import model_label
-    from dsagent.runtime import RunContext
-    from dsagent.session import Session, _LazySandbox
-
-    from dsagent.doors.paths import allowed_paths
-
-    paths = [raw["path"] for raw in (state.get("data_raw") or {}).values() if raw.get("path")]
-    if not paths:
-        raise UserError("the clean graph needs data_raw: {id: {path: ...}} of the files to clean")
-    settings = load_settings()
-    paths = allowed_paths(paths, settings.allowed_roots)  # a server's client is not the user at a shell
-    workspace = Path(state["workspace"]) if state.get("workspace") else None
-    session = Session(paths, settings=settings, workspace=workspace)
-    label = model_label(session.model)
-    run_id = session.run_log.start_run(workflow="clean", model=label, question=state.get("user_instructions") or "",
-                                       datasets=[ds.name for ds in session.datasets.values()], workspace=str(session.workspace))
-    return RunContext(session.settings, session.model, label, _LazySandbox(session), session.run_log, run_id, session.workspace,
-                      session.progress, datasets=session.datasets)

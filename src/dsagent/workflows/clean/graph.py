@@ -1,14 +1,18 @@
 """Seed 003's graph, wired for each combination of its three flags.
 
     START → recommend_cleaning_steps → [human_review ⟲ recommend] → create_data_cleaner_code →
-    execute_data_cleaner_code → (fix_data_cleaner_code → execute ⟲ ≤ max_retries) →
+    execute_data_cleaner_code → (fix_data_cleaner_code → [human_review] → execute ⟲ ≤ max_retries) →
     [report_agent_outputs] → END
 
 ``bypass_recommended_steps`` starts at create_data_cleaner_code (no recommend, no review: the
 steps come from the findings and the default policy by code); ``human_in_the_loop`` adds the
 review, a real ``interrupt()`` answered with ``Command(resume=...)``; ``bypass_explain_code`` ends
-after execution. ``build_graph()`` without a context compiles the graph for a LangGraph server: the
-context (model, sandbox, run log, datasets) is then built from the state on first use.
+after execution. With a review, code the fix node rewrote goes back to human_review before it runs.
+
+``build_graph()`` without a context compiles the graph for a LangGraph server (issue 38, finding 3):
+its input is :class:`CleanInput` (files and instructions), and each thread's context (model,
+sandbox, run log, datasets, workspace) comes from the operator's settings (:mod:`.served`): paths
+held to ``allowed_roots``, the workspace under ``workspace_root``, never a folder the state names.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
-from dsagent.workflows.clean.routing import after_execute, after_recommend, entry_node
-from dsagent.workflows.clean.state import CleanState
+from dsagent.workflows.clean.routing import after_execute, after_fix, after_recommend, entry_node
+from dsagent.workflows.clean.state import CleanInput, CleanState
 
 NODE_NAMES = ("recommend_cleaning_steps", "human_review", "create_data_cleaner_code", "execute_data_cleaner_code",
               "fix_data_cleaner_code", "report_agent_outputs")
@@ -28,26 +33,28 @@ NODE_NAMES = ("recommend_cleaning_steps", "human_review", "create_data_cleaner_c
 def build_graph(checkpointer: Any = None, *, ctx: Any = None, human_in_the_loop: bool = True, bypass_recommended_steps: bool = False,
                 bypass_explain_code: bool = False) -> Any:
     """The compiled graph. ``ctx``: a :class:`~dsagent.runtime.RunContext` (or a callable returning
-    one, called on first use); None builds one from the state's ``data_raw`` paths (server use)."""
+    one, called on first use) of a caller that is the user (the CLI, the Python API); None: served
+    to clients, each thread's context from the operator's settings (:class:`.served.ServedContexts`)."""
     from dsagent.workflows.clean.nodes import make_nodes
+    from dsagent.workflows.clean.served import ServedContexts
 
+    reviewed = human_in_the_loop and not bypass_recommended_steps
     nodes: dict[str, Any] = {}
+    served = ServedContexts(lambda context: make_nodes(context, reviewed)) if ctx is None else None
 
     def node(name: str) -> Any:
-        def run(state: CleanState) -> Any:
+        def run(state: CleanState, config: RunnableConfig) -> Any:
+            if served is not None:  # never the state's workspace: the door's own, per thread
+                return served.nodes(dict(state), config)[name](state)
             if not nodes:
                 context = ctx() if callable(ctx) and not hasattr(ctx, "settings") else ctx
-                if context is None:
-                    from dsagent.workflows.clean.api import server_context
-
-                    context = server_context(state)
-                nodes.update(make_nodes(context))
+                nodes.update(make_nodes(context, reviewed))
             return nodes[name](state)
 
         run.__name__ = name
         return run
 
-    graph = StateGraph(CleanState)
+    graph = StateGraph(CleanState, input_schema=CleanInput) if served is not None else StateGraph(CleanState)
     wanted = ["create_data_cleaner_code", "execute_data_cleaner_code", "fix_data_cleaner_code"]
     if not bypass_recommended_steps:
         wanted.insert(0, "recommend_cleaning_steps")
@@ -57,7 +64,7 @@ def build_graph(checkpointer: Any = None, *, ctx: Any = None, human_in_the_loop:
         wanted.append("report_agent_outputs")
     for name in wanted:
         if name == "human_review":
-            graph.add_node(name, node(name), destinations=("recommend_cleaning_steps", "create_data_cleaner_code"))
+            graph.add_node(name, node(name), destinations=("recommend_cleaning_steps", "create_data_cleaner_code", "execute_data_cleaner_code"))
         else:
             graph.add_node(name, node(name))
     graph.add_edge(START, entry_node(bypass_recommended_steps))
@@ -70,5 +77,9 @@ def build_graph(checkpointer: Any = None, *, ctx: Any = None, human_in_the_loop:
         targets["report_agent_outputs"] = "report_agent_outputs"
         graph.add_edge("report_agent_outputs", END)
     graph.add_conditional_edges("execute_data_cleaner_code", partial(after_execute, bypass_explain_code=bypass_explain_code), targets)
-    graph.add_edge("fix_data_cleaner_code", "execute_data_cleaner_code")
+    if reviewed:  # rewritten code is approved before it runs and is saved
+        graph.add_conditional_edges("fix_data_cleaner_code", partial(after_fix, reviewed=True),
+                                    {"human_review": "human_review", "execute_data_cleaner_code": "execute_data_cleaner_code"})
+    else:
+        graph.add_edge("fix_data_cleaner_code", "execute_data_cleaner_code")
     return graph.compile(checkpointer=checkpointer)

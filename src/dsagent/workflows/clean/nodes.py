@@ -1,5 +1,12 @@
 """Seed 003's six nodes: recommend_cleaning_steps, human_review, create_data_cleaner_code,
-execute_data_cleaner_code, fix_data_cleaner_code, report_agent_outputs."""
+execute_data_cleaner_code, fix_data_cleaner_code, report_agent_outputs.
+
+The code is written before the review (the vetted snippets, and the model's ``custom_steps`` when
+the instructions ask for steps no snippet covers), so the reviewer sees every line that will run;
+a "yes" (or ``--yes``) makes it ``approved_functions``, the only code the execute node runs and
+saves as ``data_cleaner.py``. Code the fix node rewrites goes back to the reviewer first when there
+is one (issue 38, finding 7).
+"""
 
 from __future__ import annotations
 
@@ -16,13 +23,13 @@ from dsagent.atomic import write_atomic
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import ProgressEvent, RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.clean import bigpath, execute, prompts, snippets
+from dsagent.workflows.clean import bigpath, cleaner_file, execute, prompts, snippets
 from dsagent.workflows.clean.decide import Decision, findings_text, grounded
 from dsagent.workflows.clean.detect import detect
 from dsagent.workflows.clean.plan import make_plan, render_steps
 from dsagent.workflows.clean.report import write_report
 from dsagent.workflows.clean.review import added_instructions, answer_text, interrupt_value
-from dsagent.workflows.clean.routing import after_review
+from dsagent.workflows.clean.routing import after_review, is_yes
 from dsagent.workflows.clean.state import CleanState
 from dsagent.workflows.common.code import clip, extract_code
 
@@ -36,7 +43,9 @@ def _keep_columns(instructions: str, columns: list[str]) -> list[str]:
     return [c for c in columns if re.search(r"(?<![\w])" + re.escape(c.lower()) + r"(?![\w])", clauses)]
 
 
-def make_nodes(ctx: RunContext) -> dict[str, Node]:
+def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
+    """The nodes over one context. ``reviewed``: a person reviews (human_in_the_loop without
+    bypass_recommended_steps), so code the fix node rewrites waits for a "yes" before it runs."""
     settings = ctx.settings
     big_tables: dict[str, bigpath.RawTable] = {}
 
@@ -146,34 +155,53 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             notes_big = [bigpath.sample_note(state_names.get(i, i), t) for i in plan if (t := big_table(i)) is not None]
             text += "".join(f"\n{n}" for n in notes_big)
             step["detail"] = step.get("detail", "") + f"{sum(len(s) for s in plan.values())} steps, {len(flat)} findings"
+            custom = write_custom(plan) if extra else None  # before the review, so the reviewer reads it
             return {"findings": findings, "plan": plan, "policy": policy, "extra_steps": extra, "model_note": note.strip(),
-                    "recommended_steps": text.strip(), "custom_code": None}
+                    "recommended_steps": text.strip(), **assemble(plan, custom), "approved_functions": {}, "workspace": str(ctx.workspace)}
 
-    def human_review(state: CleanState) -> Command[Literal["recommend_cleaning_steps", "create_data_cleaner_code"]]:
-        answer = answer_text(interrupt(interrupt_value(state["recommended_steps"], state.get("user_instructions", ""), state.get("review_rounds", 0))))
-        goto = after_review(answer)
+    def human_review(state: CleanState) -> Command[Literal["recommend_cleaning_steps", "create_data_cleaner_code", "execute_data_cleaner_code"]]:
+        # After a run, the code under review is the fix node's rewrite: a "yes" runs it at once.
+        fixing = bool(state.get("approved_functions"))
+        functions = dict(state.get("functions") or {})
+        value = interrupt_value(state["recommended_steps"], state.get("user_instructions", ""), state.get("review_rounds", 0),
+                                code_files(functions), state.get("data_cleaner_error") if fixing else None)
+        answer = answer_text(interrupt(value))
+        goto = after_review(answer, fixing)
         with ctx.step("human_review") as step:
-            step["detail"] = "approved" if goto == "create_data_cleaner_code" else f"change asked: {answer[:80]}"
-        if goto == "create_data_cleaner_code":
-            return Command(goto=goto)
+            step["detail"] = "approved" if is_yes(answer) else f"change asked: {answer[:80]}"
+        if is_yes(answer):  # the code shown is the code approved
+            return Command(goto=goto, update=approve(functions))
         return Command(goto=goto, update={"user_instructions": added_instructions(state.get("user_instructions", ""), answer),
                                           "review_rounds": state.get("review_rounds", 0) + 1})
 
     def function_file(ds_id: str) -> Path:
-        name = "data_cleaner.py" if len(ctx.datasets) == 1 else f"data_cleaner_{ds_id}.py"
-        return ctx.workspace / name
+        return ctx.workspace / cleaner_file.file_name(ds_id, len(ctx.datasets))
 
-    def save_function(ds_id: str, source: str) -> str:
-        ds = ctx.datasets[ds_id]
-        from dsagent.reports.notebook import _plain_reader
+    def code_files(functions: dict[str, str]) -> dict[str, str]:
+        """{file name: source}: what the review shows and data_cleaner.py will hold."""
+        return {function_file(ds_id).name: src for ds_id, src in functions.items()}
 
-        reader = _plain_reader(str(Path(ds.source_path).resolve()), ds.sheet, dict(ds.read_options or {})) if ds.source_path else "pd.read_csv(RAW_FILE)"
-        path = function_file(ds_id)
-        write_atomic(path, f'"""Data cleaner written by dsagent (clean workflow) for {ds.name}.\n\nRe-run on the raw file: python {path.name} [OUT.csv]\n"""\n\n'
-                        f"{source}\n\nif __name__ == '__main__':\n    import sys\n\n    import pandas as pd\n\n"
-                        f"    cleaned = data_cleaner({reader})\n    cleaned.to_csv(sys.argv[1] if len(sys.argv) > 1 else 'cleaned.csv', index=False)\n")
-        ctx.run_log.add_artifact(ctx.run_id, "code", str(path))
-        return str(path)
+    def approve(functions: dict[str, str]) -> dict[str, Any]:
+        first = next(iter(functions), None)
+        return {"approved_functions": dict(functions), "data_cleaner_function": functions.get(first) if first else None,
+                "data_cleaner_function_path": str(function_file(first)) if first else None,
+                "data_cleaner_file_name": function_file(first).name if first else "data_cleaner.py"}
+
+    def save_functions(approved: dict[str, str]) -> None:
+        """Write the approved code (and only it) as data_cleaner.py, before it runs."""
+        for ds_id, source in approved.items():
+            path = function_file(ds_id)
+            text = cleaner_file.render(ctx.datasets[ds_id].name, path.name, source)
+            if not path.is_file() or path.read_text(encoding="utf-8", errors="replace") != text:
+                write_atomic(path, text)
+                ctx.run_log.add_artifact(ctx.run_id, "code", str(path))
+
+    def write_custom(plan: dict) -> str:
+        """The model's ``custom_steps(df)`` for the steps no snippet covers."""
+        first = next(iter(plan.values()))
+        columns = ", ".join(f"{c}" for c in frame_of(next(iter(ctx.datasets))).columns)
+        return extract_code(ctx.llm([HumanMessage(content=prompts.CUSTOM_CODE.format(
+            extra_steps="\n".join(f"{s['n']}. {s['what']}" for s in first if s["kind"] == "custom"), columns=columns))], max_tokens=600))
 
     def create_data_cleaner_code(state: CleanState) -> dict[str, Any]:
         with ctx.step("create_data_cleaner_code") as step:
@@ -185,35 +213,41 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 plan = plans(state, findings, policy, skipped, extra)
                 update.update(findings=findings, plan=plan, policy=policy, extra_steps=extra,
                               recommended_steps="\n\n".join(render_steps(s) for s in plan.values()))
-            extra = state.get("extra_steps") or update.get("extra_steps") or []
-            custom = state.get("custom_code")
-            if extra and not custom:
-                first = next(iter(plan.values()))
-                columns = ", ".join(f"{c}" for c in frame_of(next(iter(ctx.datasets))).columns)
-                custom = extract_code(ctx.llm([HumanMessage(content=prompts.CUSTOM_CODE.format(
-                    extra_steps="\n".join(f"{s['n']}. {s['what']}" for s in first if s["kind"] == "custom"), columns=columns))], max_tokens=600))
-                step["detail"] = "custom_steps written by the model; "
+            functions = update.get("functions") or state.get("functions")
+            if not functions:  # a thread checkpointed before the code was written ahead of the review
+                extra = state.get("extra_steps") or []
+                update.update(assemble(plan, state.get("custom_code") or (write_custom(plan) if extra else None)))
+                functions = update["functions"]
+            # Reviewed: human_review approved exactly what it showed. Unattended (--yes, or no review
+            # node): the code built here is accepted as it is, and the report shows it in full.
+            approved = state.get("approved_functions") or functions
             step["detail"] = step.get("detail", "") + f"{len(plan)} function(s) from {sum(len(s) for s in plan.values())} steps"
-            return {**update, **assemble(plan, custom), "data_cleaner_error": None}
+            return {**update, **approve(approved), "data_cleaner_error": None, "workspace": str(ctx.workspace)}
 
     def assemble(plan: dict, custom: str | None) -> dict[str, Any]:
-        """Build each table's function from its steps (and the model's custom_steps) and save it."""
+        """Each table's function from its steps (and the model's custom_steps); saved only once approved."""
         functions = {ds_id: snippets.build_function([s for s in steps if s["kind"] != "custom"], custom) for ds_id, steps in plan.items()}
-        paths = {ds_id: save_function(ds_id, src) for ds_id, src in functions.items()}
         first_id = next(iter(functions))
         return {"custom_code": custom, "functions": functions, "function_origin": {k: "snippets" for k in functions},
-                "data_cleaner_function": functions[first_id], "data_cleaner_function_path": paths[first_id],
-                "data_cleaner_file_name": Path(paths[first_id]).name}
+                "data_cleaner_function": functions[first_id]}
 
     def execute_data_cleaner_code(state: CleanState) -> dict[str, Any]:
         with ctx.step("execute_data_cleaner_code") as step:
             errors, cleaned, verification, guard_lines = [], {}, {}, []
+            approved = dict(state.get("approved_functions") or {})
+            save_functions(approved)  # data_cleaner.py is the code that runs now, written before it runs
             for ds_id, steps in state["plan"].items():
                 plain = [s for s in steps if s["kind"] != "custom"]
-                if state.get("function_origin", {}).get(ds_id) == "snippets":
+                if ds_id not in approved:
+                    errors.append(f"{state_names.get(ds_id, ds_id)}: no approved cleaner; nothing ran")
+                    continue
+                if state.get("function_origin", {}).get(ds_id) == "snippets":  # the same code, with dsagent's trace lines
                     source = snippets.build_function(plain, state.get("custom_code"), trace=True)
+                    if snippets.untraced(source) != approved[ds_id]:
+                        errors.append(f"{state_names.get(ds_id, ds_id)}: the code to run is not the approved code; refused")
+                        continue
                 else:
-                    source = state["functions"][ds_id]
+                    source = approved[ds_id]
                 stem = Path(str(ctx.datasets[ds_id].source_path or ds_id)).stem if len(ctx.datasets) == 1 else ds_id
                 prefix = f"{state_names.get(ds_id, ds_id)}: " if len(ctx.datasets) > 1 else ""
                 table = big_table(ds_id)
@@ -221,7 +255,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                     custom = state.get("custom_code") if state.get("function_origin", {}).get(ds_id) == "snippets" else None
                     keep = _keep_columns(state.get("user_instructions", ""), list(table.sample.columns))
                     dups = sum(f["count"] for f in state["findings"].get(ds_id, []) if f["kind"] == "duplicate_rows")
-                    model_fn = state["functions"][ds_id] if state.get("function_origin", {}).get(ds_id) == "model" else None
+                    model_fn = approved[ds_id] if state.get("function_origin", {}).get(ds_id) == "model" else None
                     out, problems, checks, err = bigpath.clean_table(ctx, ds_id, state_names.get(ds_id, ds_id), table, plain, steps, custom, keep,
                                                                      stem, dups, model_fn, say)
                     if err:
@@ -261,6 +295,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             if state.get("custom_code"):
                 fixed = extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="custom_steps", code_snippet=state["custom_code"], error=error))], max_tokens=700))
                 update.update(assemble(state["plan"], fixed if "def custom_steps" in fixed else state["custom_code"]))
+                functions = update["functions"]
                 step["detail"] = "fixed custom_steps"
             else:
                 functions, origin = dict(state["functions"]), dict(state.get("function_origin", {}))
@@ -268,11 +303,12 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                     fixed = extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="data_cleaner", code_snippet=functions[ds_id], error=error))], max_tokens=1500))
                     if "def data_cleaner" in fixed:
                         functions[ds_id], origin[ds_id] = fixed, "model"
-                        save_function(ds_id, fixed)
                 first = next(iter(functions))
                 update.update(functions=functions, function_origin=origin, data_cleaner_function=functions[first])
                 step["detail"] = "fixed data_cleaner"
             step["detail"] += f" (retry {update['retry_count']}/{state.get('max_retries', 0)})"
+            if not reviewed:  # unattended: the rewrite is accepted; it runs, is saved and is shown in the report
+                update.update(approve(functions))
             return update
 
     def report_agent_outputs(state: CleanState) -> dict[str, Any]:

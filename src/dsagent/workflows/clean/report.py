@@ -2,7 +2,7 @@
 
 Everything in it is computed by code from the raw table, the cleaned table and the trace of the
 steps: rows, columns, types and missing values per column, values changed per column, what each
-step changed (with counts), the checks of the findings, and the function.
+step changed (with counts), the checks of the findings, and the code that ran (in full, as saved).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dsagent.reports.build import dataset_meta
 from dsagent.reports.html import write_html
 from dsagent.reports.markdown import write_markdown
 from dsagent.reports.model import Report, Section
+from dsagent.workflows.clean import cleaner_file
 
 if TYPE_CHECKING:
     from dsagent.runtime import RunContext
@@ -59,9 +60,15 @@ def build(state: dict[str, Any], names: dict[str, str], meta: dict[str, Any]) ->
         if checks:
             sections.append(Section(section_type="text", content="Checks of the findings on the cleaned table (by code):\n\n" + "\n".join(f"- {c}" for c in checks)))
     sections.append(Section(section_type="text", content="## Recommended steps (as reviewed)\n\n" + (state.get("recommended_steps") or "(bypassed)")))
-    if state.get("data_cleaner_function"):
-        sections.append(Section(section_type="code", content=state["data_cleaner_function"],
-                                description=f"The function ({state.get('data_cleaner_function_path')}); re-run it on the raw file"))
+    approved = state.get("approved_functions") or {}
+    flags = state.get("flags") or {}
+    how = "reviewed" if flags.get("human_in_the_loop", True) and not flags.get("bypass_recommended_steps") else "accepted without review (--yes)"
+    for ds_id, source in approved.items():  # in full: the code that ran is the code saved (issue 38, finding 7)
+        file = cleaner_file.file_name(ds_id, len(approved))
+        origin = "rewritten by the model's fix" if (state.get("function_origin") or {}).get(ds_id) == "model" else "built from the steps"
+        sections.append(Section(section_type="code", content=source,
+                                description=f"{file}: the code that ran in the sandbox ({origin}, {how}), saved as it is; "
+                                            f"re-run it in the sandbox with dsagent clean --rerun {file} NEW.csv"))
     caveats += [g for g in state.get("guard_findings") or [] if g not in (error or "")]
     title = "Data cleaning: " + ", ".join(names.values())
     return Report(title=title[:120], sections=sections, caveats=caveats, question=state.get("user_instructions") or "", meta=meta)

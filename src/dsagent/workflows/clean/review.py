@@ -14,15 +14,34 @@ from dsagent.workflows.clean.routing import is_yes
 
 ACTION = "review_cleaning_steps"
 QUESTION = "Are the following data cleaning instructions correct? (Answer 'yes' or provide modifications)"
+QUESTION_FIX = ("The cleaner did not pass and the model rewrote it. Run the rewritten code below (and save it as the cleaner)? "
+                "(Answer 'yes' or provide modifications)")
 
 
-def interrupt_value(recommended_steps: str, user_instructions: str, round_: int) -> dict[str, Any]:
+def review_text(recommended_steps: str, code: dict[str, str], error: str | None = None) -> str:
+    """What the reviewer reads: the steps (or, after a fix, why the code was rewritten), then every
+    file's code in full: the code a "yes" runs in the sandbox and saves, nothing else (issue 38, finding 7)."""
+    head = f"The last run failed:\n{error.strip()}\n\nThe steps:\n{recommended_steps}" if error else recommended_steps
+    files = "".join(f"\n\n{name} (runs in the sandbox, then is saved; re-run it with dsagent clean --rerun {name} NEW.csv):\n"
+                    f"```python\n{source.rstrip()}\n```" for name, source in code.items())
+    return head + files
+
+
+def interrupt_value(recommended_steps: str, user_instructions: str, round_: int, code: dict[str, str] | None = None,
+                    error: str | None = None) -> dict[str, Any]:
+    """The Agent Inbox ``HumanInterrupt``: ``args.code`` ({file name: source}) is the code a "yes"
+    approves; ``error`` is set when the fix node rewrote the code after a failed run."""
+    code = dict(code or {})
+    question = QUESTION_FIX if error else QUESTION
+    text = review_text(recommended_steps, code, error)
     return {
-        "action_request": {"action": ACTION, "args": {"recommended_steps": recommended_steps, "user_instructions": user_instructions}},
+        "action_request": {"action": ACTION, "args": {"recommended_steps": recommended_steps, "user_instructions": user_instructions,
+                                                      "code": code}},
         "config": {"allow_accept": True, "allow_edit": True, "allow_respond": True, "allow_ignore": False},
-        "description": f"{QUESTION}\n\n{recommended_steps}",
-        "question": QUESTION,
+        "description": f"{question}\n\n{text}",
+        "question": question,
         "recommended_steps": recommended_steps,
+        "review_text": text,
         "review_round": round_,
     }
 

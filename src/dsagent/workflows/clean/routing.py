@@ -2,7 +2,10 @@
 
 - entry: ``recommend_cleaning_steps``, or ``create_data_cleaner_code`` with bypass_recommended_steps
 - after recommending: ``human_review`` when human_in_the_loop, else ``create_data_cleaner_code``
-- human review: "yes" → ``create_data_cleaner_code``, anything else → ``recommend_cleaning_steps``
+- human review: "yes" → ``create_data_cleaner_code`` (or, reviewing code the fix node rewrote,
+  ``execute_data_cleaner_code``), anything else → ``recommend_cleaning_steps``
+- after fixing: ``human_review`` when the code changed and a person reviews (the rewritten code is
+  approved before it runs and is saved), else ``execute_data_cleaner_code``
 - after executing: ``fix_data_cleaner_code`` while there is an error and retries are left, else
   ``report_agent_outputs`` (or END with bypass_explain_code)
 """
@@ -37,5 +40,14 @@ def is_yes(answer: str) -> bool:
     return answer.strip().strip(".!").strip().lower() in {"yes", "y", "ok", "okay", "approve", "approved", "accept", "go", "lgtm"}
 
 
-def after_review(answer: str) -> Literal["create_data_cleaner_code", "recommend_cleaning_steps"]:
-    return "create_data_cleaner_code" if is_yes(answer) else "recommend_cleaning_steps"
+def after_review(answer: str, fixing: bool = False) -> Literal["create_data_cleaner_code", "execute_data_cleaner_code", "recommend_cleaning_steps"]:
+    if not is_yes(answer):
+        return "recommend_cleaning_steps"
+    return "execute_data_cleaner_code" if fixing else "create_data_cleaner_code"
+
+
+def after_fix(state: CleanState, reviewed: bool = False) -> Literal["human_review", "execute_data_cleaner_code"]:
+    """Code the fix node rewrote goes back to the reviewer when there is one (issue 38, finding 7)."""
+    if reviewed and (state.get("functions") or {}) != (state.get("approved_functions") or {}):
+        return "human_review"
+    return "execute_data_cleaner_code"

@@ -9,6 +9,7 @@ raw file: ``data_cleaner(pd.read_csv("raw.csv"))``. Steps the model adds arrive 
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -137,6 +138,17 @@ def build_function(steps: list[dict[str, Any]], custom_code: str | None = None, 
     inner = textwrap.indent("\n".join(body), "    ")
     head = f'def {FUNCTION_NAME}(data_raw):\n    """Clean a raw table the way the reviewed steps say; returns a new DataFrame (the input is not changed)."""\n'
     return head + inner + "\n"
+
+
+_TRACE_LINE = re.compile(r"^    (_trace\(\d+, _prev, df\)|_prev = df\.copy\(\))\n", re.M)
+
+
+def untraced(source: str) -> str:
+    """``source`` without the trace lines :func:`build_function` adds with ``trace=True``: the code
+    that is reviewed and saved. The execute node runs a traced function only when this gives back
+    exactly the approved one (dsagent's own lines added, nothing else changed)."""
+    block = textwrap.indent(_TRACE_SOURCE, "    ") + "\n"
+    return _TRACE_LINE.sub("", source.replace(block, "", 1))
 
 
 def custom_part(function_source: str) -> str | None:

@@ -63,12 +63,26 @@ class CleanState(TypedDict, total=False):
     """{dataset_id: data_cleaner source}: one function per table (data_cleaner_function is the first)."""
     function_origin: dict
     """{dataset_id: "snippets" | "model"}: built from the plan, or rewritten by the fix node."""
+    approved_functions: dict
+    """{dataset_id: source}: the code the reviewer approved (or --yes accepted): the only code the
+    execute node runs and saves as data_cleaner.py; empty until the review's "yes"."""
     workspace: str
-    """The run's workspace: the cleaned files, the function and the report are written here."""
+    """The run's workspace, recorded by the nodes from their context (a Session's, or a served
+    thread's under workspace_root); never read back to choose where to write."""
     flags: dict
     """The graph's flags (human_in_the_loop, bypass_recommended_steps, bypass_explain_code), to resume with the same graph."""
     report_path: Optional[str]
     """The before/after report (report.md; report.html beside it)."""
+
+
+class CleanInput(TypedDict, total=False):
+    """What a client of the served graph (LangGraph server) sends: the files and the instructions.
+    Everything else (workspace, plan, code) comes from the operator's settings and the nodes."""
+
+    data_raw: dict
+    """{dataset_id: {"path": "file.csv"}}: files under the setting allowed_roots."""
+    user_instructions: str
+    max_retries: int
 
 
 def initial_state(user_instructions: str, data_raw: dict, summary: str, max_retries: int) -> CleanState:
@@ -77,5 +91,6 @@ def initial_state(user_instructions: str, data_raw: dict, summary: str, max_retr
         all_datasets_summary=summary, data_cleaner_function=None, data_cleaner_function_path=None,
         data_cleaner_file_name="data_cleaner.py", data_cleaner_function_name="data_cleaner", data_cleaner_error=None,
         max_retries=max_retries, retry_count=0, findings={}, plan={}, policy={}, model_note="", extra_steps=[],
-        custom_code=None, guard_findings=[], verification={}, review_rounds=0, functions={}, function_origin={}, report_path=None,
+        custom_code=None, guard_findings=[], verification={}, review_rounds=0, functions={}, function_origin={}, approved_functions={},
+        report_path=None,
     )
