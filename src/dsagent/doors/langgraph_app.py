@@ -127,7 +127,10 @@ def clean(config: Any = None) -> Any:
     """The clean workflow (seed 003) as its package builds it; the server compiles in its own
     checkpointer, so the review's ``interrupt()`` (an Agent Inbox action request) is answered with
     ``Command(resume=...)`` through the API. Input: ``{"data_raw": {"name": {"path": "file.csv"}},
-    "user_instructions": "..."}``; paths outside the allowed folders are refused."""
+    "user_instructions": "..."}`` (other keys are not input); paths outside ``allowed_roots`` are
+    refused. Built without a context (``ctx=None``), so each thread's context comes from the
+    operator's settings: its workspace is ``<workspace_root>/served-clean/<digest of the thread>/``,
+    never a folder the client names in the state or the configuration (workflows/clean/served.py)."""
     from dsagent.workflows.clean.graph import build_graph
 
-    return build_graph()
+    return build_graph(ctx=None)
