@@ -60,9 +60,9 @@ def soak(questions: int = 200, per_conversation: int = 10, workdir: Path | None 
 
     script = workdir / "script.json"
     script.write_text(json.dumps([PLAN, CODE, EXPLAIN] * questions))
+    os.environ["DSAGENT_MODEL"] = f"scripted:{script}"  # the operator's model: a page may not name a script
     state: dict[str, Any] = {}
     web_state.init_state(state)
-    state["model_spec"] = f"scripted:{script}"
     web_state.load_uploads(state, [("sales.csv", CSV.encode())])
     answered, checkpoints = 0, []
     started = time.perf_counter()

@@ -22,15 +22,19 @@ def _guarded_connect(self: socket.socket, address):  # type: ignore[no-untyped-d
 
 
 @pytest.fixture(autouse=True)
-def hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     home = tmp_path / "home"
     monkeypatch.setenv("DSAGENT_HOME", str(home))
     monkeypatch.setenv("DSAGENT_WORKSPACE_ROOT", str(tmp_path / "workspace"))
-    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DSAGENT_MODEL", "DSAGENT_DATABASE_URL"):
+    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_COMPATIBLE_API_KEY", "DSAGENT_MODEL", "DSAGENT_DATABASE_URL",
+                "DSAGENT_ALLOWED_MODELS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
     monkeypatch.chdir(tmp_path)
-    return home
+    yield home
+    from dsagent.access import stop_serving
+
+    stop_serving()  # a test that served a door leaves a process that trusts its caller again
 
 
 @pytest.fixture

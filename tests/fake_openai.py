@@ -39,6 +39,8 @@ class FakeOpenAI:
         self.hang_s = hang_s
         self.requests: list[float] = []
         self.bodies: list[dict[str, Any]] = []
+        self.auth: list[str | None] = []
+        """The Authorization header of each request (which key the client sent)."""
         self._stop = threading.Event()
         self._lock = threading.Lock()
         fake = self
@@ -54,6 +56,7 @@ class FakeOpenAI:
                 raw = self.rfile.read(length) if length else b""
                 with fake._lock:
                     fake.requests.append(time.monotonic())
+                    fake.auth.append(self.headers.get("Authorization"))
                     try:
                         fake.bodies.append(json.loads(raw or b"{}"))
                     except ValueError:

@@ -129,8 +129,11 @@ def test_chat_form_input_and_a_follow_up_on_the_same_thread(script_file, sales_c
     first = graph.invoke({"paths": ["sales.csv"], "messages": [{"role": "user", "content": "How many units in total?"}]}, config)
     assert first["answer"] == "The total is shown." and [m.type for m in first["messages"]] == ["human", "ai"]
     second_spec = script_file([PLAN, "result = df['units'].max()", "The largest is shown."])
-    follow = graph.invoke({"messages": [{"role": "user", "content": "And the largest?"}]},
-                          {"configurable": {"thread_id": "t1", "model": second_spec}})
+    with pytest.raises(ValueError, match="a client cannot choose a scripted model"):  # a file named by the client
+        graph.invoke({"messages": [{"role": "user", "content": "And the largest?"}]},
+                     {"configurable": {"thread_id": "t3", "model": second_spec}})
+    monkeypatch.setenv("DSAGENT_MODEL", second_spec)  # the operator's model (a new script from its first reply)
+    follow = graph.invoke({"messages": [{"role": "user", "content": "And the largest?"}]}, config)
     assert follow["answer"] == "The largest is shown." and len(follow["messages"]) == 4
     from dsagent.store import RunLog
     from dsagent.config import load_settings

@@ -75,17 +75,19 @@ def test_without_a_token_on_loopback_the_page_is_open():
 # --- one workspace and sandbox per browser session ------------------------------------------
 
 
-def test_a_browser_session_can_read_nothing_of_another(tmp_path, script_file):
+def test_a_browser_session_can_read_nothing_of_another(tmp_path, script_file, monkeypatch):
+    # The operator's model (a page may not name a script); each Session replays it from its start.
+    monkeypatch.setenv("DSAGENT_MODEL", script_file([PLAN, "x", PLAN, "x", "Could not read it.", "x", "x", "x"]))
     alice, bob = {}, {}
     for state in (alice, bob):
         web_state.init_state(state)
-    alice["model_spec"] = script_file([])
     web_state.load_uploads(alice, [("secret.csv", b"name,salary\nalice,123456\n")])
     secret = Path(alice["workspace_dir"]) / "uploads" / "secret.csv"
     root = Path(alice["workspace_dir"]).parent
     steal = (f"import os\nresult = {{'listing': sorted(os.listdir({str(root)!r})), "
              f"'file': open({str(secret)!r}).read()}}")
     bob["model_spec"] = script_file([PLAN, steal, PLAN, steal, "Could not read it.", "x", "x", "x"])
+    monkeypatch.setenv("DSAGENT_MODEL", bob["model_spec"])
     web_state.load_uploads(bob, [("mine.csv", b"a,b\n1,2\n")])
     try:
         assert alice["workspace_dir"] != bob["workspace_dir"]

@@ -105,7 +105,7 @@ def test_errors_are_one_readable_line_in_the_chat(monkeypatch, script_file, sale
     assert "\n" not in at.error[0].value and "Traceback" not in at.error[0].value
     at.sidebar.text_input(key="model_spec").set_value("bogus:model").run()
     at.chat_input[0].set_value("Plot units").run()
-    assert "unknown model provider 'bogus'" in at.error[-1].value and not at.exception
+    assert "bogus:model is not one this server offers" in at.error[-1].value and not at.exception
 
 
 class StubSession:

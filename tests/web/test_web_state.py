@@ -89,9 +89,10 @@ def test_sync_uploads_reloads_only_when_the_files_change(state):
     assert state["session"] is None and state["datasets"] == {}
 
 
-def test_ask_appends_the_answer_and_never_raises(state, script_file, sales_csv):
+def test_ask_appends_the_answer_and_never_raises(state, script_file, sales_csv, monkeypatch):
     web_state.load_uploads(state, [("sales.csv", sales_csv.read_bytes())])
     spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed."])
+    monkeypatch.setenv("DSAGENT_MODEL", spec)  # the operator's model changed (a page may not name a script)
     events = []
     message = web_state.ask(state, "How many units?", "quick", spec, events.append)
     assert message["error"] is None and message["content"] == "Total units computed."
@@ -105,10 +106,11 @@ def test_ask_appends_the_answer_and_never_raises(state, script_file, sales_csv):
     assert len(state["messages"]) == 4
 
 
-def test_a_new_model_spec_keeps_the_conversation(state, script_file, sales_csv):
+def test_a_new_model_spec_keeps_the_conversation(state, script_file, sales_csv, monkeypatch):
     web_state.load_uploads(state, [("sales.csv", sales_csv.read_bytes())])
     state["session"].history.extend(["q", "a"])
     spec = script_file([])
+    monkeypatch.setenv("DSAGENT_MODEL", spec)
     session = web_state.session_for(state, spec)
     assert session.settings.model == spec and session.history == ["q", "a"]
     assert web_state.session_for(state, spec) is session  # same spec: same session
@@ -119,7 +121,8 @@ def test_asking_without_data_or_with_a_bad_model_says_what_to_do(state, sales_cs
     assert "upload a data file first" in message["error"]
     web_state.load_uploads(state, [("sales.csv", sales_csv.read_bytes())])
     message = web_state.ask(state, "anything?", "quick", "bogus:model")
-    assert message["error"].startswith("unknown model provider 'bogus'")
+    assert "the model bogus:model is not one this server offers" in message["error"]
+    assert "allowed_models" in message["error"]
 
 
 def test_one_line_names_internal_errors():

@@ -6,10 +6,13 @@ files, runs the named workflow's own graph through :meth:`Session.ask` (no copy 
 same sandbox, run log, reports) and returns the answer, code, figure and report paths. Progress
 streams as custom events (``stream_mode="custom"``). The thread keeps the conversation in
 ``messages``, so a follow-up on the same thread acts on the latest result (react's contract).
-``config["configurable"]["model"]`` picks the model (default: the settings' model).
+``config["configurable"]["model"]`` picks the model: the settings' ``model`` (default) or one of
+``allowed_models``; any other is refused (:mod:`dsagent.access`).
 
 The clean workflow's graph and the assistant's are served as their own packages build them
 (``build_graph(checkpointer=None)``): they need the server's checkpointer for their interrupts.
+Their factories turn on :func:`dsagent.access.serve_clients`, so a model or project folder that
+a client writes into a run's configuration or state is held to the operator's settings.
 """
 
 from __future__ import annotations
@@ -85,8 +88,10 @@ def make_graph(workflow: str) -> Any:
         from dsagent.errors import UserError
         from dsagent.session import Session
 
-        model = (config.get("configurable") or {}).get("model")
-        settings = load_settings(model=model)
+        from dsagent.access import client_model
+
+        operator = load_settings()
+        settings = load_settings(model=client_model((config.get("configurable") or {}).get("model"), operator))
         question = _question(state)
         if not question.strip():
             raise UserError('the input needs a question: {"paths": ["data.csv"], "question": "What is the average price?"}')
@@ -122,7 +127,6 @@ react = make_graph("react")
 robust = make_graph("robust")
 
 
-
 def clean(config: Any = None) -> Any:
     """The clean workflow (seed 003) as its package builds it; the server compiles in its own
     checkpointer, so the review's ``interrupt()`` (an Agent Inbox action request) is answered with
@@ -131,6 +135,19 @@ def clean(config: Any = None) -> Any:
     refused. Built without a context (``ctx=None``), so each thread's context comes from the
     operator's settings: its workspace is ``<workspace_root>/served-clean/<digest of the thread>/``,
     never a folder the client names in the state or the configuration (workflows/clean/served.py)."""
+    from dsagent.access import serve_clients
     from dsagent.workflows.clean.graph import build_graph
 
+    serve_clients()
     return build_graph(ctx=None)
+
+
+def assistant(config: Any = None) -> Any:
+    """The assistant (seed 004) as its package builds it, for a server whose clients are not the
+    operator: ``project_dir`` must lie under ``allowed_roots`` and ``agent_llm.model`` must be the
+    settings' model or in ``allowed_models`` (checked where each is read, on every run)."""
+    from dsagent.access import serve_clients
+    from dsagent.workflows.assistant.graph import build_graph
+
+    serve_clients()
+    return build_graph()

@@ -1,8 +1,8 @@
 """One registry: a ``provider:model`` spec becomes a LangChain ``BaseChatModel``.
 
 Nodes ask the registry for a model and never import a vendor SDK. Keys come from the usual
-environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY); they never reach the sandbox, whose
-environment is scrubbed.
+environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_API_KEY); each goes only
+to its own provider, and none reaches the sandbox, whose environment is scrubbed.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def _remote(provider: str, name: str, spec: str, settings: "Settings") -> tuple[
         if not sep or not model or not base_url:
             raise UserError(f"use `openai-compatible:<model>@<base_url>`, e.g. openai-compatible:qwen@http://localhost:8000/v1 (got {spec!r})")
         mod = _import("langchain_openai", "openai")
-        key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+        key = compatible_key(base_url)
         chat = mod.ChatOpenAI(model=model, base_url=base_url, api_key=key, timeout=timeout, temperature=temperature, max_retries=0)
         return chat, f"the model server at {base_url}"
     if provider == "anthropic":
@@ -102,6 +102,22 @@ def _remote(provider: str, name: str, spec: str, settings: "Settings") -> tuple[
     mod = _import("langchain_ollama", "ollama")
     host = os.environ.get("OLLAMA_HOST") or None
     return mod.ChatOllama(model=name, temperature=temperature, base_url=host, client_kwargs={"timeout": timeout}), f"Ollama at {host or 'localhost:11434'}"
+
+
+def compatible_key(base_url: str) -> str:
+    """The key an ``openai-compatible:`` server gets: ``OPENAI_COMPATIBLE_API_KEY``, or ``OPENAI_API_KEY``
+    only when the URL is OpenAI's own (a key goes only to the provider it was issued for)."""
+    from urllib.parse import urlsplit
+
+    own = os.environ.get("OPENAI_COMPATIBLE_API_KEY")
+    if own:
+        return own
+    try:
+        parts = urlsplit(base_url)
+        openai_itself = parts.scheme == "https" and (parts.hostname or "").lower() == "api.openai.com" and parts.port in (None, 443)
+    except ValueError:
+        openai_itself = False
+    return (os.environ.get("OPENAI_API_KEY") if openai_itself else None) or "not-needed"
 
 
 def model_label(model: "BaseChatModel") -> str:

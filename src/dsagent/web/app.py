@@ -20,7 +20,8 @@ from dsagent.workflows import WORKFLOWS
 MODEL_HELP = (
     "A model spec: `local` (the embedded model, offline, no key), `local:<path.gguf>`, "
     "`openai:<model>`, `anthropic:<model>`, `ollama:<model>`, `openai-compatible:<model>@<url>`, "
-    "`scripted:<replies.json>`."
+    "`scripted:<replies.json>`. A browser may use the server's own model and those its operator lists in "
+    "`allowed_models` (DSAGENT_ALLOWED_MODELS)."
 )
 
 
@@ -117,6 +118,8 @@ def access_gate(state: Any) -> None:
 
     token = load_settings().web_token
     if web_state.authorized(state, token, st.query_params.get("token")):
+        if token:
+            _admit_uploads()
         return
     st.title("dsagent")
     typed = st.text_input("Access token", type="password", key="access_token",
@@ -126,6 +129,17 @@ def access_gate(state: Any) -> None:
     if typed:
         st.error("That is not the access token.", icon=":material/lock:")
     st.stop()
+
+
+def _admit_uploads() -> None:
+    """This browser session gave the token: Streamlit's upload route takes its files (web/gate.py)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from dsagent.web.gate import admit
+
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        admit(ctx.session_id)
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from dsagent.web.state import State, ensure_workspace, log, one_line
+from dsagent.web.state import State, ensure_workspace, log, one_line, page_model
 from dsagent.workflows import WORKFLOWS
 
 MODE = "assistant"
@@ -45,6 +45,7 @@ def ask(state: State, question: str, model_spec: str, on_event: Any = None) -> d
     try:
         conf = Configuration.defaults()
         if model_spec:
+            model_spec = page_model(model_spec)
             conf = conf.model_copy(update={"agent_llm": AgentLLM(**{**conf.agent_llm.model_dump(), "model": model_spec})})
         out = run_turn(question, project_dir=project_dir(state), thread_id=state.get("assistant_thread"), configuration=conf, on_event=on_event)
     except Exception as exc:

@@ -30,12 +30,12 @@ def _paths(state: Any) -> list[str]:
 def _run(state: Any, start: bool, answer: str = "") -> None:
     from dsagent.workflows.clean.api import clean, resume
 
-    model = state["model_spec"].strip() or None
     with st.status("Cleaning …" if not start else "Finding problems and recommending steps …", expanded=False) as status:
         def progress(event: Any) -> None:
             if event.kind == "node_end":
                 status.write(f"{event.node} · {event.seconds:.1f}s" + (f" — {event.message}" if event.message else ""))
         try:
+            model = web_state.page_model(state["model_spec"])
             if start:
                 state["clean_outcome"] = clean(_paths(state), state.get("clean_instructions", ""), model=model, on_progress=progress)
             else:

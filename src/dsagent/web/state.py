@@ -89,11 +89,20 @@ def save_uploads(workspace_dir: Path, uploads: Sequence[tuple[str, bytes]]) -> l
     return paths
 
 
+def page_model(model_spec: str | None) -> str:
+    """The model the page names, held to the operator's list (``model`` or ``allowed_models``): a
+    browser is a client, not the operator, so it cannot send the server's key or data elsewhere."""
+    from dsagent.access import client_model
+    from dsagent.config import load_settings
+
+    return client_model(model_spec, load_settings())
+
+
 def _new_session(state: State, paths: Sequence[Path], model_spec: str) -> Any:
     from dsagent.session import Session
 
     runs = ensure_workspace(state) / "runs"
-    return Session(list(paths), model=model_spec or None, workspace_root=str(runs))
+    return Session(list(paths), model=page_model(model_spec), workspace_root=str(runs))
 
 
 def _close(state: State) -> None:

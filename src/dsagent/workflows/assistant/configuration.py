@@ -1,6 +1,8 @@
 """Seed 004's ``Configuration``, passed per run in ``RunnableConfig["configurable"]``.
 
 API keys never live here: providers read them from the environment (``dsagent.llm.registry``).
+Where a door serves clients, the model a run names is held to the operator's ``allowed_models``
+(:mod:`dsagent.access`).
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from pydantic import BaseModel, Field
+
+from dsagent.access import client_policy
 
 
 class AgentLLM(BaseModel):
@@ -45,4 +49,8 @@ class Configuration(BaseModel):
                 if key == "agent_llm":
                     value = {**base["agent_llm"], **(value.model_dump() if isinstance(value, BaseModel) else dict(value))}
                 base[key] = value
-        return cls.model_validate(base)
+        conf = cls.model_validate(base)
+        policy = client_policy()
+        if policy is not None:  # a served door: the client's model choice is held to the operator's list
+            conf.agent_llm.model = policy.model(conf.agent_llm.model)
+        return conf

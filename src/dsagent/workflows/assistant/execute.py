@@ -32,7 +32,7 @@ def _prefix(project: Project, file: str) -> SystemMessage:
 
     path = project.summaries / f"{file}.md"
     summary = path.read_text(encoding="utf-8") if path.is_file() else f"(no summary of {file} yet)"
-    return SystemMessage(content=context(summary.strip(), quote=False))
+    return SystemMessage(content=context(summary.strip()))
 
 
 def make_plan(runtime: Any, task: dict[str, Any]) -> dict[str, Any]:
@@ -124,8 +124,8 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
     from dsagent.reports.html import write_html
     from dsagent.reports.markdown import write_markdown
     from dsagent.sandbox.base import error_line
-    from dsagent.workflows.common.code import clip, describe_output, follow_up, run_code, write_code
-    from dsagent.workflows.common.prompting import code_rules
+    from dsagent.workflows.common.code import describe_output, follow_up, run_code, write_code
+    from dsagent.workflows.common.prompting import code_rules, quote_data
 
     project: Project = runtime.project
     session = runtime.session()
@@ -140,7 +140,7 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
         for attempt in range(1, max_retries + 2):
             with ctx.step("execute") as step:
                 asked = [prefix, HumanMessage(content=first)]
-                messages = follow_up(asked, code, prompts.FIX_CODE.format(error=clip(failed[-1]["error"], 1200))) if failed else asked
+                messages = follow_up(asked, code, prompts.FIX_CODE.format(error=quote_data(failed[-1]["error"], 1200))) if failed else asked
                 code, _ = write_code(ctx, messages, {f["code"] for f in failed}, asked)
                 run, result = run_code(ctx, code)
                 problem = off_task(task, run.result) if run.success else None

@@ -1,7 +1,8 @@
 """Seed 004's graph: START → agent_node ⇄ tools (ToolNode); agent_node → END when it answers.
 
 The input is plain JSON — ``{"messages": [{"role": "user", "content": "…"}], "project_dir": "…"}`` —
-so a LangGraph server can serve it (``graph`` below); the configuration comes per run in
+so a LangGraph server can serve it (``dsagent.doors.langgraph_app:assistant``, which holds a client's
+choices to the operator's settings); the configuration comes per run in
 ``RunnableConfig["configurable"]`` (:class:`Configuration`).
 """
 
@@ -56,8 +57,3 @@ def tracing_callbacks() -> list[Any]:
 
     project = os.environ.get("LANGSMITH_PROJECT") or os.environ.get("LANGCHAIN_PROJECT") or "dsagent-assistant"
     return [LangChainTracer(project_name=project)]
-
-
-def graph(config: dict[str, Any] | None = None) -> Any:
-    """The graph for ``langgraph dev`` / a LangGraph server (it brings its own checkpointer)."""
-    return build_graph()

@@ -18,6 +18,7 @@ from dsagent.workflows.assistant import prompts, router
 from dsagent.workflows.assistant.configuration import Configuration
 from dsagent.workflows.assistant.project import Project
 from dsagent.workflows.assistant.state import AgentState
+from dsagent.workflows.common.prompting import quote_data
 
 ROUTE_TAG = "assistant:route"
 ANSWER_TAG = "assistant:answer"
@@ -122,7 +123,7 @@ def _answer(model: Any, conf: Configuration, project: Project, turn: router.Turn
     results = "\n".join(f"[{c['name']}] {c['result'][:TOOL_RESULT_CHARS]}" for c in turn.calls)
     tail = prompts.RESPOND.format(
         status=router.status_line(project, pending_clean), history=router._history(turn), request=turn.request,
-        results=prompts.RESULTS.format(results=results) if results else "",
+        results=prompts.RESULTS.format(results=quote_data(results)) if results else "",
         grounding=prompts.GROUNDING_TOOLS if results else prompts.GROUNDING_NONE,
     )
     messages = [router.system_message(), HumanMessage(content=tail)]

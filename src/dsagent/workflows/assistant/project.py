@@ -30,6 +30,13 @@ class Project:
 
     @classmethod
     def at(cls, path: str | Path | None) -> "Project":
+        """The project at ``path`` (default: the current folder); a served door's client may name only a
+        folder under the operator's ``allowed_roots`` (:mod:`dsagent.access`)."""
+        from dsagent.access import client_policy
+
+        policy = client_policy()
+        if policy is not None:
+            return cls(policy.folder(path))
         return cls(Path(path or ".").expanduser().resolve())
 
     @property
@@ -89,7 +96,7 @@ class Project:
         pattern = pattern or "*"
         return sorted(p for p in self.raw.iterdir()
                       if p.is_file() and p.suffix.lower() in DATA_SUFFIXES and not p.name.startswith(".")
-                      and fnmatch.fnmatch(p.name.lower(), pattern.lower()))
+                      and fnmatch.fnmatch(p.name.lower(), pattern.lower()) and _within_roots(p))
 
     def resolve_files(self, names: list[str] | None) -> tuple[list[Path], list[str]]:
         """(the raw files named, the names not found); no names = every raw file."""
@@ -184,3 +191,18 @@ def normalize_task_id(task_id: Any) -> str:
     """``"t2"``, ``"2"``, ``"T2"`` → ``"T2"``."""
     text = str(task_id or "").strip().upper()
     return f"T{text}" if text.isdigit() else text
+
+
+def _within_roots(path: Path) -> bool:
+    """For a served door's client, a raw file (a symlink resolved) must lie under the allowed roots too."""
+    from dsagent.access import client_policy
+    from dsagent.errors import UserError
+
+    policy = client_policy()
+    if policy is None:
+        return True
+    try:
+        policy.folder(path.resolve(), "file")
+    except UserError:
+        return False
+    return True

@@ -68,10 +68,10 @@ SQL_RULES = ("\n- {tables} {is_are} too big for pandas: NOT a DataFrame (df.grou
              "A DATE column is not text (LIKE fails on it): use year(d) = 2020 or d >= DATE '2020-01-01'.")
 
 
-def context(summary: str, quote: bool = True) -> str:
-    """:data:`CONTEXT` with the data profile (fenced as data unless ``quote`` is off: the
-    assistant's summaries are its own text); when a dataset is a SQL table, the header says so."""
-    shown = summary if not quote else quote_data(summary) if summary else "(no datasets loaded)"
+def context(summary: str) -> str:
+    """:data:`CONTEXT` with the data profile, fenced as data (every workflow's, the assistant's
+    stored summaries too: they quote cell values); when a dataset is a SQL table, the header says so."""
+    shown = quote_data(summary) if summary else "(no datasets loaded)"
     text = CONTEXT.format(data_summary=shown)
     return text.replace(_PANDAS_ONLY, _WITH_SQL, 1) if SQL_TABLE_MARK in (summary or "") else text
 
