@@ -4,15 +4,19 @@ database's own.
 
 The guard parses with sqlglot. A query passes only when it is exactly one statement whose root
 is a SELECT (with its WITH), a set operation (UNION / INTERSECT / EXCEPT) or a parenthesised
-one of these, and nothing inside it writes, locks, reads files, calls out of the database or
-changes a setting. The connection is read-only as well where the database can do it (see
-broker.py): the guard is the first of two locks, not the only one.
+one of these; nothing inside it writes or locks; every function it calls is on the allow-list of
+pure functions for its dialect (allowed.py: anything else, a user's function or a schema-qualified
+one included, is refused by name); every cast is to a built-in type; and it reads tables by name,
+none of the database's own catalog. The connection is read-only as well where the database can do
+it (see engines.py): the guard is the first of two locks, not the only one.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from dsagent.sources import allowed
 
 # The model writes DuckDB SQL: the same dialect as the sandbox's sql() over files.
 MODEL_DIALECT = "duckdb"
@@ -25,17 +29,6 @@ _FORBIDDEN_NODES = (
     "Commit", "Rollback", "Lock", "Into", "LoadData", "Grant", "Revoke", "Describe", "Analyze",
     "Cache", "Uncache", "Refresh", "Kill", "Export",
 )
-# Functions that read or write files, call the operating system or another server, sleep,
-# change settings or sequences, or reveal the parent process's environment.
-_FORBIDDEN_FUNCTIONS = re.compile(
-    r"^(read_\w*|read\w*csv\w*|readparquet|readjson\w*|read\w*|sniff_csv|glob|parquet_\w+|csv_\w+|json_read\w*"
-    r"|pg_read\w*|pg_ls_\w+|pg_stat_file|pg_file_\w+|lo_\w+|dblink\w*|set_config|current_setting|pg_sleep\w*"
-    r"|pg_terminate_backend|pg_cancel_backend|pg_reload_conf|pg_rotate_logfile|pg_switch_wal|pg_promote"
-    r"|pg_create_\w+|pg_drop_\w+|pg_advisory\w*|pg_notify|nextval|setval|query_to_xml\w*|load_extension"
-    r"|readfile|writefile|fts_\w+|getenv|reflect|java_method|http_\w+|system|shell\w*)$",
-    re.IGNORECASE,
-)
-_TABLE_FUNCTIONS = {"generate_series", "exploding_generate_series", "range", "unnest", "explode", "values"}
 _FILE_FORMATS = {"csv", "parquet", "json", "orc", "text", "binaryfile", "avro", "delta", "jdbc", "hive"}
 _PATH_LIKE = re.compile(r"[/\\]|://|\.(csv|tsv|parquet|json|jsonl|ndjson|gz|zst|txt|db|duckdb|sqlite\d?)$", re.IGNORECASE)
 
@@ -91,7 +84,7 @@ def _function_name(node: Any) -> str:
 
     if isinstance(node, exp.Anonymous):
         return str(node.name)
-    return type(node).__name__ if not hasattr(node, "sql_name") else node.sql_name()
+    return node.sql_name().lower()
 
 
 def check_read_only(query: str, dialect: str = MODEL_DIALECT) -> Any:
@@ -106,12 +99,35 @@ def check_read_only(query: str, dialect: str = MODEL_DIALECT) -> Any:
         if isinstance(node, exp.Select) and node.args.get("locks"):
             raise RefusedQuery("only reading is allowed; FOR UPDATE/FOR SHARE locks rows")
         if isinstance(node, exp.Func):
-            name = _function_name(node)
-            if _FORBIDDEN_FUNCTIONS.match(name):
-                raise RefusedQuery(f"the function {name}() is not allowed: it reads files, calls out or changes state")
+            _check_function(node, dialect)
         if isinstance(node, exp.Table):
             _check_table(node)
+        if isinstance(node, exp.DataType) and node.this == exp.DataType.Type.USERDEFINED:
+            raise RefusedQuery(f"the type {node.sql(dialect)} is not a built-in type: cast to numbers, text, "
+                               "dates, times or booleans")
+        if isinstance(node, exp.Cast) and not isinstance(node.args.get("to"), exp.DataType):
+            raise RefusedQuery(f"the cast to {node.args.get('to')} is not allowed: cast to numbers, text, dates, "
+                               "times or booleans")
     return tree
+
+
+def _check_function(node: Any, dialect: str) -> None:
+    """Refuse a function that is not on the allow-list of ``dialect`` (allowed.py), or that names a schema."""
+    from sqlglot import exp
+
+    name = _function_name(node)
+    parent = node.parent
+    if isinstance(parent, exp.Dot) and parent.expression is node:
+        raise RefusedQuery(f"the function {parent.this.sql(dialect)}.{name}() is not allowed: call the database's "
+                           "built-in functions by their plain name")
+    if isinstance(node, exp.Anonymous):
+        ok = name.lower() in allowed.pure_names(dialect)
+    else:
+        ok = type(node).__name__ in allowed.PURE_CLASSES
+    if not ok:
+        raise RefusedQuery(f"the function {name}() is not on the allow-list of pure functions ({dialect}): sql() may "
+                           "use aggregates, window functions, arithmetic, text, date/time functions, casts and CASE; "
+                           "compute anything else in pandas")
 
 
 def _check_table(node: Any) -> None:
@@ -120,13 +136,18 @@ def _check_table(node: Any) -> None:
     this = node.this
     if isinstance(this, exp.Func) or not isinstance(this, exp.Identifier):
         name = _function_name(this) if isinstance(this, exp.Func) else type(this).__name__
-        if name.lower() not in _TABLE_FUNCTIONS:
+        if name.lower() not in allowed.TABLE_FUNCTIONS:
             raise RefusedQuery(f"FROM {name}(…) is not allowed: query the tables of the source by name")
         return
     if _PATH_LIKE.search(this.name):
         raise RefusedQuery(f"FROM {this.name!r} reads a file: query the tables of the source by name")
-    if str(node.args.get("db") or "").lower() in _FILE_FORMATS:
+    schemas = [str(node.args.get(part) or "").lower() for part in ("db", "catalog")]
+    if any(s in _FILE_FORMATS for s in schemas[:1]):
         raise RefusedQuery("reading files by path is not allowed: query the tables of the source by name")
+    if any(s in allowed.CATALOG_SCHEMAS for s in schemas) or this.name.lower().startswith(allowed.CATALOG_PREFIXES):
+        shown = ".".join(p for p in (str(node.args.get("db") or ""), this.name) if p)
+        raise RefusedQuery(f"{shown} is the database's own catalog, not data: query the tables of the source "
+                           "(the profile lists them)")
 
 
 def translate(query: str, target: str, source: str = MODEL_DIALECT) -> str:
