@@ -51,7 +51,7 @@ def test_broker_scrubs_secrets_from_errors():
         dialect = "postgres"
         label = "x"
 
-        def run(self, sql, max_rows):
+        def fetch(self, sql, max_rows):
             raise RuntimeError("password authentication failed: pa55-word")
 
         def close(self):

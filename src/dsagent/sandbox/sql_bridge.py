@@ -83,7 +83,11 @@ def make_sql(command_fd: int, reply_fd: int) -> Callable[[str], Any]:
         if reply.get("error"):
             raise SQLError(reply["error"])
         frame = decode(reply)
-        if reply.get("truncated"):
+        if reply.get("truncated_by") == "bytes":
+            print(f"[dsagent: sql() returned only the first {len(frame):,} rows: the result is over the "
+                  f"{reply.get('max_mb')} MB dsagent holds for one sql() result (setting sql_max_mb); "
+                  "aggregate in SQL (GROUP BY, LIMIT) or select fewer columns to get a complete answer]")
+        elif reply.get("truncated"):
             print(f"[dsagent: sql() returned only the first {reply.get('max_rows'):,} rows (setting sql_max_rows); "
                   "aggregate in SQL (GROUP BY, LIMIT) to get a complete answer]")
         return frame
@@ -106,18 +110,23 @@ def serve(fd: int, message: dict[str, Any], deadline: float) -> bool:
     the worker did not take it in time (or is gone)."""
     import json
 
-    data = json.dumps(message, default=str).encode()
-    view = memoryview(protocol._HEADER.pack(len(data)) + data)
+    data = json.dumps(message, default=str, ensure_ascii=False).encode()
+    message.clear()  # the rows are in ``data`` now: one copy of a large result in this process, not two
+    views = [memoryview(protocol._HEADER.pack(len(data))), memoryview(data)]  # no third copy to prepend the header
     os.set_blocking(fd, False)
     try:
-        while view:
+        while views:
+            view = views[0]
+            if not view:
+                views.pop(0)
+                continue
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
             try:
                 if not select.select([], [fd], [], remaining)[1]:
                     continue
-                view = view[os.write(fd, view):]
+                views[0] = view[os.write(fd, view):]
             except BlockingIOError:
                 continue
             except OSError:

@@ -3,16 +3,17 @@
 The worker has no network and no credentials; it sends ``{"type": "sql", "query": …}`` over its
 reply pipe, and the sandbox manager hands the message to :meth:`Broker.answer`, which checks the
 query (guard.py), translates it to the database's dialect, runs it on a read-only connection and
-answers with at most ``max_rows`` rows (the reply says when it cut them). Every error the model
-can fix comes back as text with the URL's password removed.
+answers with at most ``max_rows`` rows taking at most the engine's byte budget in this process
+(fetch.py; the reply says when and why it cut them). Every error the model can fix comes back as
+text with the URL's password removed.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
+from dsagent.sources.fetch import TooLarge, encode
 from dsagent.sources.guard import RefusedQuery, translate
 from dsagent.sources.url import SourceSpec
 
@@ -49,14 +50,16 @@ class Broker:
         self.queries += 1
         try:
             text = translate(query, self.dialect)
-            frame, truncated = self.engine.run(text, self.max_rows)
-        except RefusedQuery as exc:
+            fetched = self.engine.fetch(text, self.max_rows)
+        except (RefusedQuery, TooLarge) as exc:
             return {"type": "sql_result", "error": f"refused: {exc}"}
         except Exception as exc:  # noqa: BLE001 - the database's error is the model's to fix
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             return {"type": "sql_result", "error": self.scrub(f"{type(exc).__name__}: {first}"[:2000])}
-        reply = encode_frame(frame)
-        reply.update(type="sql_result", error=None, truncated=truncated, max_rows=self.max_rows, dialect=self.dialect,
+        reply = encode(fetched)
+        fetched.rows = []  # the rows are in the reply now: one copy, not two
+        reply.update(type="sql_result", error=None, truncated=fetched.cut is not None, truncated_by=fetched.cut,
+                     max_rows=self.max_rows, max_mb=round(self.engine.max_bytes / 2**20, 3), dialect=self.dialect,
                      sql=text if text != query else None, seconds=round(time.perf_counter() - started, 3))
         return reply
 
@@ -64,61 +67,18 @@ class Broker:
         self.engine.close()
 
 
-def encode_frame(frame: Any) -> dict[str, Any]:
-    """A DataFrame as JSON-safe columns, dtypes and rows (decimals as floats, times as ISO text)."""
-    import decimal
-
-    columns = [str(c) for c in frame.columns]
-    dtypes = []
-    data_columns = []
-    for i, column in enumerate(frame.columns):
-        series = frame.iloc[:, i]
-        dtype = str(series.dtype)
-        values = series.tolist()
-        if dtype == "object" and any(isinstance(v, decimal.Decimal) for v in values):
-            values = [None if v is None else float(v) for v in values]
-            dtype = "float64"
-        if dtype.startswith("datetime64") or dtype.startswith("timedelta"):
-            values = [None if v is None or v != v else str(v) for v in values]
-        values = [_plain(v) for v in values]
-        dtypes.append(dtype)
-        data_columns.append(values)
-    rows = [list(row) for row in zip(*data_columns)] if data_columns else []
-    return {"columns": columns, "dtypes": dtypes, "rows": rows}
-
-
-def _plain(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return None if math.isnan(value) else value
-    if hasattr(value, "item"):  # numpy scalars
-        try:
-            return _plain(value.item())
-        except (ValueError, TypeError):
-            pass
-    if isinstance(value, bytes):
-        return value.hex()
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return str(value)
-
-
 def open_broker(spec: SourceSpec, settings: Any, files: dict[str, Any] | None = None) -> Broker:
     """The broker for a database source (or for Spark, with the session's files as views)."""
     from dsagent.sources import engines
 
     max_rows = settings.sql_max_rows
+    max_bytes = int(getattr(settings, "sql_max_mb", engines.DEFAULT_MAX_BYTES / 2**20) * 2**20)
     if spec.kind == "spark":
         from dsagent.sources.spark import SparkEngine
 
-        engine: Any = SparkEngine(spec.url, files or {})
+        engine: Any = SparkEngine(spec.url, files or {}, max_bytes=max_bytes)
     elif spec.kind == "duckdb":
-        engine = engines.DuckDBFile(spec.path)
+        engine = engines.DuckDBFile(spec.path, max_bytes=max_bytes)
     else:
-        engine = engines.SqlAlchemySource(spec, timeout_s=settings.sandbox_wall_s)
+        engine = engines.SqlAlchemySource(spec, timeout_s=settings.sandbox_wall_s, max_bytes=max_bytes)
     return Broker(engine, max_rows, secrets=spec.secrets)

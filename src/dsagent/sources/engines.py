@@ -1,44 +1,85 @@
 """Read-only connections to the databases a broker serves: SQLAlchemy URLs (SQLite files among
-them) and DuckDB files. Each engine runs a query already checked by guard.py and returns a pandas
-DataFrame of at most ``max_rows`` rows, and says whether there were more."""
+them) and DuckDB files. Each engine runs a query already checked by guard.py and fetches its rows
+in batches under the row cap and the byte budget of fetch.py.
+
+A database file is opened so that no character of its name can change the mode or the file:
+SQLite gets a URI whose path is percent-escaped (``#``, ``?``, ``%``, spaces and the rest are part of
+the name, never a parameter), DuckDB the plain absolute path; after opening, the file the database
+reports must be the file that was named, else the source is refused.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+from dsagent.errors import UserError
+from dsagent.sources.fetch import Fetched, fetch_bounded
 from dsagent.sources.guard import sqlglot_dialect
 from dsagent.sources.url import SourceSpec
 
-
-def _frame(columns: list[str], rows: list[Any], max_rows: int) -> tuple[Any, bool]:
-    import pandas as pd
-
-    truncated = len(rows) > max_rows
-    return pd.DataFrame.from_records(rows[:max_rows], columns=columns), truncated
+DEFAULT_MAX_BYTES = 256 * 2**20
+DUCKDB_MIN_MEMORY = 64 * 2**20
+"""DuckDB's working memory is the byte budget, but never less than this (it cannot plan below it)."""
 
 
-class SqlAlchemySource:
-    """Any SQLAlchemy URL; SQLite opened with ``mode=ro``, PostgreSQL in read-only transactions."""
+def sqlite_uri(path: Path) -> str:
+    """A read-only SQLite URI naming exactly ``path`` (absolute): every character but letters,
+    digits, ``/`` and ``_.-~`` percent-escaped, so that the name cannot add or change a parameter."""
+    return "file:" + quote(os.fspath(path), safe="/") + "?mode=ro"
 
-    def __init__(self, spec: SourceSpec, timeout_s: float = 180.0) -> None:
+
+def _first_line(exc: BaseException, secrets: tuple[str, ...] = ()) -> str:
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    for secret in secrets:
+        message = message.replace(secret, "***")
+    return message
+
+
+def _same_file(reported: str, path: Path, display: str) -> None:
+    """Refuse the source unless the database reports ``path`` as the file it opened."""
+    try:
+        same = bool(reported) and os.path.samefile(reported, path)
+    except OSError:
+        same = False
+    if not same:
+        raise UserError(f"{display}: the database opened another file than the one named; rename the file "
+                        "(letters, digits, spaces, '-' and '_') and try again")
+
+
+class BoundedEngine:
+    """What profiling reads: a query's rows as a DataFrame, through the engine's bounded ``fetch``."""
+
+    def fetch(self, sql: str, max_rows: int) -> Fetched:
+        raise NotImplementedError
+
+    def run(self, sql: str, max_rows: int) -> tuple[Any, bool]:
+        """(a DataFrame of at most ``max_rows`` rows, whether the result was cut)."""
+        fetched = self.fetch(sql, max_rows)
+        return fetched.frame(), fetched.cut is not None
+
+
+class SqlAlchemySource(BoundedEngine):
+    """Any SQLAlchemy URL; SQLite opened read-only by an escaped URI, PostgreSQL in read-only transactions."""
+
+    def __init__(self, spec: SourceSpec, timeout_s: float = 180.0, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         from sqlalchemy import create_engine
 
         self.spec = spec
         self.label = spec.display
+        self.max_bytes = max_bytes
         backend = spec.backend if spec.kind != "sqlite" else "sqlite"
         self.backend = backend
         dialect = sqlglot_dialect(backend)
         if dialect is None:
-            from dsagent.errors import UserError
-
             raise UserError(f"{spec.display}: dsagent cannot translate SQL for the {backend} dialect")
         self.dialect = dialect
         if spec.kind == "sqlite":
-            import sqlite3
-
-            uri = f"file:{spec.path}?mode=ro"
-            self.engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+            self.engine = create_engine("sqlite://", creator=self._sqlite_connection)
         elif backend == "postgresql":
             options = f"-c default_transaction_read_only=on -c statement_timeout={int(timeout_s * 1000)}"
             self.engine = create_engine(spec.url, connect_args={"options": options}, pool_pre_ping=True,
@@ -48,30 +89,49 @@ class SqlAlchemySource:
         try:
             with self.engine.connect():
                 pass
-        except Exception as exc:  # noqa: BLE001 - a wrong host, role or password is the user's to fix
-            from dsagent.errors import UserError
-
-            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            for secret in spec.secrets:
-                message = message.replace(secret, "***")
+        except UserError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a wrong host, role, password or file is the user's to fix
+            message = _first_line(exc, spec.secrets)
+            if spec.kind == "sqlite":
+                raise UserError(f"{spec.display}: cannot be opened as a read-only SQLite database ({message}). "
+                                "Check that it is a SQLite file and that it can be read.") from None
             raise UserError(f"{spec.display}: cannot connect ({message}). Check the URL, the role and the password "
                             "(from the URL or PGPASSWORD).") from None
 
-    def run(self, sql: str, max_rows: int) -> tuple[Any, bool]:
+    def _sqlite_connection(self) -> Any:
+        """A read-only connection to exactly the named file, which no statement can write
+        (``query_only``) and in which no text or blob grows past the byte budget."""
+        import sqlite3
+
+        path = Path(self.spec.path or "")
+        con = sqlite3.connect(sqlite_uri(path), uri=True, check_same_thread=False)
+        try:
+            con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, min(self.max_bytes, con.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)))
+            con.execute("PRAGMA query_only = ON")
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()  # "file is not a database" here, not later
+            main = next((row[2] for row in con.execute("PRAGMA database_list") if row[1] == "main"), "")
+            _same_file(main, path, self.spec.display)
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+    def fetch(self, sql: str, max_rows: int) -> Fetched:
+        """At most ``max_rows`` rows of ``sql`` within the byte budget."""
         with self.engine.connect() as conn:
             if self.backend == "postgresql":  # the transaction itself refuses writes too
                 conn.exec_driver_sql("SET TRANSACTION READ ONLY")
             raw = conn.connection.dbapi_connection  # the driver's own cursor: no bind-parameter parsing of ':' or '%'
-            # PostgreSQL: a server-side cursor, so `select *` of a big table sends max_rows + 1 rows, not all of them.
+            # PostgreSQL: a server-side cursor, so the server sends a batch at a time, not the whole result.
             cursor = raw.cursor(name="dsagent_sql") if self.backend == "postgresql" else raw.cursor()
             try:
                 cursor.execute(sql)
                 columns = [d[0] for d in cursor.description or []]
-                rows = cursor.fetchmany(max_rows + 1)
+                return fetch_bounded(cursor.fetchmany, columns, max_rows, self.max_bytes)
             finally:
                 cursor.close()
                 conn.rollback()
-        return _frame(columns, rows, max_rows)
 
     def tables(self) -> list[str]:
         from sqlalchemy import inspect
@@ -88,26 +148,45 @@ class SqlAlchemySource:
         self.engine.dispose()
 
 
-class DuckDBFile:
-    """A DuckDB database file opened ``read_only`` and without external access (no files, no network)."""
+class DuckDBFile(BoundedEngine):
+    """A DuckDB database file opened ``read_only``, without external access (no files, no network),
+    its working memory held to the byte budget and spilling only to a folder of its own."""
 
     dialect = "duckdb"
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         import duckdb
 
-        self.label = Path(str(path)).name
-        self.conn = duckdb.connect(str(path), read_only=True, config={"enable_external_access": False})
+        path = Path(os.fspath(path or ""))
+        self.label = path.name
+        self.max_bytes = max_bytes
+        if "?" in path.name or "?" in str(path.parent):
+            # DuckDB reads '?' in a file name as the start of parameters (its write-ahead log gets another name).
+            raise UserError(f"{path.name}: DuckDB cannot open a file whose path holds '?' safely; rename it (or its folder)")
+        self._spill = tempfile.mkdtemp(prefix="dsagent-duckdb-")
+        config = {"enable_external_access": False, "temp_directory": self._spill,
+                  "memory_limit": f"{max(max_bytes, DUCKDB_MIN_MEMORY) // 2**20}MB"}
+        try:
+            self.conn = duckdb.connect(str(path), read_only=True, config=config)
+            reported = self.conn.execute(
+                "SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+            _same_file(reported[0] if reported else "", path, self.label)
+        except UserError:
+            self.close()
+            raise
+        except Exception as exc:  # noqa: BLE001 - not a DuckDB file, another version, locked: the user's to fix
+            self.close()
+            raise UserError(f"{self.label}: cannot be opened as a read-only DuckDB database ({_first_line(exc)})") from None
 
-    def run(self, sql: str, max_rows: int) -> tuple[Any, bool]:
+    def fetch(self, sql: str, max_rows: int) -> Fetched:
+        """At most ``max_rows`` rows of ``sql`` within the byte budget (DuckDB streams the result)."""
         cursor = self.conn.cursor()  # one per query: the broker may be called from another thread
         try:
             result = cursor.execute(sql)
             columns = [d[0] for d in result.description or []]
-            rows = result.fetchmany(max_rows + 1)
+            return fetch_bounded(result.fetchmany, columns, max_rows, self.max_bytes)
         finally:
             cursor.close()
-        return _frame(columns, rows, max_rows)
 
     def tables(self) -> list[str]:
         rows = self.conn.cursor().execute(
@@ -121,4 +200,7 @@ class DuckDBFile:
         return [(r[0], r[1]) for r in rows]
 
     def close(self) -> None:
-        self.conn.close()
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            conn.close()
+        shutil.rmtree(self._spill, ignore_errors=True)

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.errors import UserError
+from dsagent.sources.engines import BoundedEngine
+from dsagent.sources.fetch import Fetched, fetch_bounded
 
 _FORMATS = {".csv": "csv", ".tsv": "csv", ".tab": "csv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet",
             ".json": "json", ".jsonl": "json", ".ndjson": "json", ".orc": "orc"}
@@ -23,12 +25,12 @@ def spark_format(path: Path) -> str | None:
     return _FORMATS.get(path.suffix.lower())
 
 
-class SparkEngine:
+class SparkEngine(BoundedEngine):
     """A Spark session (local, cluster or Spark Connect) with the session's files as views."""
 
     dialect = "spark"
 
-    def __init__(self, url: str, files: dict[str, Path]) -> None:
+    def __init__(self, url: str, files: dict[str, Path], max_bytes: int = 256 * 2**20) -> None:
         try:
             from pyspark.sql import SparkSession
         except ImportError:
@@ -54,6 +56,7 @@ class SparkEngine:
         if not url.startswith("sc://"):
             self.spark.sparkContext.setLogLevel("ERROR")  # the JVM's WARN lines are not the user's business
         self.views: dict[str, Path] = {}
+        self.max_bytes = max_bytes
         for name, path in files.items():
             self.add_file(name, path)
 
@@ -70,14 +73,17 @@ class SparkEngine:
         reader.format(fmt).load(str(path.resolve())).createOrReplaceTempView(name)
         self.views[name] = path
 
-    def run(self, sql: str, max_rows: int) -> tuple[Any, bool]:
+    def fetch(self, sql: str, max_rows: int) -> Fetched:
+        """At most ``max_rows`` rows within the byte budget, brought to the driver a partition at a
+        time (``toLocalIterator``), never the whole result."""
+        import itertools
         import warnings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pyspark's own warnings about pandas 3, not the user's
-            frame = self.spark.sql(sql).limit(max_rows + 1).toPandas()
-        truncated = len(frame) > max_rows
-        return frame.iloc[:max_rows], truncated
+            frame = self.spark.sql(sql).limit(max_rows + 1)
+            rows = frame.toLocalIterator()
+            return fetch_bounded(lambda n: list(itertools.islice(rows, n)), list(frame.columns), max_rows, self.max_bytes)
 
     def tables(self) -> list[str]:
         names = [t.name for t in self.spark.catalog.listTables()]
