@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsagent.sources.fetch import TooLarge
 from dsagent.sources.guard import translate
 
 MAX_TABLES = 30
@@ -65,7 +66,8 @@ def _stats_query(table: str, columns: list[tuple[str, str]], dialect: str) -> st
 
 def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
     """Every table of ``engine`` with its statistics, and its first rows (an empty frame for
-    ``schema``), the tables past :data:`MAX_TABLES` without statistics."""
+    ``schema``), the tables past :data:`MAX_TABLES` without statistics. A table the database will
+    not read is a :class:`UserError` that names it and says what to do."""
     import pandas as pd
 
     out = []
@@ -74,16 +76,59 @@ def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
         info = TableInfo(table, engine.label, engine.dialect, None, columns)
         sample = pd.DataFrame(columns=[c for c, _ in columns])
         if n < MAX_TABLES:
-            frame, _ = engine.run(_stats_query(table, columns, engine.dialect), 1)
+            frame, _ = _read(engine, table, _stats_query(table, columns, engine.dialect), 1)
             row = frame.iloc[0].to_dict()
             info.rows = int(row["n"])
             for i, (name, dtype) in enumerate(columns[:MAX_COLUMNS]):
                 info.stats[name] = {"nonnull": row.get(f"nn_{i}"), "distinct": row.get(f"u_{i}"),
                                     "min": row.get(f"lo_{i}"), "max": row.get(f"hi_{i}")}
             if sharing != "schema":
-                sample, _ = engine.run(translate(f"SELECT * FROM {_quote(table)} LIMIT {SAMPLE_ROWS}", engine.dialect), SAMPLE_ROWS)
+                try:
+                    query = translate(f"SELECT * FROM {_quote(table)} LIMIT {SAMPLE_ROWS}", engine.dialect)
+                    sample, _ = _read(engine, table, query, SAMPLE_ROWS)
+                except TooLarge:
+                    pass  # a row over the byte budget: the profile shows no sample rows
         out.append((info, sample))
     return out
+
+
+def _read(engine: Any, table: str, query: str, max_rows: int) -> tuple[Any, bool]:
+    """``engine.run``, with the database's refusal to read ``table`` made a :class:`UserError`."""
+    from dsagent.errors import UserError
+
+    try:
+        return engine.run(query, max_rows)
+    except TooLarge:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the database's error, about this table: the user's to fix
+        spec = getattr(engine, "spec", None)
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        for secret in getattr(spec, "secrets", ()):
+            message = message.replace(secret, "***")
+        if not _denied(exc, message):
+            raise UserError(f"{engine.label}: table {table} could not be profiled ({message}). Check it in the "
+                            "database (or leave it out of the role's grants).") from None
+        role = _role(spec)
+        raise UserError(f"{engine.label}: {'the role ' + role if role else 'the role'} may not read table {table} "
+                        f"({message}). Grant it in the database (GRANT SELECT ON {sql_name(table)} TO {role or '<role>'};), "
+                        "or connect as a role that can read every table it sees.") from None
+
+
+def _denied(exc: BaseException, message: str) -> bool:
+    """True when the database refused for lack of a privilege (SQLSTATE 42501, or its message says so)."""
+    code = getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None) or getattr(getattr(exc, "orig", None), "sqlstate", None)
+    return code == "42501" or any(w in message.lower() for w in ("permission denied", "insufficient privilege", "access denied"))
+
+
+def _role(spec: Any) -> str | None:
+    if spec is None or getattr(spec, "kind", "") != "sqlalchemy":
+        return None
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(spec.url).username
+    except Exception:  # noqa: BLE001 - only a better message is lost
+        return None
 
 
 def _column_line(info: TableInfo, name: str, dtype: str, sharing: str) -> str:
