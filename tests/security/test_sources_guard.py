@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dsagent.sources.guard import RefusedQuery, check_read_only, translate
+from tests.scale.conftest import postgres, reader_env  # noqa: F401 - fixtures (a real server; skipped without one)
 
 # (query, the name the refusal must give)
 REFUSED = [
@@ -32,6 +33,7 @@ REFUSED = [
     ("SELECT * FROM information_schema.tables", "information_schema"),
     ("SELECT * FROM sales JOIN pg_user_mapping ON true", "pg_user_mapping"),
     ("SELECT CAST(region AS evil_type) FROM sales", "evil_type"),
+    ("SELECT CAST('pg_shadow' AS regclass)", "regclass"),
     # DuckDB: files, globbing, settings and secrets
     ("SELECT * FROM glob('/etc/*')", "glob"),
     ("SELECT * FROM read_text('/etc/passwd')", "read_text"),
@@ -108,3 +110,28 @@ def test_the_profile_and_common_queries_translate_to_sqlite_and_spark(target):
 def test_the_refusal_says_what_to_do():
     with pytest.raises(RefusedQuery, match=r"pg_stat_reset.*(allowed|allow-list)"):
         check_read_only("SELECT pg_stat_reset()", "postgres")
+
+
+def test_a_real_server_never_sees_the_reported_attacks(postgres, reader_env):  # noqa: F811
+    """The report's statements through the broker to a real PostgreSQL: refused, and none reaches
+    the server (its log holds every statement it received)."""
+    from types import SimpleNamespace
+
+    from dsagent.sources.broker import open_broker
+    from dsagent.sources.url import parse_source
+
+    attacks = {"ts_stat": "SELECT * FROM ts_stat('select to_tsvector(pg_read_file(''/etc/passwd''))')",
+               "pg_stat_reset": "SELECT pg_stat_reset()",
+               "pg_log_backend_memory_contexts": "SELECT pg_log_backend_memory_contexts(pg_backend_pid())",
+               "pg_shadow": "SELECT usename, passwd FROM pg_shadow"}
+    broker = open_broker(parse_source(postgres.url), SimpleNamespace(sql_max_rows=10, sandbox_wall_s=10))
+    try:
+        for name, query in attacks.items():
+            reply = broker.answer({"type": "sql", "query": query})
+            assert reply["error"].startswith("refused") and name in reply["error"], reply
+        assert broker.answer({"type": "sql", "query": "select count(*) as n from sales"})["rows"] == [[400]]
+    finally:
+        broker.close()
+    log = postgres.log.read_text(errors="replace")
+    assert "count(*)" in log.lower()  # the server logs what it receives …
+    assert not any(name in log for name in attacks)  # … and received none of these
