@@ -85,6 +85,7 @@ class FakeOutcome:
     function_path: str = ""
     report_path: str = ""
     error: str = ""
+    review_text: str = ""  # the real CleanOutcome: the steps and the code under review
 
 
 def test_clean_data_review_then_resume(project: Path, monkeypatch):
@@ -92,7 +93,8 @@ def test_clean_data_review_then_resume(project: Path, monkeypatch):
 
     def clean(paths, instructions="", *, yes=False, model=None, settings=None, on_progress=None, thread_id=None):
         calls.append(("clean", [Path(p).name for p in paths], instructions))
-        return FakeOutcome("th1", "needs_review", recommended_steps="1. drop duplicate rows")
+        return FakeOutcome("th1", "needs_review", recommended_steps="1. drop duplicate rows",
+                           review_text="1. drop duplicate rows\n\n```python\ndef data_cleaner(data_raw):\n    return data_raw.drop_duplicates()\n```")
 
     def resume(thread_id, answer, *, model=None, settings=None, on_progress=None):
         calls.append(("resume", thread_id, answer))
@@ -105,6 +107,7 @@ def test_clean_data_review_then_resume(project: Path, monkeypatch):
 
     first = call(T.clean_data, project, file_names=["tips.csv"], instructions="drop duplicates")
     assert "drop duplicate rows" in first and "answer yes" in first
+    assert "return data_raw.drop_duplicates()" in first  # the code a yes runs and saves, shown in full (issue 38, finding 7)
     from dsagent.workflows.assistant.project import Project
 
     assert T.pending_review(Project.at(project))["thread_id"] == "th1"

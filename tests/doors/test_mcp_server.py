@@ -123,10 +123,12 @@ def test_clean_data_stops_for_review_then_goes_on(monkeypatch, tmp_path, sales_c
         function_path: str | None = None
         report_path: str | None = None
         error: str | None = None
+        review_text: str = ""  # the real CleanOutcome: the steps and the code under review
 
     def clean(paths, instructions="", *, yes=False, model=None, settings=None, on_progress=None, thread_id=None):
         calls.append(("clean", paths, instructions))
-        return Outcome("t-1", "needs_review", "1. Drop duplicate rows\n2. Parse month as a date")
+        return Outcome("t-1", "needs_review", "1. Drop duplicate rows\n2. Parse month as a date",
+                       review_text="1. Drop duplicate rows\n\n```python\ndef data_cleaner(data_raw):\n    return data_raw.drop_duplicates()\n```")
 
     def resume(thread_id, answer, *, model=None, settings=None, on_progress=None):
         calls.append(("resume", thread_id, answer))
@@ -141,6 +143,7 @@ def test_clean_data_stops_for_review_then_goes_on(monkeypatch, tmp_path, sales_c
     tools = Tools(load_settings())
     first = tools.clean_data([str(sales_csv)], "tidy it")
     assert "Review needed (thread t-1)" in first and "Drop duplicate rows" in first and "answer='yes'" in first
+    assert "return data_raw.drop_duplicates()" in first  # the code a yes runs and saves, in full (issue 38, finding 7)
     second = tools.clean_data([str(sales_csv)], "tidy it", answer="yes")
     assert calls[-1] == ("resume", "t-1", "yes")
     assert "Cleaned file: /ws/sales_clean.csv" in second and "Cleaning function: /ws/clean.py" in second

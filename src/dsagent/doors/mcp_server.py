@@ -137,7 +137,8 @@ def clean_text(outcome: Any) -> str:
     if outcome.status == "error":
         raise UserError(f"cleaning failed: {outcome.error}")
     if outcome.status == "needs_review":
-        return (f"Review needed (thread {outcome.thread_id}). Proposed cleaning steps:\n\n{outcome.recommended_steps.strip()}\n\n"
+        return (f"Review needed (thread {outcome.thread_id}). Proposed cleaning steps and the code they run:\n\n"
+                f"{(outcome.review_text or outcome.recommended_steps).strip()}\n\n"
                 "Call clean_data again with the same paths and instructions and answer='yes' to apply them, or with "
                 "your changes in `answer`.")
     lines = [f"Cleaning done (thread {outcome.thread_id})."]

@@ -70,6 +70,10 @@ def clean_mode(state: Any) -> None:
         st.caption(f"Thread `{outcome.thread_id}` waits for your review (also from the terminal: "
                    f"`dsagent clean --resume {outcome.thread_id} yes`).")
         st.markdown(outcome.recommended_steps.replace("\n", "  \n"))
+        for name, source in (outcome.code or {}).items():  # the code a yes runs in the sandbox and saves, in full
+            st.caption(f"`{name}`: runs in the sandbox when you approve, then is saved (re-run it with "
+                       f"`dsagent clean --rerun {name} NEW.csv`)")
+            st.code(source, language="python")
         left, right = st.columns([1, 3])
         if left.button("Approve", type="primary", icon=":material/check:", key="clean_approve"):
             _run(state, start=False, answer="yes")

@@ -327,7 +327,8 @@ def clean_data(file_names: Optional[list[str]] = None, instructions: str = "", a
         outcome = clean([str(p) for p in files], instructions, model=runtime.model_spec, settings=runtime.settings)
     if outcome.status == "needs_review":
         project.write_json(_pending_path(project), {"thread_id": outcome.thread_id, "steps": outcome.recommended_steps})
-        return (f"clean_data proposes these steps (nothing is changed yet):\n{_clip(outcome.recommended_steps, 1500)}\n"
+        return (f"clean_data proposes these steps and this code (nothing is changed yet):\n"
+                f"{outcome.review_text or outcome.recommended_steps}\n"
                 "Next step: answer yes to run them, or say what to change.")
     if _pending_path(project).exists():
         _pending_path(project).unlink()
