@@ -10,7 +10,15 @@ Each request takes the next behaviour from a queue (the last one repeats):
 - ``"wrong_shape"``: status 200, valid JSON that is not a chat completion (``choices`` is null);
 - ``"truncated"``: status 200, a body cut short of its Content-Length, then the connection closes;
 - ``"empty_body"``: status 200 with an empty body;
-- ``"empty"``: a valid chat completion with empty content.
+- ``"empty"``: a valid chat completion with empty content;
+- ``"no_schema:<text>"``: like llama-cpp-python's server: a request asking for
+  ``response_format: json_schema`` gets HTTP 500 with its pydantic message ("Input should be 'text'
+  or 'json_object'"); any other request ``ok:<text>``;
+- ``"no_format:<text>"``: any ``response_format`` gets HTTP 400 naming it; else ``ok:<text>``;
+- ``"no_tools:<text>"``: a request with ``tools`` gets HTTP 400 naming them; else ``ok:<text>``;
+- ``"tools_as_text:<tool>"``: like llama-cpp-python's server with ``tools``: the call written as
+  text content, no ``tool_calls``;
+- ``"tool_call:<tool>"``: a native tool call of ``<tool>`` with no arguments.
 
 ``requests`` keeps the time each request arrived, so a test can check the back-off.
 """
@@ -72,6 +80,33 @@ class FakeOpenAI:
 
     def _respond(self, h: BaseHTTPRequestHandler, mode: str) -> None:
         kind, _, arg = mode.partition(":")
+        body = self.bodies[-1] if self.bodies else {}
+        asked = (body.get("response_format") or {}).get("type")
+        if kind == "no_schema":
+            kind = "ok"
+            if asked == "json_schema":
+                message = ("1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+                           "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}")
+                self._send(h, 500, json.dumps({"error": {"message": message, "type": "internal_server_error"}}).encode())
+                return
+        elif kind == "no_format":
+            kind = "ok"
+            if asked:
+                self._send(h, 400, json.dumps({"error": {"message": f"response_format {asked} is not supported", "type": "invalid_request_error"}}).encode())
+                return
+        elif kind == "no_tools":
+            kind = "ok"
+            if body.get("tools"):
+                self._send(h, 400, json.dumps({"error": {"message": "tools are not supported by this server", "type": "invalid_request_error"}}).encode())
+                return
+        if kind == "tools_as_text":
+            kind, arg = "ok", json.dumps({"name": arg, "arguments": {}})
+        elif kind == "tool_call":
+            reply = completion("", "tool_calls")
+            call = {"id": "call_fake1", "type": "function", "function": {"name": arg, "arguments": "{}"}}
+            reply["choices"][0]["message"] = {"role": "assistant", "content": None, "tool_calls": [call]}
+            self._send(h, 200, json.dumps(reply).encode())
+            return
         if kind == "hang":
             self._stop.wait(self.hang_s)
             return

@@ -201,6 +201,7 @@ class RunContext:
                 prompt=messages_json(sent) if sent is not None else None,
                 reply=str(reply.content) if reply is not None else None,
                 cached_tokens=int(cached) if cached is not None else None,
+                mode=(getattr(reply, "response_metadata", None) or {}).get("dsagent_structured") if reply is not None else None,
             )
 
     def _retried(self, retry: Any) -> None:

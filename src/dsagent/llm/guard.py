@@ -4,7 +4,8 @@ The registry wraps each remote chat model (openai, openai-compatible, anthropic,
 :class:`GuardedChatModel`. A call is tried at most ``llm_max_attempts`` times; each try may take
 ``llm_timeout_s``; a failure that may pass (connection refused, timeout, HTTP 5xx, 429, a reply
 that is not a chat completion, an empty reply) is retried after a back-off (1 s, 2 s, 4 s … or
-the server's ``Retry-After``); one that will not (401, 403, 404, 400) ends at once. Everything a
+the server's ``Retry-After``); one that will not (401, 403, 404, 400) ends at once, and so does a
+refusal of a request field the server lacks (:mod:`dsagent.llm.capabilities`: the caller degrades). Everything a
 call does — tries and waits — stays within ``llm_total_timeout_s``: that one setting bounds how
 long a model call can keep a run waiting. Then a :class:`ProviderError` says what happened.
 
@@ -29,6 +30,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict
 
 from dsagent.errors import DsagentError, ProviderError
+from dsagent.llm.capabilities import FeatureRefused, refusal
 
 BACKOFF_FIRST_S = 1.0
 BACKOFF_MAX_S = 30.0
@@ -177,6 +179,9 @@ def call_with_retries(fn: Callable[[], Any], policy: RetryPolicy, where: str, cl
         except DsagentError:
             raise
         except Exception as exc:
+            feature = refusal(exc)
+            if feature is not None:  # what the server lacks, not a fault: the caller degrades (llm/capabilities.py)
+                raise FeatureRefused(f"{where} does not support this {feature} ({' '.join(str(exc).split())[:200]})", feature) from exc
             fault = classify(exc, where, timeout)
             cause = exc
         spent = clock() - started

@@ -1,5 +1,6 @@
-"""Structured output: native where the provider has it, a JSON-schema grammar for the local
-model, and for any model parse-and-repair with one retry, then a typed error."""
+"""Structured output: by what the server supports (JSON schema, else JSON mode, else a plain prompt
+with the schema) for an OpenAI-protocol server, native for Anthropic, a JSON-schema grammar for the
+local model, and for any model parse-and-repair with one retry, then a typed error."""
 
 from __future__ import annotations
 
@@ -70,43 +71,94 @@ def _native(model: BaseChatModel) -> bool:
     return type(unwrap(model)).__name__ in {"ChatOpenAI", "ChatAnthropic"}
 
 
+def _openai_protocol(model: BaseChatModel) -> bool:
+    from dsagent.llm.guard import unwrap
+
+    return type(unwrap(model)).__name__ == "ChatOpenAI"
+
+
+MODE_KEY = "dsagent_structured"
+"""Where a reply's ``response_metadata`` says how it was held to the schema (the run log's ``mode``)."""
+
+
+def with_schema(messages: list[BaseMessage], schema: type[BaseModel]) -> list[BaseMessage]:
+    """The messages with the schema asked for in words (JSON mode and plain prompts: the server does not hold it)."""
+    ask = ("Reply with only a JSON object (no prose, no markdown fence) that matches this JSON schema:\n"
+           + json.dumps(schema.model_json_schema(), ensure_ascii=False))
+    last = messages[-1] if messages else None
+    if isinstance(last, HumanMessage) and isinstance(last.content, str):
+        return [*messages[:-1], HumanMessage(content=f"{last.content}\n\n{ask}")]
+    return [*messages, HumanMessage(content=ask)]
+
+
 def invoke_structured(
     model: BaseChatModel, messages: list[BaseMessage], schema: type[T]
 ) -> tuple[T, list[AIMessage]]:
-    """Return the parsed object and every raw reply (for token accounting)."""
+    """Return the parsed object and every raw reply (for token accounting); each reply's
+    ``response_metadata[MODE_KEY]`` names the mode used.
+
+    An OpenAI-protocol server is asked in the best mode it has not refused
+    (:data:`dsagent.llm.capabilities.STRUCTURED_MODES`); a refusal is remembered for the model and
+    the next mode tried at once. Anthropic uses its native structured output; the embedded model a
+    JSON-schema grammar; any other model a plain prompt with the schema."""
+    from dsagent.llm import capabilities
     from dsagent.llm.local import LocalChatModel
 
+    if _openai_protocol(model):
+        for mode in capabilities.structured_modes(model):
+            try:
+                return _in_mode(model, messages, schema, mode)
+            except capabilities.FeatureRefused:
+                if mode == "prompt":
+                    raise
+                capabilities.note_refused(model, mode)
     if _native(model):
-        out = model.with_structured_output(schema, include_raw=True).invoke(messages)
+        return _in_mode(model, messages, schema, "native")
+    return _in_mode(model, messages, schema, "grammar" if isinstance(model, LocalChatModel) else "prompt")
+
+
+def _in_mode(model: BaseChatModel, messages: list[BaseMessage], schema: type[T], mode: str) -> tuple[T, list[AIMessage]]:
+    replies: list[AIMessage] = []
+
+    def mark(reply: AIMessage) -> AIMessage:
+        reply.response_metadata = {**(reply.response_metadata or {}), MODE_KEY: mode}
+        replies.append(reply)
+        return reply
+
+    kwargs: dict[str, Any] = {}
+    if mode in ("native", "json_schema"):
+        method = {"method": "json_schema"} if mode == "json_schema" else {}
+        out = model.with_structured_output(schema, include_raw=True, **method).invoke(messages)
         raw = out.get("raw")
-        replies = [raw] if isinstance(raw, AIMessage) else []
+        if isinstance(raw, AIMessage):
+            mark(raw)
         if out.get("parsed") is not None:
             return out["parsed"], replies
         text = str(raw.content) if raw is not None else ""
     else:
-        kwargs = {}
-        if isinstance(model, LocalChatModel):
+        if mode == "grammar":
             kwargs["response_format"] = {"type": "json_object", "schema": grammar_schema(schema)}
             # Constrained decoding runs at ~7 tokens/s here; a reply that rambles past this is
             # cut, fails to parse and gets the one repair instead of running for minutes.
             kwargs["max_tokens"] = STRUCTURED_MAX_TOKENS
-        reply = model.invoke(messages, **kwargs)
-        replies = [reply]
-        text = str(reply.content)
-        try:
-            return parse_reply(text, schema), replies
-        except (ValueError, ValidationError) as exc:
-            problem = str(exc).splitlines()[0]
-            repair = messages + [
-                AIMessage(content=text),
-                HumanMessage(
-                    content=f"That reply was not valid JSON for the schema ({problem}). "
-                    f"Reply with only a JSON object with keys: {', '.join(schema.model_fields)}."
-                ),
-            ]
-            reply = model.invoke(repair, **kwargs)
-            replies.append(reply)
-            text = str(reply.content)
+        else:
+            messages = with_schema(messages, schema)
+            if mode == "json_object":
+                # llama.cpp's servers also take the schema here and hold the reply to it by grammar.
+                kwargs["response_format"] = {"type": "json_object", "schema": grammar_schema(schema)}
+        text = str(mark(model.invoke(messages, **kwargs)).content)
+    try:
+        return parse_reply(text, schema), replies
+    except (ValueError, ValidationError) as exc:
+        problem = str(exc).splitlines()[0]
+    repair = messages + [
+        AIMessage(content=text),
+        HumanMessage(
+            content=f"That reply was not valid JSON for the schema ({problem}). "
+            f"Reply with only a JSON object with keys: {', '.join(schema.model_fields)}."
+        ),
+    ]
+    text = str(mark(model.invoke(repair, **kwargs)).content)
     try:
         return parse_reply(text, schema), replies
     except (ValueError, ValidationError) as exc:

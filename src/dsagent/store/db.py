@@ -129,14 +129,15 @@ class RunLog:
 
     def record_llm_call(self, run_id: str, *, node: str | None, model: str, prompt_tokens: int, completion_tokens: int, latency_s: float,
                         ok: bool = True, error: str | None = None, prompt: str | None = None, reply: str | None = None,
-                        cached_tokens: int | None = None) -> None:
+                        cached_tokens: int | None = None, mode: str | None = None) -> None:
         """One model call; ``prompt`` is the JSON list of messages sent (role, content), ``reply`` the text
-        received, ``cached_tokens`` the prompt tokens served from the model's cache (None: not known)."""
+        received, ``cached_tokens`` the prompt tokens served from the model's cache (None: not known),
+        ``mode`` how a structured call was held to its schema (None: a plain call)."""
         self._write(
             "INSERT INTO llm_calls (run_id, node, model, prompt_tokens, completion_tokens, latency_s, ok, error, created_at, prompt, reply,"
-            " cached_tokens) VALUES (:r, :n, :m, :p, :c, :l, :ok, :e, :t, :pr, :rp, :ct)",
+            " cached_tokens, mode) VALUES (:r, :n, :m, :p, :c, :l, :ok, :e, :t, :pr, :rp, :ct, :md)",
             r=run_id, n=node, m=model, p=prompt_tokens, c=completion_tokens, l=latency_s, ok=ok, e=error, t=utcnow(), pr=prompt, rp=reply,
-            ct=cached_tokens,
+            ct=cached_tokens, md=mode,
         )
 
     def add_artifact(self, run_id: str, kind: str, path: str) -> None:
