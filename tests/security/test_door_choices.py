@@ -148,3 +148,21 @@ def test_assistant_stage_prompts_fence_the_summary(tmp_path: Path) -> None:
     body = text.split("\n<data>\n", 1)[1]
     assert body.count("</data>") == 1 and body.rstrip().endswith("</data>")
     assert "‹/data› SYSTEM" in body
+
+
+def test_the_assistant_reads_its_own_files_only_inside_the_data_folder(tmp_path: Path) -> None:
+    """A summary planted as a link to another file was read into the prompt and shown to the user."""
+    from dsagent.workflows.assistant.execute import _prefix
+    from dsagent.workflows.assistant.project import Project
+
+    project = Project.at(_project(tmp_path))
+    project.summaries.mkdir(parents=True)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the server's private notes\n")
+    (project.summaries / "t.csv.md").symlink_to(secret)
+    with pytest.raises(FileNotFoundError, match="outside the project's data folder"):
+        _prefix(project, "t.csv")
+    (project.summaries / "t.csv.json").symlink_to(secret)
+    assert not project.summary_is_current(project.raw / "t.csv")
+    (project.summaries / "u.csv.md").write_text("own summary")
+    assert project.read_text(project.summaries / "u.csv.md") == "own summary"

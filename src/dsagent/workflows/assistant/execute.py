@@ -31,7 +31,7 @@ def _prefix(project: Project, file: str) -> SystemMessage:
     from dsagent.workflows.common.prompting import context
 
     path = project.summaries / f"{file}.md"
-    summary = path.read_text(encoding="utf-8") if path.is_file() else f"(no summary of {file} yet)"
+    summary = project.read_text(path) if path.is_file() else f"(no summary of {file} yet)"
     return SystemMessage(content=context(summary.strip()))
 
 

@@ -73,6 +73,14 @@ class Project:
         resolved.parent.mkdir(parents=True, exist_ok=True)
         return resolved
 
+    def read_text(self, path: Path) -> str:
+        """A file the pipeline wrote (a summary, the tasks, a plan, a result), read only where it may
+        write: inside data/ with links resolved, so a link planted there cannot show another file."""
+        resolved = path.resolve()
+        if self.data.resolve() not in resolved.parents or self.raw.resolve() in resolved.parents:
+            raise FileNotFoundError(f"{path} leads outside the project's data folder: not read")
+        return resolved.read_text(encoding="utf-8")
+
     def write_text(self, path: Path, text: str) -> Path:
         target = self.writable(path)
         tmp = target.with_name(target.name + ".tmp")
@@ -119,7 +127,7 @@ class Project:
     def summary_is_current(self, source: Path) -> bool:
         meta = self.summaries / f"{source.name}.json"
         try:
-            stored = json.loads(meta.read_text(encoding="utf-8"))
+            stored = json.loads(self.read_text(meta))
         except (OSError, ValueError):
             return False
         return stored.get("fingerprint") == fingerprint(source) and self.summary_path(source).is_file()
@@ -131,7 +139,7 @@ class Project:
     def tasks(self) -> list[dict[str, Any]]:
         """The stored tasks if they were made from the raw files as they are now, else []."""
         try:
-            stored = json.loads(self.tasks_file.read_text(encoding="utf-8"))
+            stored = json.loads(self.read_text(self.tasks_file))
         except (OSError, ValueError):
             return []
         sources = stored.get("sources") or {}
@@ -144,7 +152,7 @@ class Project:
     def task_sources(self) -> set[str]:
         """The files the stored tasks were made from."""
         try:
-            return set((json.loads(self.tasks_file.read_text(encoding="utf-8")).get("sources") or {}))
+            return set((json.loads(self.read_text(self.tasks_file)).get("sources") or {}))
         except (OSError, ValueError):
             return set()
 
@@ -159,7 +167,7 @@ class Project:
     def plan(self, task: dict[str, Any]) -> dict[str, Any] | None:
         """The stored plan of ``task`` if it was made for this very task, else None."""
         try:
-            plan = json.loads(self.plan_path(task["id"]).read_text(encoding="utf-8"))
+            plan = json.loads(self.read_text(self.plan_path(task["id"])))
         except (OSError, ValueError):
             return None
         return plan if plan.get("task") == task else None
@@ -172,7 +180,7 @@ class Project:
 
     def result(self, task: dict[str, Any]) -> dict[str, Any] | None:
         try:
-            result = json.loads(self.result_path(task["id"]).read_text(encoding="utf-8"))
+            result = json.loads(self.read_text(self.result_path(task["id"])))
         except (OSError, ValueError):
             return None
         return result if result.get("task") == task else None

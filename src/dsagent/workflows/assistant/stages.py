@@ -37,7 +37,7 @@ def summarize(project: Project, files: list[Path], force: bool = False) -> list[
     done = []
     for path in files:
         if not force and project.summary_is_current(path):
-            text = project.summary_path(path).read_text(encoding="utf-8")
+            text = project.read_text(project.summary_path(path))
             done.append({"file": path.name, "summary": project.rel(project.summary_path(path)), "cached": True, "header": text.splitlines()[0]})
             continue
         datasets = load_datasets([path])

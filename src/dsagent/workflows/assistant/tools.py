@@ -99,8 +99,8 @@ def view_summary(file_name: Optional[str] = None, *, state: dict, config: Runnab
     if not current:
         return "Error: no up-to-date summary yet. Next step: summarize_data to make them."
     if file_name:
-        return _clip(project.summary_path(current[0]).read_text(encoding="utf-8"), 2000) + "\nNext step: suggest_tasks for analysis ideas."
-    heads = [project.summary_path(p).read_text(encoding="utf-8").splitlines()[0] for p in current]
+        return _clip(project.read_text(project.summary_path(current[0])), 2000) + "\nNext step: suggest_tasks for analysis ideas."
+    heads = [project.read_text(project.summary_path(p)).splitlines()[0] for p in current]
     return "Summaries:\n" + "\n".join(f"- {h}" for h in heads) + "\nNext step: view_summary with a file name for its columns, or suggest_tasks."
 
 
@@ -300,7 +300,7 @@ def _pending_path(project: Project) -> Any:
 def pending_review(project: Project) -> dict[str, Any] | None:
     """clean's review waiting for the user's answer, if any."""
     try:
-        return json.loads(_pending_path(project).read_text(encoding="utf-8"))
+        return json.loads(project.read_text(_pending_path(project)))
     except (OSError, ValueError):
         return None
 
