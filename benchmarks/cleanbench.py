@@ -50,6 +50,20 @@ def anchor(frame: pd.DataFrame) -> pd.DataFrame:
     return df.drop_duplicates()
 
 
+def run_clean(csv: Path, instruction: str, model: str, work: Path) -> tuple[dict, float]:
+    """``dsagent clean CSV INSTRUCTION --yes --json --model M`` in a new process: its JSON outcome and seconds."""
+    dsagent = Path(sys.executable).with_name("dsagent")
+    env = {**os.environ, "DSAGENT_WORKSPACE_ROOT": str(work / "ws")}
+    started = time.perf_counter()
+    run = subprocess.run([str(dsagent), "clean", str(csv), instruction, "--yes", "--json", "--model", model],
+                         capture_output=True, text=True, env=env)
+    seconds = round(time.perf_counter() - started, 1)
+    try:
+        return json.loads(run.stdout.strip().splitlines()[-1]), seconds
+    except (IndexError, ValueError):
+        return {"status": "error", "error": (run.stderr.strip().splitlines() or ["no output"])[-1], "cleaned_files": []}, seconds
+
+
 def score(set_dir: Path, table_dir: Path, cleaned: Path) -> dict:
     run = subprocess.run([sys.executable, str(set_dir / "score.py"), str(table_dir), str(cleaned)], capture_output=True, text=True, check=True)
     return json.loads(run.stdout)
@@ -79,7 +93,6 @@ def main() -> int:
     if bench is None:
         bench = Path(tempfile.mkdtemp(prefix="cleanbench-"))
         subprocess.run([sys.executable, str(args.set_dir / "make.py"), str(bench)], check=True, capture_output=True)
-    dsagent = Path(sys.executable).with_name("dsagent")
     work = Path(tempfile.mkdtemp(prefix="cleanbench-runs-"))
     rows, anchors = [], []
     for name in args.tables.split(","):
@@ -88,15 +101,7 @@ def main() -> int:
         base_path = work / f"{name}_anchor.csv"
         base.to_csv(base_path, index=False)
         anchors.append(score(args.set_dir, table, base_path))
-        started = time.perf_counter()
-        env = {**os.environ, "DSAGENT_WORKSPACE_ROOT": str(work / "ws")}
-        run = subprocess.run([str(dsagent), "clean", str(table / "dirty.csv"), args.instruction, "--yes", "--json", "--model", args.model],
-                             capture_output=True, text=True, env=env)
-        seconds = round(time.perf_counter() - started, 1)
-        try:
-            outcome = json.loads(run.stdout.strip().splitlines()[-1])
-        except (IndexError, ValueError):
-            outcome = {"status": "error", "error": (run.stderr.strip().splitlines() or ["no output"])[-1], "cleaned_files": []}
+        outcome, seconds = run_clean(table / "dirty.csv", args.instruction, args.model, work)
         row = {"table": name, "status": outcome.get("status"), "seconds": seconds, "llm_calls": outcome.get("llm_calls")}
         if outcome.get("cleaned_files"):
             row.update(score(args.set_dir, table, Path(outcome["cleaned_files"][0])))

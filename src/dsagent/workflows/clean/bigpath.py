@@ -269,7 +269,8 @@ class BigRun:
                     trace.append({"step": step["n"], "rows": out["kept"], "rows_dropped": rows - out["kept"], "columns_dropped": [], "cells_changed": 0})
                     view["drop_rows"], rows = query["save"], out["kept"]
                     continue
-                out = self._run(f"_b_stats({STATS_KINDS[kind]!r}, {query!r}, {list(keep_cols)!r}, {float(step['params'].get('threshold', 0.4))!r})")
+                never = list(keep_cols) + [c for c in step["params"].get("keep", []) if c not in keep_cols]  # and code columns: never imputed
+                out = self._run(f"_b_stats({STATS_KINDS[kind]!r}, {query!r}, {never!r}, {float(step['params'].get('threshold', 0.4))!r})")
                 pending.append(self._fixed(step, out))
                 continue
             pending.append(step)

@@ -14,13 +14,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dsagent.workflows.clean import evidence
+from dsagent.workflows.clean import kinds as ck
 from dsagent.workflows.clean import textvalues as tv
 
 PARSE_SHARE = 0.8
 """A text column is numbers (or dates) when at least this share of its non-missing cells parse."""
 RARE_NEGATIVE_SHARE = 0.05
 TYPO_RATIO = 5
-"""A spelling is folded into a neighbour at most one edit away seen at least this many times as often."""
+"""A spelling is folded into a neighbour at most one edit away (two in values of ten characters or
+more) seen at least this many times as often; in a code column only when the difference is character
+noise that breaks the code's pattern (``kinds.noise_only``), never one code into another."""
+LONG_VALUE = 10
+FLAG_SAMPLE = 50
+"""Flagged cells listed in the finding (all are counted)."""
 GROUP_PURITY = 0.9
 """A column depends on an id-like key when this share of the key's groups hold one value."""
 CATEGORY_SHARE = 0.2
@@ -39,7 +46,9 @@ def _is_text(series: pd.Series) -> bool:
 def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """The findings of one table; ``keep`` names columns never changed (ids the user named)."""
     findings: list[dict[str, Any]] = []
-    columns: dict[str, str] = {}  # column -> kind after parsing: number, date, text, id
+    columns: dict[str, str] = {}  # column -> kind after parsing: number, date, text, code, id
+    dominant: dict[str, str] = {}  # code column -> its dominant shape
+    flags: list[dict[str, Any]] = []  # cells left as they were for want of evidence
     work = frame.copy()
     rows = len(frame)
 
@@ -56,6 +65,10 @@ def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, An
             stripped = s.map(lambda v: v.strip() if isinstance(v, str) else v)
             work[col] = stripped
             kind = _sniff(stripped)
+            texts_left = [v for v in stripped if isinstance(v, str) and v and not tv.is_placeholder(v)]
+            if kind != "date" and ck.is_code(texts_left):
+                kind = "code"  # a fixed-pattern code: never a number, never imputed (kinds.py)
+                dominant[col] = ck.dominant_shape(texts_left)[0]
             columns[col] = kind
             text_col = kind == "text"
             marks = stripped.map(lambda v, t=text_col: tv.is_placeholder(v, t))
@@ -70,6 +83,8 @@ def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, An
                 add("number_text", col, text_numbers or int(work[col].notna().sum()),
                     (f"numbers stored as text ({text_numbers} written with currency, units or separators)" if text_numbers else "numbers stored as text because of the placeholders") + (f"; {int(bad.sum())} cells are not numbers" if bad.any() else ""),
                     unparsed=int(bad.sum()))
+                for row in np.flatnonzero(bad.to_numpy()):
+                    flags.append({"row": int(row), "column": col, "value": str(work[col].iloc[row]), "why": "not a number in a column of numbers; kept as it was"})
                 work[col] = pd.to_numeric(parsed, errors="coerce")
             elif kind == "date":
                 dayfirst = _dayfirst(work[col])
@@ -81,14 +96,35 @@ def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, An
         else:
             columns[col] = "number" if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s) else "other"
     ids = {c for c in frame.columns if _id_like(work[c], rows)} | set(keep)
+    codes = [c for c, k in columns.items() if k == "code"]
+    if codes:
+        add("code_columns", None, len(codes), f"codes with a fixed pattern (kept as text, never imputed): "
+            + ", ".join(f"{c!r} ({dominant[c]})" for c in codes), columns=codes, shapes={c: dominant[c] for c in codes})
     for col, kind in columns.items():
         if col in ids:
             continue
         if kind == "number":
             _impossible(work[col], col, add)
-        elif kind == "text":
-            _spellings(work[col], col, add)
-    _groups(work, columns, ids, add, findings)
+        elif kind in ("text", "code"):
+            if kind == "text":
+                fixes = ck.format_repairs([v for v in work[col] if isinstance(v, str)])
+                if fixes:
+                    n = int(work[col].isin(list(fixes)).sum())
+                    shown = ", ".join(f"{k!r}→{w!r}" for k, w in list(fixes.items())[:3])
+                    add("format", col, n, f"{n} values written with extra words around the column's format: {shown}", mapping=fixes,
+                        evidence={"kind": "format"})
+                    work[col] = work[col].map(lambda v, m=fixes: m.get(v, v) if isinstance(v, str) else v)
+            _spellings(work[col], col, add, dominant.get(col))
+    repaired = _groups(work, columns, ids, add, findings, dominant, flags)
+    for col in codes:  # cells that break the code's pattern and no repair covers: flagged
+        folded = next((f["params"]["mapping"] for f in findings if f["column"] == col and f["kind"] == "spelling"), {})
+        for row, v in enumerate(work[col]):
+            if isinstance(v, str) and ck.breaks_shape(v, dominant[col]) and v not in folded and (row, col) not in repaired:
+                flags.append({"row": row, "column": col, "value": v, "why": f"breaks the column's pattern {dominant[col]!r}; no evidence for its value"})
+    flagged = {(f["row"], f["column"]) for f in flags}
+    if flagged:
+        add("flagged", None, len(flagged), f"{len(flagged)} cells flagged and left as they were (the evidence to change them is not enough)",
+            cells=flags[:FLAG_SAMPLE])
     dups = int(frame.duplicated().sum())
     if dups:
         add("duplicate_rows", None, dups, f"{dups} rows repeat an earlier row exactly")
@@ -177,7 +213,7 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
-def _spellings(s: pd.Series, col: str, add: Any) -> None:
+def _spellings(s: pd.Series, col: str, add: Any, code_shape: str | None = None) -> None:
     counts = Counter(v for v in s if isinstance(v, str))
     if len(counts) < 2 or len(counts) > max(50, CATEGORY_SHARE * sum(counts.values())):
         return
@@ -200,7 +236,8 @@ def _spellings(s: pd.Series, col: str, add: Any) -> None:
     for v, n in folded.items():
         if len(v) < 4:
             continue
-        near = [w for w in frequent if w != v and folded[w] >= TYPO_RATIO * n and _one_typo(v, w)]
+        near = [w for w in frequent if w != v and folded[w] >= TYPO_RATIO * n and _one_typo(v, w)
+                and (ck.noise_only(v, w) if code_shape else ck.same_digits(v, w))]
         if len(near) == 1:
             typos[v] = near[0]
     for v, w in list(mapping.items()):
@@ -218,46 +255,25 @@ def _spellings(s: pd.Series, col: str, add: Any) -> None:
 
 
 def _one_typo(v: str, w: str) -> bool:
+    if min(len(v), len(w)) >= LONG_VALUE:
+        return 1 <= tv.edit_distance(v, w, 2) <= 2  # long names: two slips still leave them unambiguous
     if tv.edit_distance(v, w, 1) != 1:
         return False
     return len(v) == len(w) or max(len(v), len(w)) >= 5  # an added/dropped letter only in longer names (Mr/Mrs stay)
 
 
-def _groups(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Any, findings: list[dict[str, Any]]) -> None:
-    """A value that disagrees with the rest of its group, for keys that repeat (an entity's id or code)."""
-    rows = len(work)
+def _groups(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Any, findings: list[dict[str, Any]],
+            dominant: dict[str, str], flags: list[dict[str, Any]]) -> set[tuple[int, str]]:
+    """Values the other rows of the same key decide (functional dependencies, see evidence.py), on the
+    values as the earlier steps leave them (spellings folded)."""
     fixed = {f["column"]: f["params"]["mapping"] for f in findings if f["kind"] == "spelling"}
-    texts = [c for c, k in columns.items() if k == "text" and c not in ids]
-    keys = [c for c in work.columns if c not in ids and 10 <= work[c].nunique() <= rows / 3 and _code_like(work[c])]
-    for col in texts:
-        best = None
-        for key in keys:
-            if key == col:
-                continue
-            values = work[col].map(lambda v, m=fixed.get(col, {}): m.get(v, v) if isinstance(v, str) else v)
-            frame = pd.DataFrame({"k": work[key], "v": values}).dropna()
-            if frame.empty:
-                continue
-            grouped = frame.groupby("k")["v"]
-            top = grouped.agg(lambda g: g.value_counts().iloc[0])
-            size = grouped.size()
-            purity = float((top == size).mean())
-            if purity < GROUP_PURITY or len(size) < 10:
-                continue
-            if best is None or purity > best[0]:
-                best = (purity, key, frame, top, size)
-        if best is None:
-            continue
-        _, key, frame, top, size = best
-        mode = frame.groupby("k")["v"].agg(lambda g: g.value_counts().index[0])
-        # only groups with one clear value: at least 4 rows, the others at most one row or a fifth of the group
-        clear = (size >= 4) & (size - top <= np.maximum(1, 0.2 * size))
-        wrong = frame[frame["k"].map(clear).astype(bool)]
-        wrong = wrong[wrong["v"] != wrong["k"].map(mode)]
-        if len(wrong):
-            fixes = {str(kv): str(mode[kv]) for kv in sorted(set(wrong["k"]), key=str)}
-            add("group_conflict", col, len(wrong), f"{len(wrong)} values of {col!r} disagree with the other rows of the same {key!r}",
-                key=key, fixes=fixes)
+    view = work.copy()
+    for col, mapping in fixed.items():
+        view[col] = view[col].map(lambda v, m=mapping: m.get(v, v) if isinstance(v, str) else v)
+    targets = [c for c, k in columns.items() if k in ("text", "code", "number") and c not in ids]
+    keys = [c for c in evidence.candidate_keys(view, ids) if _code_like(view[c])]
+    codes = {c for c, k in columns.items() if k == "code"}
+    return evidence.dependency_findings(view, targets, keys, codes, dominant, add, flags)
 
 
 def _code_like(series: pd.Series) -> bool:

@@ -147,7 +147,8 @@ def verify(cleaned: pd.DataFrame, steps: list[dict[str, Any]]) -> tuple[list[str
             n = int(s.map(lambda v: isinstance(v, str) and tv.is_placeholder(v)).sum())
             problem = f"{n} placeholders remain" if n else None
         elif kind == "number_text":
-            problem = None if pd.api.types.is_numeric_dtype(s) else f"is {s.dtype}, not numbers"
+            left = 0 if pd.api.types.is_numeric_dtype(s) else int(s.map(lambda v: isinstance(v, str) and tv.parse_number(v) is not None).sum())
+            problem = f"{left} numbers are still text" if left else None  # cells that are no number stay as they were (flagged)
         elif kind == "date_text":
             iso = s.dropna().astype(str).str.fullmatch(r"\d{4}-\d{2}-\d{2}( 00:00:00)?").all()
             problem = None if pd.api.types.is_datetime64_any_dtype(s) or iso else f"is {s.dtype}, not dates"

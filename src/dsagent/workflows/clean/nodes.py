@@ -23,7 +23,7 @@ from dsagent.atomic import write_atomic
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import ProgressEvent, RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.clean import bigpath, cleaner_file, execute, prompts, snippets
+from dsagent.workflows.clean import bigpath, cleaner_file, execute, prompts, report, snippets
 from dsagent.workflows.clean.decide import Decision, findings_text, grounded
 from dsagent.workflows.clean.detect import detect
 from dsagent.workflows.clean.plan import make_plan, render_steps
@@ -118,6 +118,9 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
             if dropped:
                 line += "; rows dropped per step: " + ", ".join(f"{k}: {v}" for k, v in dropped.items())
             lines.append(line)
+            for t in info["trace"]:  # per step: how many cells, and a sample before → after
+                if t["cells_changed"] and t.get("sample"):
+                    lines.append(f"  step {t['step']}: {t['cells_changed']} cells, e.g. " + "; ".join(t["sample"]))
             kinds = {s["n"]: s["kind"] for s in steps}
             for n, count in dropped.items():
                 if kinds.get(n) != "drop_duplicates" and count > settings.clean_max_drop_share * rows:
@@ -152,6 +155,7 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
             text = "\n\n".join(text_parts) + "".join(f"\n- Not done: {o}" for o in off)
             text += f"\n\nNote: {note.strip()}" if note.strip() else ""
             text += "\n\n" + preview(plan)
+            text += "".join(report.flagged_text(state_names.get(i, i), fs) for i, fs in findings.items())
             notes_big = [bigpath.sample_note(state_names.get(i, i), t) for i in plan if (t := big_table(i)) is not None]
             text += "".join(f"\n{n}" for n in notes_big)
             step["detail"] = step.get("detail", "") + f"{sum(len(s) for s in plan.values())} steps, {len(flat)} findings"
@@ -227,9 +231,27 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
     def assemble(plan: dict, custom: str | None) -> dict[str, Any]:
         """Each table's function from its steps (and the model's custom_steps); saved only once approved."""
         functions = {ds_id: snippets.build_function([s for s in steps if s["kind"] != "custom"], custom) for ds_id, steps in plan.items()}
+        origin = {k: "snippets" for k in functions}
+        if settings.clean_model_writes_cleaner:  # seed 003's own path: the model writes data_cleaner(data_raw) from the steps
+            for ds_id, steps in plan.items():
+                written = model_cleaner(ds_id, steps)
+                if written:
+                    functions[ds_id], origin[ds_id] = written, "model"
         first_id = next(iter(functions))
-        return {"custom_code": custom, "functions": functions, "function_origin": {k: "snippets" for k in functions},
+        return {"custom_code": custom, "functions": functions, "function_origin": origin,
                 "data_cleaner_function": functions[first_id]}
+
+    def model_cleaner(ds_id: str, steps: list) -> str | None:
+        """The whole ``data_cleaner(data_raw)`` written by the model from the steps (setting
+        clean_model_writes_cleaner); None when the reply holds no such function (the snippets' code stays).
+        It is untrusted code like any the model writes: shown in review, run in the sandbox, checked."""
+        frame = frame_of(ds_id)
+        columns = ", ".join(f"{c} ({t})" for c, t in frame.dtypes.astype(str).items())
+        reply = ctx.llm([HumanMessage(content=prompts.CREATE_CODE.format(
+            steps="\n".join(f"{s['n']}. {s['what']} — {s['why']}" for s in steps), columns=clip(columns, 1500),
+            sample=clip(frame.head(5).to_csv(index=False), 1500)))], max_tokens=1500)
+        code = extract_code(reply)
+        return code if code and re.search(r"^def data_cleaner\(data_raw\)", code, re.M) else None
 
     def execute_data_cleaner_code(state: CleanState) -> dict[str, Any]:
         with ctx.step("execute_data_cleaner_code") as step:

@@ -38,10 +38,11 @@ _FINDING_TEXT = {
     "number_text": ("Parse {col} as numbers", "{detail}"),
     "date_text": ("Parse {col} as dates (written YYYY-MM-DD)", "{detail}"),
     "impossible": ("Set impossible values of {col} to missing", "{detail}"),
+    "format": ("Write {col} in the column's own format", "{detail}"),
     "spelling": ("Fold variant spellings of {col} into the most frequent one", "{detail}"),
     "group_conflict": ("Make {col} agree within each {key}", "{detail}"),
 }
-ORDER = ["whitespace", "placeholder", "number_text", "date_text", "impossible", "spelling", "group_conflict",
+ORDER = ["whitespace", "placeholder", "number_text", "date_text", "impossible", "format", "spelling", "group_conflict",
          "drop_sparse_columns", "impute_missing", "drop_duplicates", "drop_missing_rows", "drop_outliers"]
 TYPE_KINDS = {"number_text", "date_text"}
 ROW_DROPS = {"drop_missing_rows", "drop_outliers"}
@@ -52,6 +53,8 @@ _WORD_RULES: list[tuple[str, dict[str, bool]]] = [
     (_NEG + r"\b[^.;]*\b(?:drop|remove|delete|lose)\b[^.;]*\b(?:records?|rows?)\b", {"drop_missing_rows": False, "drop_outliers": False}),
     (r"\bkeep\b[^.;]*\boutliers?\b|" + _NEG + r"\b[^.;]*\b(?:drop|remove)\b[^.;]*\boutliers?\b", {"drop_outliers": False}),
     (_NEG + r"\b[^.;]*\b(?:impute|imputation|fill)\b|\bleave\b[^.;]*\bmissing\b", {"impute_missing": False}),
+    # fixing placeholders makes them missing values; inventing values for them is another step the user did not ask for
+    (r"\bplaceholders?\b|\bkeep\b[^.;]*\b(?:every|all|each)\b[^.;]*\bvalues?\b", {"impute_missing": False}),
     (r"\bkeep\b[^.;]*\bduplicates?\b|" + _NEG + r"\b[^.;]*\b(?:drop|remove)\b[^.;]*\bduplicat", {"drop_duplicates": False}),
     (r"\bkeep\b[^.;]*\b(?:every|all)\b[^.;]*\bcolumns?\b|" + _NEG + r"\b[^.;]*\b(?:drop|remove)\b[^.;]*\bcolumns?\b", {"drop_sparse_columns": False}),
     (r"\b(?:drop|remove)\b[^.;]*\boutliers?\b", {"drop_outliers": True}),
@@ -80,6 +83,7 @@ def make_plan(findings: list[dict[str, Any]], policy: dict[str, bool], skip: set
     """The ordered steps. ``skip``: finding ids left alone; ``keep``: columns never dropped or imputed."""
     steps: list[dict[str, Any]] = []
     sparse = [f["column"] for f in findings if f["kind"] == "missing" and f["params"].get("share", 0) > 0.4 and f["column"] not in keep]
+    codes = [c for f in findings if f["kind"] == "code_columns" for c in f["params"]["columns"]]
     for kind in ORDER:
         if kind in POLICY:
             if not policy.get(kind, False):
@@ -91,8 +95,11 @@ def make_plan(findings: list[dict[str, Any]], policy: dict[str, bool], skip: set
             what, why = POLICY_TEXT[kind]
             if kind == "drop_sparse_columns":
                 what += f": {', '.join(sparse)}"
+            never = list(keep) + [c for c in codes if c not in keep] if kind == "impute_missing" else list(keep)
+            if kind == "impute_missing" and codes:
+                what += f" (never in the code columns {', '.join(codes)}: a code has no mean)"
             steps.append({"kind": "impute" if kind == "impute_missing" else kind, "column": None, "what": what, "why": why, "source": "policy",
-                          "params": {"keep": list(keep), "threshold": 0.4}, "finding": None})
+                          "params": {"keep": never, "threshold": 0.4}, "finding": None})
             continue
         for f in findings:
             if f["kind"] != kind or f["id"] in skip or f["column"] in keep:

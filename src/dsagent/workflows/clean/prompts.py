@@ -47,6 +47,21 @@ Columns and types after the tested steps: {columns}
 Rules: imports (pandas as pd, numpy as np) inside the function; do not drop rows or columns unless a step says \
 so; do not read or write files. Return only the function in one ```python block."""
 
+CREATE_CODE = """You are a Data Cleaning Agent. Write the Python function `data_cleaner(data_raw)` that takes a \
+pandas DataFrame `data_raw`, does the numbered steps below on a copy, and returns the cleaned DataFrame.
+
+Steps (reviewed by the user):
+{steps}
+
+Columns (name and type as read): {columns}
+
+First rows (CSV):
+{sample}
+
+Rules: imports (pandas as pd, numpy as np) inside the function; never impute a code or an identifier (zip, phone, \
+id) with a statistic, never turn a code into a number; do not drop rows or columns unless a step says so; do not \
+read or write files. Return only the function in one ```python block."""
+
 FIX = """You are a Data Cleaning Agent. Your job is to fix the function {function_name}() below. It is currently \
 broken or its result failed a check, and it needs to be fixed.
 

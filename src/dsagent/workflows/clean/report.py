@@ -54,8 +54,12 @@ def build(state: dict[str, Any], names: dict[str, str], meta: dict[str, Any]) ->
         sections.append(Section(section_type="table", content=json.dumps(columns, default=str), description="Per column, before → after"))
         trace = {t["step"]: t for t in out.get("trace") or []}
         rows = [{"step": s["n"], "what": s["what"], "cells changed": trace.get(s["n"], {}).get("cells_changed", "n/a"),
-                 "rows dropped": trace.get(s["n"], {}).get("rows_dropped", "n/a")} for s in steps]
+                 "rows dropped": trace.get(s["n"], {}).get("rows_dropped", "n/a"),
+                 "evidence": _evidence(s), "sample (before → after)": "; ".join(trace.get(s["n"], {}).get("sample") or [])} for s in steps]
         sections.append(Section(section_type="table", content=json.dumps(rows, default=str), description="What each step changed"))
+        flagged = flagged_text(name, (state.get("findings") or {}).get(ds_id) or [])
+        if flagged:
+            sections.append(Section(section_type="text", content=flagged.strip()))
         checks = (state.get("verification") or {}).get(ds_id) or []
         if checks:
             sections.append(Section(section_type="text", content="Checks of the findings on the cleaned table (by code):\n\n" + "\n".join(f"- {c}" for c in checks)))
@@ -72,6 +76,33 @@ def build(state: dict[str, Any], names: dict[str, str], meta: dict[str, Any]) ->
     caveats += [g for g in state.get("guard_findings") or [] if g not in (error or "")]
     title = "Data cleaning: " + ", ".join(names.values())
     return Report(title=title[:120], sections=sections, caveats=caveats, question=state.get("user_instructions") or "", meta=meta)
+
+
+def _evidence(step: dict[str, Any]) -> str:
+    """What a step's repairs rest on, in a few words (empty for the default policy's steps)."""
+    ev = (step.get("params") or {}).get("evidence")
+    if ev and ev.get("kind") == "dependency":
+        return (f"dependency {ev['key']} → {step.get('column')} ({ev['agreement']:.0%} of {ev['groups']} groups' cells agree): "
+                f"{ev['replaced']} replaced, {ev['filled']} filled")
+    if step.get("kind") == "spelling":
+        return "the column's own vocabulary (a far more frequent value one or two edits away)"
+    if step.get("kind") == "format":
+        return "the column's own format (the one run of words that has it)"
+    if step.get("kind") == "impute":
+        return "a statistic of the column: invented values"
+    return ""
+
+
+def flagged_text(name: str, findings: list[dict[str, Any]]) -> str:
+    """The cells left as they were for want of evidence (count, then a sample), for the review and the report."""
+    found = next((f for f in findings if f["kind"] == "flagged"), None)
+    if not found:
+        return ""
+    cells = found["params"].get("cells") or []
+    lines = [f"- row {c['row']}, {c['column']!r} = {str(c['value'])[:40]!r}: {c['why']}" for c in cells[:20]]
+    more = found["count"] - len(lines)
+    return (f"\n\n{name}: {found['count']} cells flagged (left as they were, the evidence to change them is not enough):\n"
+            + "\n".join(lines) + (f"\n- … and {more} more" if more > 0 else ""))
 
 
 def write_report(ctx: "RunContext", state: dict[str, Any]) -> str:

@@ -23,8 +23,11 @@ _SNIPPETS: dict[str, str] = {
 df[{col!r}] = df[{col!r}].map(lambda v: v.strip() if isinstance(v, str) else v)""",
     "placeholder": """\
 df[{col!r}] = df[{col!r}].map(lambda v: np.nan if isinstance(v, str) and (v.strip().lower() in {lowered!r} or not v.strip()) else v)""",
+    # a cell that is not a number is kept as it was (flagged in the report), never turned into a missing value
     "number_text": """\
-df[{col!r}] = pd.to_numeric(df[{col!r}].map(parse_number), errors="coerce")""",
+_parsed = df[{col!r}].map(parse_number)
+_kept = df[{col!r}].notna() & _parsed.isna()
+df[{col!r}] = pd.to_numeric(_parsed, errors="coerce") if not _kept.any() else _parsed.astype(object).where(~_kept, df[{col!r}])""",
     "date_text": """\
 df[{col!r}] = pd.to_datetime(df[{col!r}].map(lambda v: parse_date(v, dayfirst={dayfirst!r})), errors="coerce")""",
     "impossible:negative": """\
@@ -35,10 +38,20 @@ df.loc[df[{col!r}].isin({values!r}), {col!r}] = np.nan""",
 df.loc[df[{col!r}] > 100, {col!r}] = np.nan""",
     "spelling": """\
 df[{col!r}] = df[{col!r}].map(lambda v: {mapping!r}.get(v, v) if isinstance(v, str) else v)""",
+    # {key value: [the value its rows agree on, [the cell values it replaces; None: a missing cell]]}
+    "format": """\
+df[{col!r}] = df[{col!r}].map(lambda v: {mapping!r}.get(v, v) if isinstance(v, str) else v)""",
     "group_conflict": """\
 _fixes = {fixes!r}
 _keys = df[{key!r}].map(lambda v: str(v) if v == v else None)
-df[{col!r}] = df[{col!r}].astype(object).where(~_keys.isin(list(_fixes)), _keys.map(_fixes))""",
+def _agree(v, k):
+    to, wrong = _fixes.get(k, (None, ()))
+    if k not in _fixes:
+        return v
+    if v is None or v != v:
+        return to if None in wrong else v
+    return to if v in wrong else v
+df[{col!r}] = pd.Series([_agree(v, k) for v, k in zip(df[{col!r}].astype(object), _keys)], index=df.index, dtype=object).infer_objects()""",
     "drop_sparse_columns": """\
 _sparse = [c for c in df.columns if c not in {keep!r} and df[c].isna().mean() > {threshold!r}]
 df = df.drop(columns=_sparse)""",
@@ -89,14 +102,17 @@ _TRACE_SOURCE = """
 def _trace(n, before, after):
     common = [c for c in after.columns if c in before.columns]
     rows = after.index.intersection(before.index)
-    changed = 0
+    changed, sample = 0, []
     for c in common:
         a, b = before.loc[rows, c], after.loc[rows, c]
         x, y = pd.to_numeric(a, errors="coerce"), pd.to_numeric(b, errors="coerce")
         same = (a.isna() & b.isna()) | (a.astype(str) == b.astype(str)) | (x.notna() & (x == y))
         changed += int((~same).sum())
+        for r in same.index[~same.to_numpy()][:max(0, 3 - len(sample))]:
+            sample.append(f"{c}: {repr(a[r])[:40]} → {repr(b[r])[:40]}")
     _CLEAN_TRACE.append({"step": n, "rows": len(after), "rows_dropped": len(before.index.difference(after.index)),
-                         "columns_dropped": [str(c) for c in before.columns if c not in after.columns], "cells_changed": changed})"""
+                         "columns_dropped": [str(c) for c in before.columns if c not in after.columns], "cells_changed": changed,
+                         "sample": sample})"""
 
 
 def snippet(step: dict[str, Any]) -> str:

@@ -1,0 +1,167 @@
+"""Measure the clean workflow on real dirty tables with cell-level truth (dirty.csv / clean.csv pairs).
+
+    .venv/bin/python benchmarks/realclean.py --data DIR [--tables flights,movies_1,tax] [--model local]
+        [--out benchmarks/results/realclean-local.json] [--score-only CLEANED.csv --tables NAME]
+
+DIR holds one folder per table with ``dirty.csv`` and ``clean.csv`` (same rows in the same order,
+same columns in the same order; the clean file's header may name them differently). The set used in
+docs/clean.md is the Raha benchmark's ``flights``, ``movies_1`` and ``tax`` (github BigDaMa/raha,
+``datasets/``); the data is not in this repository (see docs/clean.md for how to get it).
+
+For each table it runs what a user would, in a new process: ``dsagent clean dirty.csv
+"<INSTRUCTION>" --yes --json --model M``, then scores the cleaned CSV cell by cell against clean.csv:
+
+- an **error** is a cell whose dirty value differs from the clean one in substance; a change of form
+  only is no error and no repair: spaces around, one empty-value token for another (``''``, ``nan``,
+  ``NULL``…), and numbers equal as numbers (``'12.0'`` and ``'12'``, ``'1,234'`` and ``'1234'``,
+  ``'01907'`` and ``'1907'``);
+- a **changed** cell is one whose cleaned value differs in substance from the dirty one;
+- precision = changed cells now equal to clean / changed cells; recall = errors now equal to clean /
+  errors; F1 their harmonic mean. Records lost: dirty rows absent from the output (rows are matched
+  by position when the row count is kept, otherwise by the first column when it is a unique key).
+  Cells flagged: the report's count of cells left as they were for want of evidence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cleanbench import run_clean  # noqa: E402 - the same unattended run as cleanbench
+
+INSTRUCTION = ("Clean this table for analysis: fix typos, inconsistent spellings and formats, wrong data types and "
+               "placeholder missing values; keep every record.")
+TABLES = ("flights", "movies_1", "tax")
+EMPTY = {"", "nan", "none", "null", "na", "n/a", "nat", "<na>"}
+_GROUPED = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+
+
+def norm(value: object) -> object:
+    """The substance of a cell: None for an empty value, a float for a number, else the stripped text."""
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    text = str(value).strip()
+    if text.lower() in EMPTY:
+        return None
+    body = text.replace(",", "") if _GROUPED.match(text) else text
+    try:
+        number = float(body)
+    except ValueError:
+        return text
+    return number if number == number else None
+
+
+def _same(a: pd.Series, b: pd.Series) -> pd.Series:
+    """Cell by cell: equal in substance (two empty values are equal)."""
+    return pd.Series([x == y or (norm(x) is None and norm(y) is None) for x, y in zip(a, b)], index=a.index)
+
+
+def _read(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def score_frames(dirty: pd.DataFrame, clean: pd.DataFrame, cleaned: pd.DataFrame) -> dict:
+    """Cell-level precision / recall / F1 of ``cleaned`` (columns by name of dirty, else by position)."""
+    clean = clean.copy()
+    clean.columns = dirty.columns
+    lost = 0
+    if len(cleaned) != len(dirty):
+        key = dirty.columns[0]
+        if key in cleaned.columns and dirty[key].is_unique:
+            pos = pd.Series(range(len(dirty)), index=dirty[key].map(norm))
+            idx = cleaned[key].map(norm).map(pos)
+            lost = len(dirty) - int(idx.notna().sum())
+            cleaned = cleaned[idx.notna().values].copy()
+            cleaned.index = idx.dropna().astype(int).values
+        else:
+            lost = max(0, len(dirty) - len(cleaned))
+            cleaned = cleaned.iloc[: len(dirty)].copy()
+            cleaned.index = range(len(cleaned))
+    else:
+        cleaned = cleaned.copy()
+        cleaned.index = range(len(cleaned))
+    rows = cleaned.index
+    errors = changed = right_changes = fixed = 0
+    by_column: dict[str, dict] = {}
+    for col in dirty.columns:
+        d = dirty[col].map(norm)
+        c = clean[col].map(norm)
+        err = ~_same(d, c)
+        out = cleaned[col].map(norm) if col in cleaned.columns else pd.Series([None] * len(rows), index=rows)
+        d, c, errk = d.loc[rows], c.loc[rows], err.loc[rows]
+        chg = ~_same(out, d)
+        ok = _same(out, c)
+        n_err, n_chg, n_right, n_fixed = int(err.sum()), int(chg.sum()), int((chg & ok).sum()), int((errk & ok).sum())
+        errors, changed, right_changes, fixed = errors + n_err, changed + n_chg, right_changes + n_right, fixed + n_fixed
+        if n_err or n_chg:
+            by_column[col] = {"errors": n_err, "changed": n_chg, "right": n_right, "fixed": n_fixed}
+    p = right_changes / changed if changed else 1.0
+    r = fixed / errors if errors else 1.0
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4), "errors": errors, "changed": changed,
+            "records_lost": lost, "by_column": by_column}
+
+
+def _flagged(report: Path | None) -> int | None:
+    if not report or not report.exists():
+        return None
+    m = re.search(r"(\d[\d,]*) cells? flagged", report.read_text(errors="replace"))
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def run_table(table: Path, model: str, instruction: str, work: Path) -> tuple[dict, Path | None]:
+    outcome, seconds = run_clean(table / "dirty.csv", instruction, model, work)
+    row = {"status": outcome.get("status"), "seconds": seconds, "llm_calls": outcome.get("llm_calls"), "error": outcome.get("error")}
+    cleaned = Path(outcome["cleaned_files"][0]) if outcome.get("cleaned_files") else None
+    report = Path(outcome["report_path"]) if outcome.get("report_path") else None
+    row["flagged"] = _flagged(report)
+    row["report"] = str(report) if report else None
+    return row, cleaned
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, required=True, help="folder with <table>/dirty.csv and clean.csv")
+    parser.add_argument("--tables", default=",".join(TABLES))
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--instruction", default=INSTRUCTION)
+    parser.add_argument("--score-only", type=Path, help="score this cleaned CSV (one table) instead of running dsagent")
+    parser.add_argument("--out", type=Path, help="write the figures as JSON here")
+    parser.add_argument("--columns", action="store_true", help="print the figures per column too")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="realclean-"))
+    rows = []
+    for name in args.tables.split(","):
+        table = args.data / name
+        dirty, clean = _read(table / "dirty.csv"), _read(table / "clean.csv")
+        if args.score_only:
+            row, cleaned = {"status": "scored", "seconds": None, "flagged": None}, args.score_only
+        else:
+            row, cleaned = run_table(table, args.model, args.instruction, work)
+        row["table"] = name
+        if cleaned is not None:
+            row.update(score_frames(dirty, clean, _read(cleaned)))
+        rows.append(row)
+        print(f"{name:9} P {row.get('precision', '-'):>6}  R {row.get('recall', '-'):>6}  F1 {row.get('f1', '-'):>6}  "
+              f"errors {row.get('errors', '-'):>5}  changed {row.get('changed', '-'):>5}  flagged {row.get('flagged')}  "
+              f"lost {row.get('records_lost', '-')}  {row.get('seconds')}s  {row.get('llm_calls')} LLM calls  {row.get('status')}", flush=True)
+        if row.get("error"):
+            print(f"          error: {row['error']}", flush=True)
+        if args.columns:
+            for col, figures in row.get("by_column", {}).items():
+                print(f"          {col:20} {figures}")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"model": args.model, "instruction": args.instruction, "tables": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

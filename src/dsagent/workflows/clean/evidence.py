@@ -1,0 +1,181 @@
+"""Repairs by evidence from other columns: functional dependencies found on the table's own rows.
+
+When the rows that share a key value (a provider's number, a zip code, a flight) almost always
+share the value of another column (its phone, its city, its departure time), the key *determines*
+that column. A cell that disagrees with the clear majority of its key's rows is then an error, and
+that majority is its repair — evidence from the same entity's other records, never a statistic.
+
+Strongest evidence first, abstain otherwise (thresholds below):
+
+- the dependency must hold on the clean majority of the table: over the groups with at least two
+  values, :data:`AGREE` of the cells equal their group's most frequent value;
+- a group repairs a cell only when its most frequent value has :data:`MIN_SUPPORT` rows and at
+  least :data:`GROUP_SHARE` of the group's values;
+- the cell must itself look wrong: missing (filled from its own key's rows), breaking the
+  column's dominant shape, or rare in the whole column (at most :data:`RARE_COUNT` times, and at most
+  a fifth as often as the majority value). A disagreeing value common in the column (another real
+  category, ``M`` where the group says ``F``) is flagged, not changed, unless the key is a code and the
+  dependency is near-exact (:data:`STRICT_AGREE`);
+- cells that disagree with a group too split to decide are flagged and left as they were.
+
+Each repair's evidence (key column, the group's support, the dependency's agreement) is in the
+finding's params, and so in the review and the report.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from dsagent.workflows.clean import kinds as ck
+from dsagent.workflows.clean import textvalues as tv
+
+AGREE = 0.75
+STRICT_AGREE = 0.95
+MIN_SUPPORT = 3
+GROUP_SHARE = 0.6
+RARE_COUNT = 2
+MIN_GROUPS = 5
+
+
+def _key_text(v: object) -> str | None:
+    return None if v is None or (isinstance(v, float) and v != v) else str(v)
+
+
+def _missing(v: object) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
+
+
+def candidate_keys(work: pd.DataFrame, skip: set[str]) -> list[str]:
+    """Columns whose values repeat (on average at least two rows per value, at least ten values) and
+    name entities: text or whole numbers, not dates or measurements, and written in every row (an
+    entity's identifier is always there; a column with gaps is a value recorded, such as a time,
+    whose agreement with another column is a coincidence of the data, not a dependency)."""
+    rows = len(work)
+    keys = []
+    for c in work.columns:
+        if c in skip or pd.api.types.is_datetime64_any_dtype(work[c]):
+            continue
+        values = work[c].dropna()
+        if len(values) < rows:
+            continue
+        n = values.nunique()
+        if n < 10 or n > rows / 2:
+            continue
+        if pd.api.types.is_numeric_dtype(values) and not bool((values % 1 == 0).all()):
+            continue
+        keys.append(c)
+    return keys
+
+
+def _groups(work: pd.DataFrame, key: str, col: str) -> tuple[pd.DataFrame, float, int]:
+    """Per key value: the mode, its support, the group's non-missing count; and the dependency's agreement."""
+    frame = pd.DataFrame({"k": work[key].map(_key_text), "v": work[col]})
+    frame = frame[frame["k"].notna()]
+    present = frame.dropna(subset=["v"])
+    if present.empty:
+        return pd.DataFrame(), 0.0, 0
+    counts = present.groupby(["k", "v"]).size().rename("n").reset_index().sort_values(["k", "n"], ascending=[True, False])
+    top = counts.drop_duplicates("k").set_index("k")
+    size = present.groupby("k").size()
+    stats = pd.DataFrame({"mode": top["v"], "support": top["n"], "size": size})
+    multi = stats[stats["size"] >= 2]
+    agreement = float(multi["support"].sum() / multi["size"].sum()) if len(multi) else 0.0
+    return stats, agreement, len(multi)
+
+
+def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str], codes: set[str],
+                        dominant: dict[str, str], add: Callable[..., Any], flags: list[dict[str, Any]]) -> set[tuple[int, str]]:
+    """One ``group_conflict`` finding per column a key determines, with the repairs its evidence
+    clears; cells it cannot decide go to ``flags`` (row, column, value, why). Returns the cells repaired."""
+    repaired: set[tuple[int, str]] = set()
+    for col in targets:
+        best = None
+        for key in keys:
+            if key == col:
+                continue
+            stats, agreement, groups = _groups(work, key, col)
+            if groups < MIN_GROUPS or agreement < AGREE:
+                continue
+            ident = identifier(work[key])
+            if best is None or (ident, agreement, groups) > (best[4], best[1], best[2]):
+                best = (key, agreement, groups, stats, ident)
+        if best is None:
+            continue
+        key, agreement, groups, stats, ident = best
+        freq = work[col].value_counts(dropna=True)
+        strict = ident and agreement >= STRICT_AGREE
+        keys_text = work[key].map(_key_text)
+        fixes: dict[str, list] = {}
+        filled = replaced = 0
+        for row, (k, v) in enumerate(zip(keys_text, work[col])):
+            if k is None or k not in stats.index:
+                continue
+            mode, support, size = stats.at[k, "mode"], int(stats.at[k, "support"]), int(stats.at[k, "size"])
+            if not _missing(v) and v == mode:
+                continue
+            clear = support >= MIN_SUPPORT and support >= GROUP_SHARE * size
+            if _missing(v):
+                if ident and clear and support > 2 * (size - support):
+                    fixes.setdefault(k, [_plain(mode), []])
+                    if None not in fixes[k][1]:
+                        fixes[k][1].append(None)
+                    filled += 1
+                    repaired.add((row, col))
+                continue
+            rare = int(freq.get(v, 0)) <= RARE_COUNT and int(freq.get(v, 0)) * 5 <= int(freq.get(mode, 0))
+            suspect = (col in dominant and isinstance(v, str) and ck.breaks_shape(v, dominant[col])) or (rare and _near(v, mode))
+            if clear and (suspect or strict):
+                fixes.setdefault(k, [_plain(mode), []])
+                if _plain(v) not in fixes[k][1]:
+                    fixes[k][1].append(_plain(v))
+                replaced += 1
+                repaired.add((row, col))
+            elif clear:
+                flags.append({"row": row, "column": col, "value": _plain(v),
+                              "why": f"disagrees with {support} of {size} rows of the same {key!r} ({mode!r}); the evidence is not enough to change it"})
+        if fixes:
+            add("group_conflict", col, filled + replaced,
+                f"{replaced} values of {col!r} disagree with the other rows of the same {key!r}"
+                + (f", {filled} missing values are given by them" if filled else "")
+                + f" (dependency {key!r} → {col!r} holds for {agreement:.0%} of {groups} groups' cells)",
+                key=key, fixes=fixes, evidence={"kind": "dependency", "key": key, "agreement": round(agreement, 3),
+                                                "groups": groups, "replaced": replaced, "filled": filled})
+    return repaired
+
+
+def identifier(series: pd.Series) -> bool:
+    """An entity's identifier: whole numbers, or single words with a digit in nine values of ten
+    (``AA-3859-IAH-ORD``, ``10019``, ``tt0054215``); a category's name (a city, a language) is not one."""
+    values = series.dropna()
+    if pd.api.types.is_numeric_dtype(values):
+        return True
+    texts = values.astype(str)
+    return bool(len(texts)) and float((texts.str.contains(r"\d") & ~texts.str.contains(r"\s")).mean()) >= 0.9
+
+
+def _near(value: object, mode: object) -> bool:
+    """The value is a slip of the group's value: the same up to case and spaces, or text at most two
+    edits from it (one in short values), or character noise in a number written as text."""
+    if not isinstance(value, str) or not isinstance(mode, str):
+        return False
+    if " ".join(value.split()).casefold() == " ".join(mode.split()).casefold():
+        return True
+    if ck.noise_only(value, mode):
+        return True
+    if not ck.same_digits(value, mode):
+        return False
+    return tv.edit_distance(value, mode, 2) <= (2 if min(len(value), len(mode)) >= 10 else 1) and min(len(value), len(mode)) >= 4
+
+
+def _plain(v: object) -> object:
+    """A JSON- and repr-friendly literal of a cell value."""
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    if _missing(v):
+        return None
+    return v
