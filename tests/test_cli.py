@@ -37,6 +37,15 @@ def test_ask_json(script_file, sales_csv, capsys):
     assert "▸ plan" in captured.err and "✓ code" in captured.err  # live progress on stderr
 
 
+def test_ask_prints_each_nodes_detail(script_file, sales_csv, capsys):
+    """The progress contract: a node_end's detail is in ProgressEvent.message, and `dsagent ask` prints it."""
+    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed."])
+    assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec]) == 0
+    err = capsys.readouterr().err
+    plan_line = next(line for line in err.splitlines() if "✓ plan" in line)
+    assert " — needs_code=True needs_evaluation=False" in plan_line, err
+
+
 def test_ask_human_output_and_runs(script_file, sales_csv, capsys):
     spec = script_file([PLAN, "result = 2", "Two."])
     assert main(["ask", str(sales_csv), "two?", "--model", spec]) == 0

@@ -75,6 +75,7 @@ class ProgressEvent:
     seconds: float = 0.0
     outcome: str = ""
     message: str = ""
+    """node_end: the step's detail ("attempt 2: success"); info: the line to show."""
 
 
 @dataclass

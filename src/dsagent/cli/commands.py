@@ -18,7 +18,7 @@ def _progress(event) -> None:  # type: ignore[no-untyped-def]
         _err(f"▸ {event.node} …")
     elif event.kind == "node_end":
         mark = "✓" if event.outcome == "ok" else "✗" if event.outcome in {"failed", "error", "exception"} else "•"
-        detail = f" — {event.detail}" if getattr(event, "detail", "") else ""
+        detail = f" — {event.message}" if event.message else ""
         _err(f"  {mark} {event.node} {event.seconds:.1f}s{detail}")
     elif event.kind == "info" and event.message:
         _err(f"  … {event.message}")
