@@ -1,5 +1,8 @@
 """What a client of a served door may choose: the operator's allow-lists, in one place.
 
+Files and database sources (:func:`allowed_paths`), models (:func:`client_model`) and folders
+(:class:`ClientPolicy`) are all checked here, so a door adds no rule of its own.
+
 A person at a shell chooses anything (it is their machine). A client of a long-lived door — the
 LangGraph server, the MCP server, the web app reached through its token — is not the operator, so
 every choice it makes is held to the operator's settings:
@@ -20,6 +23,7 @@ model spec or a project folder is read (``assistant.Configuration``, ``assistant
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,66 @@ from dsagent.errors import UserError
 
 _lock = threading.Lock()
 _serving: "ClientPolicy | None" = None
+
+
+def resolved_roots(roots: Iterable[Path | str]) -> list[Path]:
+    return [Path(r).expanduser().resolve() for r in roots]
+
+
+def under_roots(path: Path | str, roots: Iterable[Path | str]) -> bool:
+    """Does ``path``, links resolved, lie under (or at) one of ``roots``? Every door's one test."""
+    real = Path(path).expanduser().resolve()
+    return any(real == base or real.is_relative_to(base) for base in resolved_roots(roots))
+
+
+def allowed_paths(paths: Sequence[str] | str, roots: Iterable[Path | str], sources: Iterable[str] = ()) -> list[str]:
+    """The paths, resolved, when every one is an existing file under a root or a database URL
+    (``env:NAME``) listed in ``sources`` (the setting ``allowed_sources``); else a UserError that
+    names the path and the fix. A URL's password is never repeated in the message."""
+    if isinstance(paths, str):
+        paths = [paths]
+    if not paths:
+        raise UserError("no data files given: pass `paths`, a list of CSV, Excel, Parquet or JSON files")
+    bases = resolved_roots(roots)
+    shown = ", ".join(str(b) for b in bases)
+    out = []
+    for raw in paths:
+        if not isinstance(raw, str) or not raw.strip():
+            raise UserError(f"{raw!r} is not a file path: pass each data file as a string")
+        if _is_url(raw):
+            if raw not in set(sources):
+                raise UserError(f"{masked_url(raw)}: this database is not among the server's allowed sources; allow it with the setting "
+                                "allowed_sources (DSAGENT_ALLOWED_SOURCES='[\"postgresql://reader@host/db\"]' or '[\"env:NAME\"]')")
+            out.append(raw)
+            continue
+        path = Path(raw).expanduser().resolve()
+        if not under_roots(path, bases):
+            raise UserError(
+                f"{raw} is outside the allowed folders ({shown}); move the file there, or allow its folder "
+                "with the setting allowed_roots (DSAGENT_ALLOWED_ROOTS='[\"/path/to/data\"]', or `dsagent mcp --root DIR`)"
+            )
+        if not path.is_file():
+            raise UserError(f"{raw}: no such file under the allowed folders ({shown}); check the path")
+        out.append(str(path))
+    return out
+
+
+def _is_url(raw: str) -> bool:
+    from dsagent.sources.url import is_source
+
+    return is_source(raw) and (raw.startswith("env:") or "://" in raw)
+
+
+def masked_url(raw: str) -> str:
+    """The URL with its password masked (for a message or the run log)."""
+    if raw.startswith("env:"):
+        return raw
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(raw).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - an unreadable URL is shown by its scheme only
+        return raw.split("://", 1)[0] + "://…"
 
 
 class ClientPolicy:
@@ -41,12 +105,9 @@ class ClientPolicy:
 
     def folder(self, raw: str | Path | None, what: str = "project folder") -> Path:
         """``raw`` resolved, when it lies under an allowed root; else a UserError naming the fix."""
-        from dsagent.doors.paths import resolved_roots
-
         path = Path(raw or ".").expanduser().resolve()
-        roots = resolved_roots(self.settings.allowed_roots)
-        if not any(path == root or path.is_relative_to(root) for root in roots):
-            shown = ", ".join(str(r) for r in roots)
+        if not under_roots(path, self.settings.allowed_roots):
+            shown = ", ".join(str(r) for r in resolved_roots(self.settings.allowed_roots))
             raise UserError(f"{raw or '.'}: this {what} is outside the allowed folders ({shown}); allow its folder with the "
                             "setting allowed_roots (DSAGENT_ALLOWED_ROOTS='[\"/path/to/project\"]')")
         return path

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from dsagent.doors.paths import allowed_paths
+from dsagent.access import allowed_paths
 from dsagent.errors import UserError
 
 

@@ -110,9 +110,9 @@ def read_beside(path: Path, roots: Iterable[Path | str] | None = None) -> tuple[
     if path.is_symlink():
         return None, f"{path.name} is a symbolic link, not read: put the notes themselves beside the data"
     if roots is not None:
-        real = path.resolve()
-        bases = [Path(r).expanduser().resolve() for r in roots]
-        if not any(real == b or real.is_relative_to(b) for b in bases):
+        from dsagent.access import under_roots
+
+        if not under_roots(path, roots):
             return None, f"{path.name} is outside the allowed folders, not read"
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))

@@ -83,7 +83,7 @@ def make_graph(workflow: str) -> Any:
 
         from dsagent.config import load_settings
         from dsagent.doors.models import shared_model
-        from dsagent.doors.paths import allowed_paths
+        from dsagent.access import allowed_paths
         from dsagent.doors.text import usage_line
         from dsagent.errors import UserError
         from dsagent.session import Session

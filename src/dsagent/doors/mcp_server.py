@@ -19,7 +19,7 @@ from typing import Any
 from dsagent.config import Settings
 from dsagent.doors.models import shared_model
 from dsagent.doors.owned import MCP, check_thread, owned_run, recorded
-from dsagent.doors.paths import allowed_paths
+from dsagent.access import allowed_paths
 from dsagent.doors.text import answer_text
 from dsagent.errors import DsagentError, UserError
 

@@ -23,15 +23,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from dsagent.access import masked_url, under_roots
 from dsagent.errors import UserError
 
 MCP = "mcp"
 """The MCP server door's name in the run log (column ``runs.door``, table ``door_threads``)."""
-
-
-def _under(path: Path | str, roots: Iterable[Path | str]) -> bool:
-    real = Path(path).expanduser().resolve()
-    return any(real == base or real.is_relative_to(base) for base in (Path(r).expanduser().resolve() for r in roots))
 
 
 def _is_url(item: str) -> bool:
@@ -41,25 +37,14 @@ def _is_url(item: str) -> bool:
 def recorded(files: Iterable[str]) -> list[str]:
     """The files as the run log keeps them: paths as given (resolved), a database URL with its
     password masked (a password is never written to the log)."""
-    return [_masked(f) if _is_url(f) else f for f in files]
-
-
-def _masked(url: str) -> str:
-    if url.startswith("env:"):
-        return url
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001 - an unreadable URL is kept by its scheme only (and matches nothing)
-        return url.split("://", 1)[0] + "://…"
+    return [masked_url(f) if _is_url(f) else f for f in files]
 
 
 def _files_allowed(files: Iterable[str], settings: Any) -> bool:
     """Every recorded file under the roots now (it need not exist: a deleted file does not widen
     anything), every URL among the allowed sources (compared with passwords masked)."""
-    sources = {_masked(s) for s in getattr(settings, "allowed_sources", None) or ()}
-    return all(_masked(f) in sources if _is_url(f) else _under(f, settings.allowed_roots) for f in files)
+    sources = {masked_url(s) for s in getattr(settings, "allowed_sources", None) or ()}
+    return all(masked_url(f) in sources if _is_url(f) else under_roots(f, settings.allowed_roots) for f in files)
 
 
 def run_refused(run_id: str) -> UserError:
@@ -78,7 +63,7 @@ def owned_run(log: Any, run_id: str, door: str, settings: Any) -> dict[str, Any]
     files = json.loads(run.get("door_files") or "null")
     workspace = run.get("workspace") or ""
     if (run.get("door") != door or not isinstance(files, list) or not files or not _files_allowed(files, settings)
-            or not workspace or not _under(workspace, [settings.workspace_root])):
+            or not workspace or not under_roots(workspace, [settings.workspace_root])):
         raise run_refused(run_id)
     return run
 
@@ -107,5 +92,5 @@ def check_thread(log: Any, thread_id: str, door: str, files: list[str], settings
     workspace = state.get("workspace") or ""
     if (not raw or not all(raw) or not _files_allowed(raw, settings)
             or sorted(str(Path(p).resolve()) for p in raw) != sorted(files)
-            or not workspace or not _under(workspace, [settings.workspace_root])):
+            or not workspace or not under_roots(workspace, [settings.workspace_root])):
         raise thread_refused(thread_id)

@@ -5,7 +5,7 @@ state — ``data_raw`` paths, or a ``workspace`` written in the input, the run's
 through the API's ``update_state`` — never decides where anything is written:
 
 - the data paths are held to the setting ``allowed_roots`` (symlinks resolved first,
-  :func:`dsagent.doors.paths.allowed_paths`);
+  :func:`dsagent.access.allowed_paths`);
 - the workspace (cells, the sandbox's writable folder, cleaned files, ``data_cleaner.py``, the
   report) is ``<workspace_root>/served-clean/<digest of the thread id>/``, made by dsagent, the
   same folder for every run of a thread (the review is answered in a later run), never one a client
@@ -52,7 +52,7 @@ class ServedContexts:
 
     def nodes(self, state: dict[str, Any], config: dict[str, Any] | None) -> dict[str, Any]:
         from dsagent.config import load_settings
-        from dsagent.doors.paths import allowed_paths
+        from dsagent.access import allowed_paths
 
         raw = [r.get("path") for r in (state.get("data_raw") or {}).values() if isinstance(r, dict) and r.get("path")]
         if not raw:
