@@ -4,7 +4,9 @@
         [--ids 5,6] [--data ../shared/bench/dabench] [--out benchmarks/results/quick-local.jsonl]
         [--rescore]   # score stored rows again with the current rules, no model calls
 
-Each question is asked as its text + constraints + required format. The response is the workflow's
+Each question is asked as a user would write it: its text, its constraints and the values to give,
+named (``Give the answer as a dict with the keys mean_age, …``); the ``@name[value]`` form is
+never shown to the product. The response is the workflow's
 explanation, followed by the ``@name[value]`` items the analysis code itself computed (in its
 ``result``), which win over numbers the model retyped; when a name the format asks for is still
 missing, one extra model call turns the computed result into that form (counted in the figures;
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -59,8 +62,20 @@ def load_questions(data: Path) -> list[dict]:
     return questions
 
 
+_TAG = re.compile(r"@(\w+)\[([^\]]*)\]")
+
+
 def question_text(q: dict) -> str:
-    return f"{q['question']}\nConstraints: {q['constraints']}\nAnswer format: {q['format']}"
+    """The plain request a user would write: the question, its constraints, and the values to report
+    by name. The benchmark's ``@name[value]`` answer format stays here, in the harness: the product
+    never sees it (its answer is mapped back by :func:`format_answer`)."""
+    names = expected_names(q["format"])
+    if not names:
+        return f"{q['question']}\nConstraints: {q['constraints']}\nAnswer format: {q['format']}"
+    described = _TAG.sub(lambda m: f"{m.group(1)} ({m.group(2).strip()})" if m.group(2).strip() not in ("", m.group(1)) else m.group(1),
+                         q["format"]).strip()
+    return (f"{q['question']}\nConstraints: {q['constraints']}\n"
+            f"Give the answer as a dict with the keys {', '.join(names)}: {described}")
 
 
 def format_answer(session, q: dict, result) -> tuple[str, int, int]:  # type: ignore[no-untyped-def]

@@ -64,29 +64,6 @@ def test_extract_code_mends_what_the_model_wrote():
     assert run(extract_code(reply))["result"]["correlation_type"] == "Positive"
 
 
-def test_answer_tags_written_as_code_become_a_dict():
-    from dsagent.workflows.common.repair import mend_answer_tags
-
-    code = "m = df['a'].mean()\nresult = @mean_a[round(m, 2)], @max_b[df['b'].max()]\nprint(f'@mean_a[{m}]')\n"
-    mended = mend_answer_tags(code)
-    assert mended == "m = df['a'].mean()\nresult = {'mean_a': round(m, 2), 'max_b': df['b'].max()}\nprint(f'@mean_a[{m}]')\n"
-    assert run(mended)["result"] == {"mean_a": 2.5, "max_b": 9}
-    # through extract_code, as every workflow reads a reply
-    assert extract_code(f"```python\n{code}```") == mended
-
-
-def test_answer_tags_are_left_alone_where_the_code_parses_or_the_mend_would_not():
-    from dsagent.workflows.common.repair import mend_answer_tags
-
-    for code in [
-        "print('@a[1]')\nresult = 1\n",  # in a string, and the code parses
-        "import functools\n\n@functools.lru_cache\ndef f():\n    return 1\n",  # a decorator
-        "x = = 1\nresult = @a[1]\n",  # still broken after the mend: kept as written, the error shown
-        "result = @a[1\n",  # no closing bracket
-    ]:
-        assert mend_answer_tags(code) == code
-
-
 def test_removed_squared_keyword_becomes_a_square_root():
     from dsagent.workflows.common.repair import mend_squared_keyword
 

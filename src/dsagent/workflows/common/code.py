@@ -6,7 +6,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from dsagent.workflows.common.repair import (
-    mend_answer_tags,
     mend_groupby_arithmetic,
     mend_groupby_tuple,
     mend_profile_header,
@@ -40,7 +39,7 @@ def extract_code(reply: str) -> str:
     Small models often wrap code in markdown or add a sentence before it (MODEL-NOTES: 7 of 45
     failures were prose around the code), so prose lines before the first code-looking line go.
     Mistakes the model repeats are mended (``common.repair``): a dict literal that reads its own
-    keys, answer tags (``@name[value]``) written as code, scikit-learn's removed ``squared=False`` and
+    keys, scikit-learn's removed ``squared=False`` and
     renamed keywords, a
     test's (statistic, p-value) unpacked the other way round, a groupby's columns selected with a
     tuple (pandas 2 rejects it), a chart assigned to ``result`` over the answer computed before it,
@@ -60,7 +59,7 @@ def extract_code(reply: str) -> str:
 
 
 def _mended(code: str) -> str:
-    code = mend_self_reference(mend_answer_tags(mend_profile_header(code)))
+    code = mend_self_reference(mend_profile_header(code))
     code = mend_renamed_keywords(mend_test_unpacking(mend_squared_keyword(code)))
     return mend_imports(mend_result_figure(mend_groupby_arithmetic(mend_groupby_tuple(code))))
 

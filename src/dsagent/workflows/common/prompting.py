@@ -114,11 +114,6 @@ def same_prompt(a: list[BaseMessage], b: list[BaseMessage]) -> bool:
     return [(m.type, m.content) for m in a] == [(m.type, m.content) for m in b]
 
 
-NAMED_ANSWERS = ("\n- The question names its answers: make `result` a dict with exactly the keys {names}, "
-                 "each holding the plain value (no @ or [ ] around it).")
-_ANSWER_NAME = re.compile(r"@(\w+)\[")
-
-
 # A rule a question's own words call for, said only then (every prompt token costs time): the small
 # model computes a p-value as the correlation itself, or from nothing, unless told where it is, and
 # answers "which country is highest" with idxmax()'s row number.
@@ -150,17 +145,6 @@ def recipes_for(question: str) -> str:
     return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
 
 
-def answer_names(question: str) -> list[str]:
-    """The answer names a question asks for in the ``@name[value]`` form, in order, once each."""
-    return list(dict.fromkeys(_ANSWER_NAME.findall(question or "")))
-
-
-def named_answers_rule(question: str) -> str:
-    """The code rule for a question that names its answers, else ""."""
-    names = answer_names(question)
-    return NAMED_ANSWERS.format(names=", ".join(map(repr, names))) if names else ""
-
-
 def _table_name(meta: Any) -> str | None:
     """The database table behind a dataset: its meta dict's ``table``, or a Dataset's ``table.name``."""
     if isinstance(meta, Mapping):
@@ -172,11 +156,8 @@ def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any], question: str = "
     """:data:`CODE_RULES` naming where the data is: ``df`` for one dataset, else ``datasets[...]``.
 
     A dataset too big for pandas (a meta dict with ``sql_table``, a Dataset with ``big``) is a SQL
-    table: the rules say to aggregate it with ``sql()`` first (:data:`SQL_RULES`).
-    A question that names its answers (``@mean_age[value]``) gets them as the keys of ``result``:
-    the computed values then reach the answer as computed, with no model retyping them, and two
-    independent codes for the question become comparable key by key. A question that asks for a
-    p-value gets where the tests are (:func:`recipes_for`).
+    table: the rules say to aggregate it with ``sql()`` first (:data:`SQL_RULES`). A question that
+    asks for a p-value gets where the tests are (:func:`recipes_for`).
     """
     table_of = {i: _table_name(meta) for i, meta in dataset_ids.items()} if isinstance(dataset_ids, Mapping) else {}
     tables = [t for t in table_of.values() if t]
@@ -184,9 +165,9 @@ def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any], question: str = "
         ids = [i for i, t in table_of.items() if not t]
         where = ("in database tables (" + ", ".join(tables) + "): read them with sql(\"SELECT …\"), which returns a DataFrame; "
                  "aggregate in SQL, e.g. result = sql(\"SELECT k, SUM(a * b) AS total FROM t GROUP BY k ORDER BY total DESC\")" + (f"; the files are in the dict `datasets` ({', '.join(map(repr, ids))})" if ids else ""))
-        return CODE_RULES.format(where=where) + named_answers_rule(question) + recipes_for(question)
+        return CODE_RULES.format(where=where) + recipes_for(question)
     where, sql_rule = data_where(dataset_ids)
-    return CODE_RULES.format(where=where) + sql_rule + named_answers_rule(question) + recipes_for(question)
+    return CODE_RULES.format(where=where) + sql_rule + recipes_for(question)
 
 
 def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:
@@ -199,12 +180,12 @@ def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:
 
 BRIEF_ANSWER = "The question asks for a single answer: give it in one or two sentences, then one sentence on what it means."
 BRIEF_MAX_TOKENS = 160
-"""An explanation's length fits the question: a single value (or the named values a question
-asks for) needs a sentence or two, not four sections; every generated token costs ~40-70 ms locally."""
+"""An explanation's length fits the question: a single value needs a sentence or two, not four
+sections; every generated token costs ~40-70 ms locally."""
 
 
 def brief_answer(question: str) -> bool:
-    """Does the question ask for one value, or for the named values of an answer format?"""
+    """Does the question ask for one value?"""
     from dsagent.workflows.common.fit import asks_one_value
 
-    return asks_one_value(question) or bool(answer_names(question))
+    return asks_one_value(question)

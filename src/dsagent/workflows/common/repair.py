@@ -17,11 +17,6 @@ it). What it means is unambiguous, so code builds the dict key by key instead::
 Only when the name is bound nowhere before that statement (otherwise the read is of the earlier
 value, and the code may be right); the rest of the code, comments included, is kept as written.
 
-Asked for answers in the ``@name[value]`` form, it also writes that form as code
-(``result = @mean_speed[mean_speed]``: a SyntaxError the same rule in the prompt does not prevent).
-When the code does not parse, each such tag outside a string becomes ``{'name': value}``, and tags
-that follow each other (``@a[x], @b[y]``) one dict; kept only if the mended code then parses.
-
 And it learned ``mean_squared_error(y, p, squared=False)`` for an RMSE, which scikit-learn 1.6
 removed: shown the TypeError and a hint naming ``root_mean_squared_error``, it wrote the same call
 five times in one run. The intent is unambiguous: ``np.sqrt(mean_squared_error(y, p))`` (``np`` is
@@ -45,13 +40,9 @@ Imports that can only fail are mended in :mod:`~dsagent.workflows.common.repair_
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
 from collections.abc import Callable
 
-_TAG = re.compile(r"@(\w+)\[")
-_SEPARATOR = re.compile(r"\s*,\s*")
 
 
 # The profile's header (data/profile.py: ``df = datasets['id'] = name: R rows x C cols …``) copied as a line of code.
@@ -67,94 +58,6 @@ def mend_profile_header(code: str) -> str:
     except SyntaxError:
         pass
     return _PROFILE_HEADER.sub(r"\1", code)  # such a line never runs: cut even if another line still fails
-
-
-def mend_answer_tags(code: str) -> str:
-    """``code`` with ``@name[value]`` tags written as code turned into dicts (see the module)."""
-    try:
-        ast.parse(code)
-        return code
-    except SyntaxError:
-        pass
-    strings = _string_spans(code)
-    if strings is None:
-        return code
-    pieces, pos, run = [], 0, []
-    for start, name, value, end in _tags(code, strings):
-        if run and _SEPARATOR.fullmatch(code[run[-1][3]:start]):
-            run.append((start, name, value, end))
-            continue
-        if run:
-            pieces += [code[pos:run[0][0]], _as_dict(run)]
-            pos = run[-1][3]
-        run = [(start, name, value, end)]
-    if not run:
-        return code
-    pieces += [code[pos:run[0][0]], _as_dict(run), code[run[-1][3]:]]
-    mended = "".join(pieces)
-    try:
-        ast.parse(mended)
-    except SyntaxError:
-        return code
-    return mended
-
-
-def _tags(code: str, strings: list[tuple[int, int]]):
-    """``(start, name, value, end)`` of each ``@name[value]`` outside strings, not a decorator."""
-    for match in _TAG.finditer(code):
-        start = match.start()
-        if any(a <= start < b for a, b in strings):
-            continue
-        line_start = code.rfind("\n", 0, start) + 1
-        if not code[line_start:start].strip() and _decorates(code, match.end()):
-            continue
-        end = _closing_bracket(code, match.end())
-        if end is None:
-            continue
-        yield start, match.group(1), code[match.end():end].strip(), end + 1
-
-
-def _decorates(code: str, after: int) -> bool:
-    """A line-leading ``@x[...]`` followed by ``def``/``class``/``@`` is a real decorator."""
-    following = code[after:].split("\n", 1)[1:] or [""]
-    return bool(re.match(r"\s*(@|def |class |async def )", following[0]))
-
-
-def _closing_bracket(code: str, pos: int) -> int | None:
-    depth = 1
-    for i in range(pos, len(code)):
-        if code[i] in "[({":
-            depth += 1
-        elif code[i] in "])}":
-            depth -= 1
-            if depth == 0:
-                return i if code[i] == "]" else None
-        elif code[i] == "\n" and depth == 1:
-            return None
-    return None
-
-
-def _as_dict(run: list[tuple[int, str, str, int]]) -> str:
-    return "{" + ", ".join(f"{name!r}: {value or 'None'}" for _, name, value, _ in run) + "}"
-
-
-def _string_spans(code: str) -> list[tuple[int, int]] | None:
-    """Character spans of string literals (f-strings included), by the tokenizer; None if it cannot."""
-    offsets = _line_offsets(code)
-    spans, opened = [], []  # Python 3.12+ splits an f-string into START … END tokens
-    fstring_start, fstring_end = getattr(tokenize, "FSTRING_START", -1), getattr(tokenize, "FSTRING_END", -1)
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
-            (r1, c1), (r2, c2) = tok.start, tok.end
-            if tok.type == fstring_start:
-                opened.append(offsets[r1 - 1] + c1)
-            elif tok.type == fstring_end and opened:
-                spans.append((opened.pop(), offsets[r2 - 1] + c2))
-            elif tok.type == tokenize.STRING:
-                spans.append((offsets[r1 - 1] + c1, offsets[r2 - 1] + c2))
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        return None
-    return spans
 
 
 def _line_offsets(code: str) -> list[int]:
