@@ -31,6 +31,9 @@ def hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
     monkeypatch.chdir(tmp_path)
+    from dsagent.llm.capabilities import forget_all
+
+    forget_all()  # what servers refused (llm/capabilities.py) is learnt afresh by each test
     yield home
     from dsagent.access import stop_serving
 

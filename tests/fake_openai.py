@@ -105,13 +105,13 @@ class FakeOpenAI:
             reply = completion("", "tool_calls")
             call = {"id": "call_fake1", "type": "function", "function": {"name": arg, "arguments": "{}"}}
             reply["choices"][0]["message"] = {"role": "assistant", "content": None, "tool_calls": [call]}
-            self._send(h, 200, json.dumps(reply).encode())
+            self._reply(h, body, reply)
             return
         if kind == "hang":
             self._stop.wait(self.hang_s)
             return
         if kind == "ok":
-            self._send(h, 200, json.dumps(completion(arg)).encode())
+            self._reply(h, body, completion(arg))
         elif kind == "empty":
             self._send(h, 200, json.dumps(completion("")).encode())
         elif kind == "length":
@@ -144,12 +144,28 @@ class FakeOpenAI:
         else:
             raise ValueError(f"unknown behaviour {mode!r}")
 
+    def _reply(self, h: BaseHTTPRequestHandler, body: dict[str, Any], reply: dict[str, Any]) -> None:
+        """A completion, as server-sent events when the request asked to stream (a graph streaming its messages does)."""
+        if not body.get("stream"):
+            self._send(h, 200, json.dumps(reply).encode())
+            return
+        choice = reply["choices"][0]
+        delta = {k: v for k, v in choice["message"].items() if v is not None}
+        for call in delta.get("tool_calls", []):
+            call["index"] = 0
+        chunks = [{**reply, "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+                  {**reply, "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]}]
+        for chunk in chunks:
+            chunk.pop("usage", None)
+        data = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+        self._send(h, 200, data.encode(), {"Content-Type": "text/event-stream"})
+
     @staticmethod
     def _send(h: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
         h.send_response(status)
-        h.send_header("Content-Type", "application/json")
+        headers = {"Content-Type": "application/json", **(headers or {})}
         h.send_header("Content-Length", str(len(body)))
-        for key, value in (headers or {}).items():
+        for key, value in headers.items():
             h.send_header(key, value)
         h.end_headers()
         h.wfile.write(body)

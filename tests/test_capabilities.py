@@ -28,12 +28,9 @@ class Reply(BaseModel):
 
 
 @pytest.fixture(autouse=True)
-def fresh_capabilities(monkeypatch):
+def limits(monkeypatch):
     monkeypatch.setenv("DSAGENT_LLM_TIMEOUT_S", "5")
     monkeypatch.setenv("DSAGENT_LLM_TOTAL_TIMEOUT_S", "20")
-    capabilities.forget_all()
-    yield
-    capabilities.forget_all()
 
 
 def ask(url: str) -> tuple[Reply, list]:
@@ -109,3 +106,13 @@ def test_the_run_log_records_the_mode(tmp_path):
         assert ctx.llm_structured([HumanMessage(content="What is six times seven?")], Reply).answer == "42"
     calls = log.llm_calls(run_id)
     assert [(c["ok"], c["mode"]) for c in calls] == [(True, "json_object")]
+
+
+def test_a_model_outside_the_openai_protocol_gets_the_workflows_prompt_as_written():
+    from dsagent.llm.scripted import ScriptedChatModel
+
+    model = ScriptedChatModel(replies=[ANSWER])
+    sent = [HumanMessage(content="What is six times seven?")]
+    parsed, replies = invoke_structured(model, sent, Reply)
+    assert parsed.answer == "42" and replies[0].response_metadata["dsagent_structured"] == "plain"
+    assert [m.content for m in model.history[0]] == ["What is six times seven?"]

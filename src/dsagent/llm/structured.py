@@ -71,7 +71,7 @@ def _native(model: BaseChatModel) -> bool:
     return type(unwrap(model)).__name__ in {"ChatOpenAI", "ChatAnthropic"}
 
 
-def _openai_protocol(model: BaseChatModel) -> bool:
+def openai_protocol(model: BaseChatModel) -> bool:
     from dsagent.llm.guard import unwrap
 
     return type(unwrap(model)).__name__ == "ChatOpenAI"
@@ -100,11 +100,12 @@ def invoke_structured(
     An OpenAI-protocol server is asked in the best mode it has not refused
     (:data:`dsagent.llm.capabilities.STRUCTURED_MODES`); a refusal is remembered for the model and
     the next mode tried at once. Anthropic uses its native structured output; the embedded model a
-    JSON-schema grammar; any other model a plain prompt with the schema."""
+    JSON-schema grammar; any other model (Ollama, scripted) the prompt as the workflow wrote it ("plain").
+    Every mode ends with parse-and-repair: one retry, then a typed error."""
     from dsagent.llm import capabilities
     from dsagent.llm.local import LocalChatModel
 
-    if _openai_protocol(model):
+    if openai_protocol(model):
         for mode in capabilities.structured_modes(model):
             try:
                 return _in_mode(model, messages, schema, mode)
@@ -114,7 +115,7 @@ def invoke_structured(
                 capabilities.note_refused(model, mode)
     if _native(model):
         return _in_mode(model, messages, schema, "native")
-    return _in_mode(model, messages, schema, "grammar" if isinstance(model, LocalChatModel) else "prompt")
+    return _in_mode(model, messages, schema, "grammar" if isinstance(model, LocalChatModel) else "plain")
 
 
 def _in_mode(model: BaseChatModel, messages: list[BaseMessage], schema: type[T], mode: str) -> tuple[T, list[AIMessage]]:
@@ -141,8 +142,11 @@ def _in_mode(model: BaseChatModel, messages: list[BaseMessage], schema: type[T],
             # Constrained decoding runs at ~7 tokens/s here; a reply that rambles past this is
             # cut, fails to parse and gets the one repair instead of running for minutes.
             kwargs["max_tokens"] = STRUCTURED_MAX_TOKENS
-        else:
+        elif mode in ("json_object", "prompt"):
             messages = with_schema(messages, schema)
+            # As for the embedded model: a server in these modes is most likely a small local one, and a
+            # reply that rambles is cut here and gets the one repair rather than running for minutes.
+            kwargs["max_tokens"] = STRUCTURED_MAX_TOKENS
             if mode == "json_object":
                 # llama.cpp's servers also take the schema here and hold the reply to it by grammar.
                 kwargs["response_format"] = {"type": "json_object", "schema": grammar_schema(schema)}

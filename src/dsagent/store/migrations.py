@@ -90,7 +90,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ),
     (
         # How a structured call was held to its schema (json_schema, json_object, prompt, grammar,
-        # native): an OpenAI-protocol server gets the best mode it has not refused (llm/capabilities.py).
+        # native, plain): an OpenAI-protocol server gets the best mode it has not refused (llm/capabilities.py).
         "0006_llm_call_mode",
         ["ALTER TABLE llm_calls ADD COLUMN mode VARCHAR(16)"],
     ),

@@ -1,7 +1,8 @@
 """Seed 004's ``agent_node``: read the project's progress, then call a tool or answer.
 
-Hosted providers choose tools with their native tool calling (``bind_tools``). Other models
-(the embedded one, the scripted one) go through :mod:`router`: constrained choice of the tool,
+Hosted providers choose tools with their native tool calling (``bind_tools``) where their server
+has it; a server that refuses ``tools`` or writes the call as text instead of returning it, and
+other models (the embedded one, the scripted one), go through :mod:`router`: constrained choice of the tool,
 arguments by code, the pipeline's order kept by code. Either way the node stops at
 ``max_tool_iterations`` tool calls for one user message with an honest message.
 """
@@ -84,8 +85,8 @@ def make_agent_node() -> Any:
             steps = ", ".join(c["name"] for c in turn.calls)
             return {**update, "pending_tools": [], "messages": [AIMessage(content=prompts.LIMIT_MESSAGE.format(n=conf.max_tool_iterations, steps=steps))]}
         model = _model(conf)
-        if type(model).__name__ in NATIVE:
-            return {**update, "messages": [_native_step(model, state, project)]}
+        if native_tools(model) and (reply := _native_step(model, state, project)) is not None:
+            return {**update, "messages": [reply]}
         pending_clean = pending_review(project) is not None
         queue = list(state.get("pending_tools") or [])
         if error:
@@ -132,8 +133,26 @@ def _answer(model: Any, conf: Configuration, project: Project, turn: router.Turn
     return AIMessage(content=text)
 
 
-def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage:
-    """A hosted model with native tool calling: the seed's own agent step."""
+def native_tools(model: Any) -> bool:
+    """Does the model choose tools by native tool calling? A hosted provider's model does, unless its
+    server has shown it lacks tool calling (:func:`_native_step`; remembered for the process)."""
+    from dsagent.llm import capabilities
+    from dsagent.llm.guard import unwrap
+
+    return type(unwrap(model)).__name__ in NATIVE and "tools" not in capabilities.refused(model)
+
+
+def _written_call(reply: AIMessage, names: set[str]) -> bool:
+    """A reply that writes a tool call as text (``{"name": "list_data_files", ...}``, ``<tool_call>``)
+    instead of returning it: the server took the tools into the prompt but does not parse calls."""
+    text = str(reply.content)
+    return not reply.tool_calls and ("<tool_call>" in text or ('"name"' in text and any(f'"{n}"' in text for n in names)))
+
+
+def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage | None:
+    """A hosted model with native tool calling: the seed's own agent step. None when the server
+    refuses ``tools`` or writes the call as text: the node routes instead (and will from now on)."""
+    from dsagent.llm import capabilities
     from dsagent.workflows.assistant.tools import get_all_tools, pending_review
 
     from dsagent.config import load_settings
@@ -145,5 +164,16 @@ def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage:
     # The thread keeps every message; the prompt carries the current request and the latest exchanges that fit.
     # A turn killed in its tool left a call without a result: it is not sent (a resumed thread goes on).
     messages, _ = cap_history(without_unanswered_calls(state["messages"]), load_settings().history_max_tokens, keep_last=True)
-    reply = model.bind_tools(get_all_tools()).invoke([system, *messages], config={"tags": [ANSWER_TAG]})
-    return reply if isinstance(reply, AIMessage) else AIMessage(content=str(reply.content))
+    tools = get_all_tools()
+    try:
+        reply = model.bind_tools(tools).invoke([system, *messages], config={"tags": [ANSWER_TAG]})
+    except capabilities.FeatureRefused as exc:
+        if exc.feature != "tools":
+            raise
+        capabilities.note_refused(model, "tools")
+        return None
+    reply = reply if isinstance(reply, AIMessage) else AIMessage(content=str(reply.content))
+    if _written_call(reply, {t.name for t in tools}):
+        capabilities.note_refused(model, "tools")
+        return None
+    return reply

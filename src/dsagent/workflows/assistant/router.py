@@ -1,4 +1,5 @@
-"""Tool choice for models without native tool calling (the embedded model, the scripted one).
+"""Tool choice for models without native tool calling (the embedded model, the scripted one, a
+server that lacks it).
 
 The model picks the next tool by constrained decoding over an enum of tool names plus "none";
 code does the rest: the pipeline's order (a stage whose input is missing gets its prerequisites
@@ -156,10 +157,22 @@ def _last_line_error(turn: Turn) -> str:
 
 
 def _invoke(model: Any, messages: list[BaseMessage], tags: list[str], **kwargs: Any) -> str:
+    """The reply's text; the choice constrained by the schema in ``response_format`` for the embedded
+    model, and for an OpenAI-protocol server in JSON mode (llama.cpp's servers hold it to the schema
+    by the same grammar) unless that server refused JSON mode; any other model reads the prompt."""
+    from dsagent.llm import capabilities
     from dsagent.llm.local import LocalChatModel
+    from dsagent.llm.structured import openai_protocol
 
     if not isinstance(model, LocalChatModel):
-        kwargs.pop("response_format", None)
+        fmt = kwargs.pop("response_format", None)
+        if fmt is not None and openai_protocol(model) and "json_object" not in capabilities.refused(model):
+            try:
+                return str(model.invoke(messages, config={"tags": tags}, response_format=fmt, **kwargs).content)
+            except capabilities.FeatureRefused as exc:
+                if exc.feature != "response_format":
+                    raise
+                capabilities.note_refused(model, "json_object")
     return str(model.invoke(messages, config={"tags": tags}, **kwargs).content)
 
 
