@@ -144,7 +144,7 @@ def test_a_cell_that_is_no_number_is_kept_and_flagged_not_blanked():
 
 def test_a_code_with_stray_symbols_and_doubled_quotes_are_written_the_columns_way():
     states = ["MA", "NV", "CA", "TX"] * 10 + ["AK-*", "NY-NJ"]
-    names = ["O'Hara", "Smith", "Jones", "Lee"] * 10 + ["O''Brien", "Kim"]
+    names = ["Oates", "Smith", "Jones", "Lee"] * 10 + ["O''Brien", "Kim"]
     frame = pd.DataFrame({"state": states, "name": names})
     fixes = {f["column"]: f["params"]["mapping"] for f in detect(frame) if f["kind"] == "format"}
     assert fixes["state"] == {"AK-*": "AK"}  # 'NY-NJ': two candidates, left as it is
@@ -176,3 +176,33 @@ def test_the_model_writes_the_whole_cleaner_when_the_setting_asks(dirty_csv, scr
     assert state["function_origin"] == {k: "model" for k in state["function_origin"]}
     assert "str.title()" in Path(out.function_path).read_text()  # the model's code is what ran and was saved
     assert "porto" not in set(pd.read_csv(out.cleaned_files[0])["city"].str.strip())
+
+
+def test_a_short_word_replaced_is_another_value_not_a_typo():
+    times = ["7:10 a.m."] * 30 + ["7:10 p.m."] + ["9:15 p.m."] * 20 + ["Lisbon"] * 20 + ["Lisbin"]
+    frame = pd.DataFrame({"t": times, "x": range(len(times))})
+    mapping = next((f["params"]["mapping"] for f in detect(frame) if f["kind"] == "spelling"), {})
+    assert "7:10 p.m." not in mapping and mapping.get("Lisbin") == "Lisbon"
+
+
+def test_a_word_the_column_uses_elsewhere_is_not_a_slip():
+    genres = ["Comedy,Sport"] * 30 + ["Drama,Short"] * 5 + ["Comedy,Short"] + ["Lisbon,Porto"] * 20 + ["Lisbon,Portp"]
+    frame = pd.DataFrame({"g": genres, "x": range(len(genres))})
+    mapping = next((f["params"]["mapping"] for f in detect(frame) if f["kind"] == "spelling"), {})
+    assert "Comedy,Short" not in mapping and mapping.get("Lisbon,Portp") == "Lisbon,Porto"
+
+
+def test_the_check_accepts_numbers_read_back_beside_cells_kept_as_they_were():
+    from dsagent.workflows.clean.execute import verify
+
+    step = [{"n": 1, "kind": "number_text", "column": "a", "params": {}}]
+    assert verify(pd.DataFrame({"a": ["7.9", "1971 1972 1973", "8"]}), step)[1] == []
+    assert verify(pd.DataFrame({"a": ["$7.90", "8"]}), step)[1]
+
+
+def test_a_missing_measurement_is_not_filled_from_its_key():
+    raw = providers()
+    raw.loc[[0, 13], "score"] = np.nan
+    raw["score"] = raw.groupby("provider")["score"].transform("first").where(raw["score"].notna())
+    findings = detect(raw)
+    assert not [f for f in findings if f["kind"] == "group_conflict" and f["column"] == "score"]

@@ -23,7 +23,7 @@ SUBJECTS = {
     "drop_missing_rows": r"row|record|missing|drop|remove|keep|every|all",
     "drop_outliers": r"outlier|extreme|row|record|keep|every|all",
 }
-COVERED = re.compile(r"duplicat|missing|imput|type|placeholder|spelling|typo|whitespace|spaces|outlier|impossible|date|"
+COVERED = re.compile(r"duplicat|missing|imput|type|placeholder|spelling|typo|whitespace|spaces|outlier|impossible|date|format|standardi|normali|inconsisten|"
                      r"numeric|number|categor|case|record_id|keep|convert|negative", re.I)
 MAX_EXTRA_STEPS = 3
 

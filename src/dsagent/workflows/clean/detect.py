@@ -8,6 +8,7 @@ about a particular table.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -26,6 +27,7 @@ TYPO_RATIO = 5
 more) seen at least this many times as often; in a code column only when the difference is character
 noise that breaks the code's pattern (``kinds.noise_only``), never one code into another."""
 LONG_VALUE = 10
+_WORD = re.compile(r"[^\W_]+")
 FLAG_SAMPLE = 50
 """Flagged cells listed in the finding (all are counted)."""
 GROUP_PURITY = 0.9
@@ -233,11 +235,16 @@ def _spellings(s: pd.Series, col: str, add: Any, code_shape: str | None = None) 
         folded[mapping.get(v, v)] += n
     typos: dict[str, str] = {}
     frequent = [v for v, n in folded.items() if n >= 3]
+    words = Counter()  # how often each word is used across the column's values
+    for v, n in folded.items():
+        for w in set(_WORD.findall(v)):
+            words[w] += n
     for v, n in folded.items():
         if len(v) < 4:
             continue
         near = [w for w in frequent if w != v and folded[w] >= TYPO_RATIO * n and _one_typo(v, w)
-                and (ck.noise_only(v, w) if code_shape else ck.same_digits(v, w))]
+                and (ck.noise_only(v, w) if code_shape else ck.same_digits(v, w) and ck.inside_words(v, w))
+                and not any(words[t] > n for t in set(_WORD.findall(v)) - set(_WORD.findall(w)))]  # a slip makes a word the column never uses
         if len(near) == 1:
             typos[v] = near[0]
     for v, w in list(mapping.items()):

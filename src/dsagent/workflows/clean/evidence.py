@@ -108,6 +108,7 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
         freq = work[col].value_counts(dropna=True)
         strict = ident and agreement >= STRICT_AGREE
         keys_text = work[key].map(_key_text)
+        fill = not pd.api.types.is_numeric_dtype(work[col])
         fixes: dict[str, list] = {}
         filled = replaced = 0
         for row, (k, v) in enumerate(zip(keys_text, work[col])):
@@ -117,8 +118,8 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
             if not _missing(v) and v == mode:
                 continue
             clear = support >= MIN_SUPPORT and support >= GROUP_SHARE * size
-            if _missing(v):
-                if ident and clear and support > 2 * (size - support):
+            if _missing(v):  # an entity's attribute (text, a code) is filled from its rows; a measurement is never invented
+                if ident and fill and clear and support > 2 * (size - support):
                     fixes.setdefault(k, [_plain(mode), []])
                     if None not in fixes[k][1]:
                         fixes[k][1].append(None)

@@ -130,6 +130,18 @@ def guards(comparison: dict[str, Any], steps: list[dict[str, Any]], trace: list[
     return problems
 
 
+def _written_number(value: object) -> bool:
+    """A number still written as text with currency, units or separators (a plain ``7.9`` read back
+    from the CSV of a column that keeps a few cells that are no number is fine)."""
+    if not isinstance(value, str) or tv.parse_number(value) is None:
+        return False
+    try:
+        float(value)
+        return False
+    except ValueError:
+        return True
+
+
 def verify(cleaned: pd.DataFrame, steps: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     """Each finding the plan fixes, checked on the cleaned table: (passed lines, failed lines)."""
     ok, failed = [], []
@@ -147,8 +159,8 @@ def verify(cleaned: pd.DataFrame, steps: list[dict[str, Any]]) -> tuple[list[str
             n = int(s.map(lambda v: isinstance(v, str) and tv.is_placeholder(v)).sum())
             problem = f"{n} placeholders remain" if n else None
         elif kind == "number_text":
-            left = 0 if pd.api.types.is_numeric_dtype(s) else int(s.map(lambda v: isinstance(v, str) and tv.parse_number(v) is not None).sum())
-            problem = f"{left} numbers are still text" if left else None  # cells that are no number stay as they were (flagged)
+            left = 0 if pd.api.types.is_numeric_dtype(s) else int(s.map(_written_number).sum())
+            problem = f"{left} numbers are still written with signs or separators" if left else None  # cells that are no number stay as they were (flagged)
         elif kind == "date_text":
             iso = s.dropna().astype(str).str.fullmatch(r"\d{4}-\d{2}-\d{2}( 00:00:00)?").all()
             problem = None if pd.api.types.is_datetime64_any_dtype(s) or iso else f"is {s.dtype}, not dates"

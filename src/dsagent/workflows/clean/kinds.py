@@ -74,6 +74,25 @@ def noise_only(value: str, canonical: str) -> bool:
     return bool(diffs) and all(shape(a) != shape(b) for a, b in diffs)
 
 
+def inside_words(value: str, other: str, shortest: int = 3) -> bool:
+    """Every character the two (same-length) values differ in lies inside a word of at least
+    ``shortest`` letters in both: a slip in a word, not a short word replaced by another (``a.m.`` /
+    ``p.m.``, ``Mr`` / ``Ms``). Values of different lengths (a letter added or dropped) pass."""
+    if len(value) != len(other):
+        return True
+
+    def word_length(text: str, i: int) -> int:
+        lo = hi = i
+        while lo > 0 and text[lo - 1].isalnum():
+            lo -= 1
+        while hi < len(text) and text[hi].isalnum():
+            hi += 1
+        return hi - lo
+
+    return all(word_length(value, i) >= shortest and word_length(other, i) >= shortest
+               for i, (a, b) in enumerate(zip(value, other)) if a != b)
+
+
 def same_digits(value: str, other: str) -> bool:
     """The two values carry the same digits in the same order: a slip in the letters of a name, not
     another number (``4:55 p.m.`` / ``2:55 p.m.`` are two times, ``Lisbn`` / ``Lisbon`` one city)."""
@@ -116,8 +135,6 @@ def format_repairs(values: list[str]) -> dict[str, str]:
 
 
 def _unescaped(values: list[str]) -> dict[str, str]:
-    """A quote written twice inside a word (``O''Brien``: an escaping left over from SQL or CSV) when
-    the column writes it once elsewhere (``O'Hara``)."""
-    doubled = {v for v in values if re.search(r"\w''\w", v)}
-    single = any(re.search(r"\w'\w", v) and "''" not in v for v in values)
-    return {v: re.sub(r"(?<=\w)''(?=\w)", "'", v) for v in doubled} if doubled and single else {}
+    """A quote written twice between two letters (``O''Brien``): an escaping left over from SQL or
+    CSV, never a spelling; written once."""
+    return {v: re.sub(r"(?<=\w)''(?=\w)", "'", v) for v in values if re.search(r"\w''\w", v)}
