@@ -94,6 +94,19 @@ def test_prompt_snapshot(name):
     check_snapshot(name, text)
 
 
+def test_a_request_that_names_its_keys_gets_them_as_result_keys():
+    from dsagent.workflows.common.prompting import brief_answer, requested_keys
+    from dsagent.workflows.react.prompts import code_rules as react_rules
+
+    named = {**STATE, "question": "What are the mean and the highest price? Give the answer as a dict with the keys mean_price and max_price."}
+    rule = "make `result` a dict with exactly the keys 'mean_price', 'max_price'"
+    for text in (prompts.generate_code(named), render_fix(named), prompts.cross_check(named), react_rules(["t"], named["question"])):
+        assert rule in text
+    assert brief_answer(named["question"]) and "the keys" not in prompts.generate_code(STATE)
+    assert requested_keys("Return a dict with keys: total_units, share, then chart it by region") == ["total_units", "share"]
+    assert requested_keys("Which keys does the dictionary column hold?") == []
+
+
 def test_no_benchmark_answer_format_in_the_product():
     """A benchmark's ``@name[value]`` answer form is the harness's business (benchmarks/dabench.py): a
     question written that way gets no rule of its own, and no mend rewrites such tags in code."""

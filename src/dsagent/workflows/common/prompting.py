@@ -114,6 +114,37 @@ def same_prompt(a: list[BaseMessage], b: list[BaseMessage]) -> bool:
     return [(m.type, m.content) for m in a] == [(m.type, m.content) for m in b]
 
 
+NAMED_KEYS = "\n- The request names the keys of its answer: make `result` a dict with exactly the keys {names}."
+_NAMED_KEYS = re.compile(r"\bdict with (?:the )?keys:?\s+([A-Za-z_]\w*(?:\s*(?:,|\band\b)\s*[A-Za-z_]\w*)*)", re.I)
+
+
+_AFTER_KEYS = {"then", "or", "which", "where", "so", "but", "each", "with", "rounded"}
+
+
+def requested_keys(question: str) -> list[str]:
+    """The keys a request names for its answer in plain words ("… give the answer as a dict with the
+    keys mean_age, max_age"), in order, once each; [] when it names none."""
+    found = _NAMED_KEYS.search(question or "")
+    if not found:
+        return []
+    keys = []
+    for word in re.findall(r"[A-Za-z_]\w*", found.group(1)):
+        if word.lower() == "and":
+            continue
+        if word.lower() in _AFTER_KEYS:  # "…, then plot it": the list ended
+            break
+        keys.append(word)
+    return list(dict.fromkeys(keys))
+
+
+def named_keys_rule(question: str) -> str:
+    """The code rule for a request that names the keys of its answer, else "": the computed values
+    then reach the answer as computed (no model retypes them), and two independent codes for the
+    question come back comparable key by key."""
+    keys = requested_keys(question)
+    return NAMED_KEYS.format(names=", ".join(map(repr, keys))) if keys else ""
+
+
 # A rule a question's own words call for, said only then (every prompt token costs time): the small
 # model computes a p-value as the correlation itself, or from nothing, unless told where it is, and
 # answers "which country is highest" with idxmax()'s row number.
@@ -156,8 +187,9 @@ def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any], question: str = "
     """:data:`CODE_RULES` naming where the data is: ``df`` for one dataset, else ``datasets[...]``.
 
     A dataset too big for pandas (a meta dict with ``sql_table``, a Dataset with ``big``) is a SQL
-    table: the rules say to aggregate it with ``sql()`` first (:data:`SQL_RULES`). A question that
-    asks for a p-value gets where the tests are (:func:`recipes_for`).
+    table: the rules say to aggregate it with ``sql()`` first (:data:`SQL_RULES`). A request that
+    names the keys of its answer gets them as the keys of ``result`` (:func:`named_keys_rule`); a
+    question that asks for a p-value gets where the tests are (:func:`recipes_for`).
     """
     table_of = {i: _table_name(meta) for i, meta in dataset_ids.items()} if isinstance(dataset_ids, Mapping) else {}
     tables = [t for t in table_of.values() if t]
@@ -165,9 +197,9 @@ def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any], question: str = "
         ids = [i for i, t in table_of.items() if not t]
         where = ("in database tables (" + ", ".join(tables) + "): read them with sql(\"SELECT …\"), which returns a DataFrame; "
                  "aggregate in SQL, e.g. result = sql(\"SELECT k, SUM(a * b) AS total FROM t GROUP BY k ORDER BY total DESC\")" + (f"; the files are in the dict `datasets` ({', '.join(map(repr, ids))})" if ids else ""))
-        return CODE_RULES.format(where=where) + recipes_for(question)
+        return CODE_RULES.format(where=where) + named_keys_rule(question) + recipes_for(question)
     where, sql_rule = data_where(dataset_ids)
-    return CODE_RULES.format(where=where) + sql_rule + recipes_for(question)
+    return CODE_RULES.format(where=where) + sql_rule + named_keys_rule(question) + recipes_for(question)
 
 
 def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:
@@ -180,12 +212,12 @@ def compact_json(value: Any, drop: Iterable[str] = ("reasoning",)) -> str:
 
 BRIEF_ANSWER = "The question asks for a single answer: give it in one or two sentences, then one sentence on what it means."
 BRIEF_MAX_TOKENS = 160
-"""An explanation's length fits the question: a single value needs a sentence or two, not four
-sections; every generated token costs ~40-70 ms locally."""
+"""An explanation's length fits the question: a single value (or the named values a request asks
+for) needs a sentence or two, not four sections; every generated token costs ~40-70 ms locally."""
 
 
 def brief_answer(question: str) -> bool:
-    """Does the question ask for one value?"""
+    """Does the question ask for one value, or for values it names (:func:`requested_keys`)?"""
     from dsagent.workflows.common.fit import asks_one_value
 
-    return asks_one_value(question)
+    return asks_one_value(question) or bool(requested_keys(question))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from dsagent.workflows.common.code import clip
-from dsagent.workflows.common.prompting import data_where, quote_data
+from dsagent.workflows.common.prompting import data_where, named_keys_rule, quote_data
 from dsagent.workflows.react.code_policy import ALLOWED_LIBRARIES
 from dsagent.workflows.react.state import AgentState, ExecutionResult
 
@@ -96,9 +96,9 @@ def language(text: str) -> str:
     return "ja" if _JAPANESE.search(text or "") else "en"
 
 
-def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any]) -> str:
+def code_rules(dataset_ids: Iterable[str] | Mapping[str, Any], question: str = "") -> str:
     where, sql_rule = data_where(dataset_ids)
-    return CODE_RULES.format(where=where, libraries=", ".join(ALLOWED_LIBRARIES)) + sql_rule
+    return CODE_RULES.format(where=where, libraries=", ".join(ALLOWED_LIBRARIES)) + sql_rule + named_keys_rule(question)
 
 
 def _last_line(error: str | None) -> str:
@@ -151,7 +151,7 @@ def code(state: AgentState, instruction: str) -> str:
     previous = ""
     if last is not None and not last.success:
         previous = PREVIOUS_FAILED.format(code=last.code.strip(), error=quote_data(_last_line(last.error)))
-    return CODE.format(rules=code_rules(state.datasets), question=state.question, instruction=instruction, previous=previous)
+    return CODE.format(rules=code_rules(state.datasets, state.question), question=state.question, instruction=instruction, previous=previous)
 
 
 def report(state: AgentState, limit_reached: bool, max_loops: int) -> str:
