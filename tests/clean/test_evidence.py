@@ -183,6 +183,7 @@ def test_a_short_word_replaced_is_another_value_not_a_typo():
     frame = pd.DataFrame({"t": times, "x": range(len(times))})
     mapping = next((f["params"]["mapping"] for f in detect(frame) if f["kind"] == "spelling"), {})
     assert "7:10 p.m." not in mapping and mapping.get("Lisbin") == "Lisbon"
+    assert ck.inside_words("Korea, Dem.uRep.", "Korea, Dem. Rep.") and not ck.inside_words("Mr", "Ms")
 
 
 def test_a_word_the_column_uses_elsewhere_is_not_a_slip():

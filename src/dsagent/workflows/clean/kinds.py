@@ -76,8 +76,9 @@ def noise_only(value: str, canonical: str) -> bool:
 
 def inside_words(value: str, other: str, shortest: int = 3) -> bool:
     """Every character the two (same-length) values differ in lies inside a word of at least
-    ``shortest`` letters in both: a slip in a word, not a short word replaced by another (``a.m.`` /
-    ``p.m.``, ``Mr`` / ``Ms``). Values of different lengths (a letter added or dropped) pass."""
+    ``shortest`` letters in one of them: a slip in a word (``Dem.uRep.`` / ``Dem. Rep.``), not a short
+    word replaced by another (``a.m.`` / ``p.m.``, ``Mr`` / ``Ms``). Values of different lengths (a
+    letter added or dropped) pass."""
     if len(value) != len(other):
         return True
 
@@ -89,7 +90,7 @@ def inside_words(value: str, other: str, shortest: int = 3) -> bool:
             hi += 1
         return hi - lo
 
-    return all(word_length(value, i) >= shortest and word_length(other, i) >= shortest
+    return all(max(word_length(value, i), word_length(other, i)) >= shortest
                for i, (a, b) in enumerate(zip(value, other)) if a != b)
 
 
