@@ -207,3 +207,16 @@ def test_a_missing_measurement_is_not_filled_from_its_key():
     raw["score"] = raw.groupby("provider")["score"].transform("first").where(raw["score"].notna())
     findings = detect(raw)
     assert not [f for f in findings if f["kind"] == "group_conflict" and f["column"] == "score"]
+
+
+def test_the_review_shows_each_steps_cells_with_a_sample_and_the_values_imputation_invents(dirty_csv, script_file):
+    from dsagent.workflows.clean.api import clean
+
+    from .conftest import decision
+
+    out = clean(dirty_csv, "Clean it; keep every record.", yes=True, model=script_file([decision()]))
+    assert out.status == "done", out.error
+    assert "cells, e.g. " in out.recommended_steps and " → " in out.recommended_steps
+    assert "values invented by a statistic" in out.recommended_steps
+    placeholders = clean(dirty_csv, "Fix placeholder missing values; keep every record.", yes=True, model=script_file([decision()]))
+    assert "values invented" not in placeholders.recommended_steps

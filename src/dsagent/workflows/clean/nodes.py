@@ -118,10 +118,11 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
             if dropped:
                 line += "; rows dropped per step: " + ", ".join(f"{k}: {v}" for k, v in dropped.items())
             lines.append(line)
+            kinds = {s["n"]: s["kind"] for s in steps}
             for t in info["trace"]:  # per step: how many cells, and a sample before → after
                 if t["cells_changed"] and t.get("sample"):
-                    lines.append(f"  step {t['step']}: {t['cells_changed']} cells, e.g. " + "; ".join(t["sample"]))
-            kinds = {s["n"]: s["kind"] for s in steps}
+                    what = "values invented by a statistic" if kinds.get(t["step"]) == "impute" else "cells"
+                    lines.append(f"  step {t['step']}: {t['cells_changed']} {what}, e.g. " + "; ".join(t["sample"]))
             for n, count in dropped.items():
                 if kinds.get(n) != "drop_duplicates" and count > settings.clean_max_drop_share * rows:
                     lines.append(f"⚠ step {n} drops {count} of {rows} rows ({count / rows:.0%}): answer with a change if these records must stay.")
