@@ -90,8 +90,10 @@ def make_graph(workflow: str) -> Any:
 
         from dsagent.access import client_model
 
-        operator = load_settings()
-        settings = load_settings(model=client_model((config.get("configurable") or {}).get("model"), operator))
+        settings = load_settings()
+        chosen = client_model((config.get("configurable") or {}).get("model"), settings)
+        if chosen != settings.model:
+            settings = settings.model_copy(update={"model": chosen})
         question = _question(state)
         if not question.strip():
             raise UserError('the input needs a question: {"paths": ["data.csv"], "question": "What is the average price?"}')

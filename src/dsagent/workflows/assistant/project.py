@@ -203,14 +203,7 @@ def normalize_task_id(task_id: Any) -> str:
 
 def _within_roots(path: Path) -> bool:
     """For a served door's client, a raw file (a symlink resolved) must lie under the allowed roots too."""
-    from dsagent.access import client_policy
-    from dsagent.errors import UserError
+    from dsagent.access import client_policy, under_roots
 
     policy = client_policy()
-    if policy is None:
-        return True
-    try:
-        policy.folder(path.resolve(), "file")
-    except UserError:
-        return False
-    return True
+    return policy is None or under_roots(path, policy.settings.allowed_roots)
