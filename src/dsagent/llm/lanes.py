@@ -1,15 +1,13 @@
 """Lanes: more than one llama.cpp context over one loaded model, so independent calls run side by side.
 
-On a 2-core machine the embedded model *generates* at 17 tokens/s on one thread and 24–25 on two
-(the 1.5B model, threads that spin briefly: llm/token_threads.py), while *reading* a prompt is
-compute-bound (about 50 tokens/s on one thread, 90 on two). So two contexts, each generating on
-its own thread, give more throughput than one after the other: two 50-token replies took 3.5 s
-side by side against 7.7 s in turn (measured with sleeping threads, 16 tokens/s on two). A lane
-that runs alone uses every thread; lanes that run together split them (set before each decode, so
-a lane speeds up again as soon as the other finishes).
+Generating one token is bound by waiting, not by compute, on few cores, while reading a prompt is
+compute-bound; so two contexts that each generate on their own thread give more throughput than
+one after the other (figures: docs/history.md, "Lanes"). A lane that runs alone uses every
+thread; lanes that run together split them (set before each decode, so a lane speeds up again as
+soon as the other finishes).
 
 - The weights are memory-mapped once and shared; a lane costs its own KV cache and compute
-  buffers (about 300 MB at 8,192 tokens for the 1.5B model). Extra lanes load on first need.
+  buffers. Extra lanes load on first need.
 - A call takes a free lane (the lowest first: lane 0 holds the longest-lived prefix) or waits;
   one context never serves two calls at once, so concurrent callers (the web app's sessions, the
   LangGraph server) are safe with one lane too.
@@ -18,16 +16,14 @@ a lane speeds up again as soon as the other finishes).
   still holds their conversation (a fix continues the prompt and code it follows).
 - Each lane has its own prefix cache; saved prefixes (the data profile) are shared in memory, so
   a lane restores a profile another lane read.
-- **The run's own prompt reading goes first.** Reading is compute-bound, so two lanes reading at
-  once each go at half speed, and the run waits on its own call while work beside it (which a later
-  node takes) reads at the same time. So work beside a run reads its prompt in short pieces
-  (``BESIDE_CHUNK`` tokens) and pauses, before each piece and each generated token, while one of
-  the run's own lanes reads a prompt; a run's lane that starts reading waits for the piece in
-  flight, then reads with every thread. A run's lane that generates still shares the cores with
-  work beside it (one thread each: 17 tokens/s each against 24–25 for one lane alone, so more
-  throughput, at some cost to the run's own call).
-- A lane alone generates with as many threads as are fastest now (llm/token_threads.py: two
-  threads that spin briefly while they wait, or one when another process wants the cores).
+- **The run's own prompt reading goes first.** Two lanes reading at once each go at half speed,
+  and the run would wait on its own call while work beside it (which a later node takes) reads.
+  So work beside a run reads its prompt in short pieces (``BESIDE_CHUNK`` tokens) and pauses,
+  before each piece and each generated token, while one of the run's own lanes reads a prompt; a
+  run's lane that starts reading waits for the piece in flight, then reads with every thread. A
+  run's lane that generates still shares the cores with work beside it (more throughput in all,
+  at some cost to the run's own call).
+- A lane alone generates with as many threads as are fastest now (llm/token_threads.py).
 """
 
 from __future__ import annotations

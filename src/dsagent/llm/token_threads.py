@@ -1,17 +1,11 @@
 """How many threads a generated token gets: chosen by the speed measured on this machine, now.
 
 Generating decodes one token at a time; each decode runs the model's layers with a barrier after
-every operation, so on two cores the threads spend much of a token waiting for each other. How
-they wait decides the speed (the 1.5B model, a 2-core machine, tokens per second):
-
-| OpenMP threads wait by | quiet machine, 2 threads | one other busy process, 2 threads | 1 thread, either |
-|---|---|---|---|
-| sleeping (``OMP_WAIT_POLICY=PASSIVE``) | 16–17 | 13 | 17 |
-| spinning briefly (``GOMP_SPINCOUNT=1000``) | 24–25 | 9–12 | 17 |
-
-So two spinning threads are fastest alone and slowest when another process wants the cores, and
-one thread never waits. :class:`TokenThreads` times every one-token decode and keeps, per
-thread count, a running mean of its seconds; a lane running alone generates with the faster
+every operation, so on few cores the threads spend much of a token waiting for each other, and how
+they wait decides the speed: two threads that spin briefly are fastest on a quiet machine and
+slowest when another process wants the cores, while one thread never waits (figures:
+docs/history.md, "Token threads"). :class:`TokenThreads` times every one-token decode and keeps,
+per thread count, a running mean of its seconds; a lane running alone generates with the faster
 count, and tries the other every ``PROBE`` tokens so that the choice follows the machine's load.
 Reading a prompt (many tokens a decode) is compute-bound and always takes every thread.
 """
@@ -23,7 +17,7 @@ from collections.abc import MutableMapping
 
 SPIN_COUNT = "1000"
 """libgomp's spins before a waiting thread sleeps (``GOMP_SPINCOUNT``; its default, 300,000, spins
-for milliseconds: on a loaded 2-core machine a 40-token call took 97 s)."""
+for milliseconds, which starves a loaded machine: docs/history.md)."""
 
 PROBE = 32
 """Every PROBE one-token decodes, one runs on the other thread count to keep its figure fresh."""

@@ -1,10 +1,10 @@
 """Node 5's cross-check (our addition to seed 002): independent computations, compared by code.
 
-The 1.5B model accepts wrong results with confidence 1.0 when asked to evaluate them, even when it
-is shown a different result; two codes written from different prompts rarely make the same mistake.
-So node 5 asks for an independent code for the question alone (no requirements, no profile notes,
-none of node 4's code; one fix with its error if it fails) and compares the two ``result`` texts
-(``common.agreement``):
+A small model asked to evaluate a result tends to accept it with full confidence, even when shown
+a different one, while two codes written from different prompts rarely make the same mistake
+(docs/history.md, "Robust's cross-check"). So node 5 asks for an independent code for the question
+alone (no requirements, no profile notes, none of node 4's code; one fix with its error if it
+fails) and compares the two ``result`` texts (``common.agreement``):
 
 - they agree → accepted, no evaluation call;
 - they differ → a second independent code, sampled warmer, breaks the tie: if it agrees with
@@ -14,22 +14,17 @@ none of node 4's code; one fix with its error if it fails) and compares the two 
   cost of a remediation round);
 - no two of the three agree → a third independent code, warm, can still make two agree (2 of 4,
   confidence 0.5): with node 4's result it is accepted, with a check's their result replaces
-  node 4's. Otherwise the seed's evaluation call decides, shown an independent result. (Here the local
-  model's evaluation — "is_valid: false, recommendation: accept, confidence 0" — had sent right
-  answers through three remediation rounds.)
+  node 4's. Otherwise the seed's evaluation call decides, shown an independent result.
 - node 4's code failed both attempts of its round → the same checks: two that agree are used
   (2 of 2, or 2 of 3 with the third); if none agree, the first check's result stands in for
-  node 4's and the seed's evaluation call judges it, shown another (on the local model, whole runs
-  had ended with no answer while a check had one); if the first check fails too, the run goes to
-  remediation.
-  Node 5 asks the model nothing about a failed run: it cannot make it valid.
+  node 4's and the seed's evaluation call judges it, shown another; if the first check fails too,
+  the run goes to remediation. Node 5 asks the model nothing about a failed run: it cannot make
+  it valid.
 
 Votes are counted by code: a check whose code repeats an earlier check's (the same prompt sampled
 again; comments, spacing and imports aside) is sampled once more, and two checks with the same code
-count as one computation; a check whose result is NaN gets its fix and is no vote. On the local
-model two warm samples had copied a code that unpacked ``shapiro()``'s statistic as its p-value and
-outvoted the check that had it right; two copies of ``np.corrcoef`` over missing values (NaN) had
-outvoted node 4's right correlation.
+count as one computation (copies of one mistake must not outvote a right answer); a check whose
+result is NaN gets its fix and is no vote.
 
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
 answer two computations backed (``reference``), else with each check, or leave the verdict to the model.
