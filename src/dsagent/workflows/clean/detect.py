@@ -280,7 +280,8 @@ def _groups(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Any
     targets = [c for c, k in columns.items() if k in ("text", "code", "number") and c not in ids]
     keys = [c for c in evidence.candidate_keys(view, ids) if _code_like(view[c])]
     codes = {c for c, k in columns.items() if k == "code"}
-    return evidence.dependency_findings(view, targets, keys, codes, dominant, add, flags)
+    formats = {c: ck.dominant_shapes([v for v in view[c] if isinstance(v, str)]) for c, k in columns.items() if k == "text"}
+    return evidence.dependency_findings(view, targets, keys, codes, dominant, add, flags, formats)
 
 
 def _code_like(series: pd.Series) -> bool:

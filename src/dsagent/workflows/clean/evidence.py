@@ -24,6 +24,7 @@ finding's params, and so in the review and the report.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Callable
 
 import numpy as np
@@ -33,11 +34,19 @@ from dsagent.workflows.clean import kinds as ck
 from dsagent.workflows.clean import textvalues as tv
 
 AGREE = 0.75
-STRICT_AGREE = 0.95
+STRICT_AGREE = 0.85
+OUTVOTED = 3
+"""A value common in the column is replaced within an entity (an identifier key whose dependency holds
+for :data:`STRICT_AGREE` of cells) only when the entity's rows hold their value this many times as often."""
+ENTITY_SHARE = 0.1
+"""An identifier names many entities: no one of its values holds more than this share of the rows
+(an amount such as ``0`` that most rows share is a category, whatever its type)."""
 MIN_SUPPORT = 3
 GROUP_SHARE = 0.6
 RARE_COUNT = 2
 MIN_GROUPS = 5
+UNANIMOUS_SUPPORT = 2
+"""A group whose voting values all agree decides with this many of them (two sources, no dissent)."""
 
 
 def _key_text(v: object) -> str | None:
@@ -70,9 +79,11 @@ def candidate_keys(work: pd.DataFrame, skip: set[str]) -> list[str]:
     return keys
 
 
-def _groups(work: pd.DataFrame, key: str, col: str) -> tuple[pd.DataFrame, float, int]:
-    """Per key value: the mode, its support, the group's non-missing count; and the dependency's agreement."""
-    frame = pd.DataFrame({"k": work[key].map(_key_text), "v": work[col]})
+def _groups(work: pd.DataFrame, key: str, col: str, fits: Callable[[object], bool] = lambda v: True) -> tuple[pd.DataFrame, float, int]:
+    """Per key value: the mode, its support, the group's count of values that vote; and the dependency's
+    agreement. Only values that fit the column's format vote (``fits``): a variant written another way
+    (``7:10aDec 1`` in a column of ``7:10 a.m.``) neither splits a group nor counts against the dependency."""
+    frame = pd.DataFrame({"k": work[key].map(_key_text), "v": work[col].where(work[col].map(fits))})
     frame = frame[frame["k"].notna()]
     present = frame.dropna(subset=["v"])
     if present.empty:
@@ -86,17 +97,32 @@ def _groups(work: pd.DataFrame, key: str, col: str) -> tuple[pd.DataFrame, float
     return stats, agreement, len(multi)
 
 
+def _fitting(col: str, dominant: dict[str, str], formats: dict[str, set[str]]) -> Callable[[object], bool]:
+    """Whether a cell is written in the column's format: a code's dominant shape, or one of a text
+    column's few frequent shapes; a column with neither accepts every value (so do missing cells)."""
+    if col in dominant:
+        return lambda v: not isinstance(v, str) or not ck.breaks_shape(v, dominant[col])
+    if formats.get(col):
+        return lambda v: not isinstance(v, str) or ck.shape(v) in formats[col]
+    return lambda v: True
+
+
 def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str], codes: set[str],
-                        dominant: dict[str, str], add: Callable[..., Any], flags: list[dict[str, Any]]) -> set[tuple[int, str]]:
+                        dominant: dict[str, str], add: Callable[..., Any], flags: list[dict[str, Any]],
+                        formats: dict[str, set[str]] | None = None) -> set[tuple[int, str]]:
     """One ``group_conflict`` finding per column a key determines, with the repairs its evidence
-    clears; cells it cannot decide go to ``flags`` (row, column, value, why). Returns the cells repaired."""
+    clears; cells it cannot decide go to ``flags`` (row, column, value, why). Returns the cells repaired.
+    ``formats``: a text column's format (its few frequent shapes); a cell outside it is suspect as a
+    code cell that breaks its pattern is, and does not vote."""
     repaired: set[tuple[int, str]] = set()
+    formats = formats or {}
     for col in targets:
         best = None
+        fits = _fitting(col, dominant, formats)
         for key in keys:
             if key == col:
                 continue
-            stats, agreement, groups = _groups(work, key, col)
+            stats, agreement, groups = _groups(work, key, col, fits)
             if groups < MIN_GROUPS or agreement < AGREE:
                 continue
             ident = identifier(work[key])
@@ -107,8 +133,10 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
         key, agreement, groups, stats, ident = best
         freq = work[col].value_counts(dropna=True)
         strict = ident and agreement >= STRICT_AGREE
+        many = names_many(work[key])
         keys_text = work[key].map(_key_text)
         fill = not pd.api.types.is_numeric_dtype(work[col])
+        pairs = Counter(zip(keys_text, work[col]))
         fixes: dict[str, list] = {}
         filled = replaced = 0
         for row, (k, v) in enumerate(zip(keys_text, work[col])):
@@ -117,7 +145,7 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
             mode, support, size = stats.at[k, "mode"], int(stats.at[k, "support"]), int(stats.at[k, "size"])
             if not _missing(v) and v == mode:
                 continue
-            clear = support >= MIN_SUPPORT and support >= GROUP_SHARE * size
+            clear = (support >= MIN_SUPPORT and support >= GROUP_SHARE * size) or (support >= UNANIMOUS_SUPPORT and support == size)
             if _missing(v):  # an entity's attribute (text, a code) is filled from its rows; a measurement is never invented
                 if ident and fill and clear and support > 2 * (size - support):
                     fixes.setdefault(k, [_plain(mode), []])
@@ -127,14 +155,15 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
                     repaired.add((row, col))
                 continue
             rare = int(freq.get(v, 0)) <= RARE_COUNT and int(freq.get(v, 0)) * 5 <= int(freq.get(mode, 0))
-            suspect = (col in dominant and isinstance(v, str) and ck.breaks_shape(v, dominant[col])) or (rare and _near(v, mode))
-            if clear and (suspect or strict):
+            suspect = not fits(v) or (rare and _near(v, mode))
+            outvoted = strict and pairs[(k, v)] * OUTVOTED <= support  # the entity's own rows say no, several times over
+            if clear and (suspect or outvoted):
                 fixes.setdefault(k, [_plain(mode), []])
                 if _plain(v) not in fixes[k][1]:
                     fixes[k][1].append(_plain(v))
                 replaced += 1
                 repaired.add((row, col))
-            elif clear:
+            elif clear and many:  # an entity that disagrees with itself; a key most rows share (an amount such as 0) is no evidence
                 flags.append({"row": row, "column": col, "value": _plain(v),
                               "why": f"disagrees with {support} of {size} rows of the same {key!r} ({mode!r}); the evidence is not enough to change it"})
         if fixes:
@@ -147,10 +176,18 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
     return repaired
 
 
+def names_many(series: pd.Series) -> bool:
+    """The key names many entities: none of its values holds more than :data:`ENTITY_SHARE` of the rows."""
+    values = series.dropna()
+    return bool(len(values)) and int(values.value_counts().iloc[0]) <= ENTITY_SHARE * len(values)
+
+
 def identifier(series: pd.Series) -> bool:
     """An entity's identifier: whole numbers, or single words with a digit in nine values of ten
     (``AA-3859-IAH-ORD``, ``10019``, ``tt0054215``); a category's name (a city, a language) is not one."""
     values = series.dropna()
+    if not names_many(values):
+        return False
     if pd.api.types.is_numeric_dtype(values):
         return True
     texts = values.astype(str)
