@@ -3,7 +3,7 @@
 Each request takes the next behaviour from a queue (the last one repeats):
 
 - ``"ok:<text>"``: a valid chat completion whose content is ``<text>``;
-- ``"500"``, ``"401"``, ``"404"``: that HTTP status with an OpenAI-style error body;
+- ``"500"``, ``"400"``, ``"401"``, ``"404"``: that HTTP status with an OpenAI-style error body;
 - ``"429:<seconds>"``: rate limited, with ``Retry-After: <seconds>``;
 - ``"hang"``: no answer until the server stops (bounded by ``hang_s``);
 - ``"invalid_json"``: status 200 with a body that is not JSON;
@@ -18,7 +18,10 @@ Each request takes the next behaviour from a queue (the last one repeats):
 - ``"no_tools:<text>"``: a request with ``tools`` gets HTTP 400 naming them; else ``ok:<text>``;
 - ``"tools_as_text:<tool>"``: like llama-cpp-python's server with ``tools``: the call written as
   text content, no ``tool_calls``;
-- ``"tool_call:<tool>"``: a native tool call of ``<tool>`` with no arguments.
+- ``"tool_call:<tool>"``: a native tool call of ``<tool>`` with no arguments;
+- ``"strict:<text>"``: like OpenAI's own API: a request with a field the OpenAI protocol does not
+  have (llama.cpp's ``repeat_penalty``, ``top_k``, ``min_p``) gets HTTP 400 naming it; else ``ok:<text>``;
+- ``"strict_mute:<text>"``: the same refusal, but its message names no field.
 
 ``requests`` keeps the time each request arrived, so a test can check the back-off.
 """
@@ -31,6 +34,14 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+
+OPENAI_FIELDS = {
+    "model", "messages", "stream", "stream_options", "temperature", "top_p", "seed", "frequency_penalty",
+    "presence_penalty", "max_tokens", "max_completion_tokens", "stop", "n", "response_format", "tools",
+    "tool_choice", "parallel_tool_calls", "logprobs", "top_logprobs", "logit_bias", "user",
+}
+"""The request fields of OpenAI's chat completions API (a strict server refuses any other)."""
 
 
 def completion(text: str, finish_reason: str = "stop") -> dict[str, Any]:
@@ -94,6 +105,13 @@ class FakeOpenAI:
             if asked:
                 self._send(h, 400, json.dumps({"error": {"message": f"response_format {asked} is not supported", "type": "invalid_request_error"}}).encode())
                 return
+        elif kind in ("strict", "strict_mute"):
+            unknown = sorted(set(body) - OPENAI_FIELDS)
+            kind = "ok"
+            if unknown:
+                message = f"Unrecognized request argument supplied: {unknown[0]}" if mode.startswith("strict:") else "Invalid request"
+                self._send(h, 400, json.dumps({"error": {"message": message, "type": "invalid_request_error", "param": None}}).encode())
+                return
         elif kind == "no_tools":
             kind = "ok"
             if body.get("tools"):
@@ -116,7 +134,7 @@ class FakeOpenAI:
             self._send(h, 200, json.dumps(completion("")).encode())
         elif kind == "length":
             self._send(h, 200, json.dumps(completion(arg, "length")).encode())
-        elif kind in ("500", "401", "404"):
+        elif kind in ("500", "400", "401", "404"):
             body = {"error": {"message": f"fake error {kind}", "type": "server_error", "code": kind}}
             self._send(h, int(kind), json.dumps(body).encode())
         elif kind == "429":

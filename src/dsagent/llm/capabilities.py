@@ -2,7 +2,8 @@
 
 OpenAI's own API honours ``response_format: json_schema`` and ``tools``; a server that speaks the
 same protocol may not (llama-cpp-python's server takes only ``text`` or ``json_object``; some
-servers take ``tools`` but never return ``tool_calls``). A refusal of a request field is an HTTP
+servers take ``tools`` but never return ``tool_calls``; a strict server refuses the sampling
+fields it does not know, such as llama.cpp's ``repeat_penalty``). A refusal of a request field is an HTTP
 400, 422 or 500 whose body names the field: it is not a fault to retry, it says what the server
 lacks. :func:`refusal` recognises it (the guard then raises :class:`FeatureRefused` at once), and
 :func:`note_refused` remembers it per server and model (base URL + model name) so that every later
@@ -25,12 +26,16 @@ the prompt alone carries the schema, and a reply that does not parse gets one re
 _NAMES = {
     "response_format": ("response_format", "json_schema", "json_object"),
     "tools": ("tools", "tool_choice", "function calling", "functions"),
+    # Sampling fields dsagent sends so that a server decodes as the in-process model (llm/sampling.py).
+    "llama_fields": ("repeat_penalty", "top_k", "min_p", "max_tokens"),
+    "sampling": ("top_p", "seed", "frequency_penalty", "presence_penalty"),
 }
 _REFUSAL_STATUS = {400, 422, 500}
 
 _lock = threading.Lock()
 _refused: dict[str, set[str]] = {}
-"""Per model key: the features (``json_schema``, ``json_object``, ``tools``) its server refused."""
+"""Per model key: the features (``json_schema``, ``json_object``, ``tools``, ``sampling``,
+``llama_fields``) its server refused."""
 
 
 class FeatureRefused(ProviderError):
@@ -50,7 +55,8 @@ def _status(exc: BaseException) -> int | None:
 
 
 def refusal(exc: BaseException) -> str | None:
-    """``"response_format"`` or ``"tools"`` when ``exc`` is a server's refusal of that request field."""
+    """``"response_format"``, ``"tools"``, ``"llama_fields"`` or ``"sampling"`` when ``exc`` is a
+    server's refusal of a request field of that feature."""
     if _status(exc) not in _REFUSAL_STATUS:
         return None
     body = getattr(exc, "body", None)

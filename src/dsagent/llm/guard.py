@@ -209,6 +209,9 @@ class GuardedChatModel(BaseChatModel):
     policy: RetryPolicy
     where: str
     """How messages name the provider: ``the model server at http://…``."""
+    sampling: bool = False
+    """Send the in-process model's sampling fields (llm/sampling.py) so that a server's own defaults
+    do not change the decoding (``openai-compatible:`` servers)."""
 
     @property
     def _llm_type(self) -> str:
@@ -229,29 +232,66 @@ class GuardedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        def once() -> AIMessage:
-            reply = self.inner.invoke(messages, stop=stop, **kwargs)
+        def once(inner: BaseChatModel) -> AIMessage:
+            reply = inner.invoke(messages, stop=stop, **kwargs)
             if not isinstance(reply, AIMessage):
                 raise TypeError(f"expected a chat message, got {type(reply).__name__}")
             if not str(reply.content).strip() and not getattr(reply, "tool_calls", None):
                 raise _EmptyReply()
             return reply
 
-        return ChatResult(generations=[ChatGeneration(message=call_with_retries(once, self.policy, self.where))])
+        return ChatResult(generations=[ChatGeneration(message=self._call(once, kwargs.get("max_tokens")))])
 
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """The provider's native structured output, under the same retries and deadline."""
         from langchain_core.runnables import RunnableLambda
 
-        runnable = self.inner.with_structured_output(schema, **kwargs)
-        return RunnableLambda(lambda value: call_with_retries(lambda: runnable.invoke(value), self.policy, self.where))
+        return RunnableLambda(lambda value: self._call(lambda inner: inner.with_structured_output(schema, **kwargs).invoke(value)))
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Tool calling through the provider's own binding, under the same retries and deadline."""
         from langchain_core.runnables import RunnableLambda
 
-        runnable = self.inner.bind_tools(tools, **kwargs)
-        return RunnableLambda(lambda value: call_with_retries(lambda: runnable.invoke(value), self.policy, self.where))
+        return RunnableLambda(lambda value: self._call(lambda inner: inner.bind_tools(tools, **kwargs).invoke(value)))
+
+    def _tuned(self, dropped: set[str], max_tokens: int | None) -> tuple[BaseChatModel, set[str]]:
+        """The inner model with the in-process sampling fields the server has not refused (nor
+        ``dropped``), and which capability groups they are (none unless :attr:`sampling`)."""
+        if not self.sampling:
+            return self.inner, set()
+        from dsagent.llm import capabilities
+        from dsagent.llm.sampling import server_fields
+
+        update, sent = server_fields(capabilities.refused(self) | dropped, max_tokens)
+        return (self.inner.model_copy(update=update) if update else self.inner), sent
+
+    def _call(self, run: Callable[[BaseChatModel], Any], max_tokens: int | None = None) -> Any:
+        """``run(inner)`` under the retry policy. A refusal that names a sampling field sent drops
+        its group for this server and model for the rest of the process, and the call is made
+        again at once without it. An HTTP 400/422 that names nothing while sampling fields were sent
+        is tried once more without them, and they are remembered as refused only if that works."""
+        from dsagent.llm import capabilities
+
+        dropped: set[str] = set()
+        unconfirmed: set[str] = set()
+        while True:
+            inner, sent = self._tuned(dropped, max_tokens)
+            try:
+                result = call_with_retries(lambda inner=inner: run(inner), self.policy, self.where)
+            except FeatureRefused as exc:
+                if exc.feature not in sent:
+                    raise
+                capabilities.note_refused(self, exc.feature)
+                continue
+            except ProviderError as exc:
+                if not sent or _status(exc.__cause__) not in (400, 422):
+                    raise
+                dropped |= sent
+                unconfirmed |= sent
+                continue
+            for feature in unconfirmed:
+                capabilities.note_refused(self, feature)
+            return result
 
 
 def unwrap(model: Any) -> Any:

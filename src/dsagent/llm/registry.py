@@ -77,7 +77,10 @@ def get_chat_model(spec: str | None = None, settings: "Settings | None" = None) 
     from dsagent.llm.guard import GuardedChatModel, RetryPolicy
 
     # Retries, back-off and the deadline are ours (one policy for every provider): max_retries=0.
-    return GuardedChatModel(inner=inner, policy=RetryPolicy.from_settings(settings), where=where)
+    # A server other than OpenAI's own gets the in-process model's sampling fields: its defaults
+    # (llama-cpp-python's server: repeat_penalty 1.1) would otherwise change what the same model writes.
+    sampling = provider == "openai-compatible" and not _openai_itself(name.rpartition("@")[2])
+    return GuardedChatModel(inner=inner, policy=RetryPolicy.from_settings(settings), where=where, sampling=sampling)
 
 
 def _remote(provider: str, name: str, spec: str, settings: "Settings") -> tuple["BaseChatModel", str]:
@@ -107,17 +110,21 @@ def _remote(provider: str, name: str, spec: str, settings: "Settings") -> tuple[
 def compatible_key(base_url: str) -> str:
     """The key an ``openai-compatible:`` server gets: ``OPENAI_COMPATIBLE_API_KEY``, or ``OPENAI_API_KEY``
     only when the URL is OpenAI's own (a key goes only to the provider it was issued for)."""
-    from urllib.parse import urlsplit
-
     own = os.environ.get("OPENAI_COMPATIBLE_API_KEY")
     if own:
         return own
+    return (os.environ.get("OPENAI_API_KEY") if _openai_itself(base_url) else None) or "not-needed"
+
+
+def _openai_itself(base_url: str) -> bool:
+    """Whether ``base_url`` is OpenAI's own API (https://api.openai.com)."""
+    from urllib.parse import urlsplit
+
     try:
         parts = urlsplit(base_url)
-        openai_itself = parts.scheme == "https" and (parts.hostname or "").lower() == "api.openai.com" and parts.port in (None, 443)
+        return parts.scheme == "https" and (parts.hostname or "").lower() == "api.openai.com" and parts.port in (None, 443)
     except ValueError:
-        openai_itself = False
-    return (os.environ.get("OPENAI_API_KEY") if openai_itself else None) or "not-needed"
+        return False
 
 
 def model_label(model: "BaseChatModel") -> str:

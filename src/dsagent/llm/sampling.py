@@ -1,4 +1,5 @@
-"""Greedy decoding under a grammar that checks the best token first.
+"""How the embedded model samples: greedy decoding under a grammar that checks the best token
+first, and the same sampling asked of a server that serves a model over the OpenAI protocol.
 
 llama-cpp-python samples with a chain (penalties → grammar → greedy) that runs the grammar over
 all ~152k candidates at every token; on the embedded model that costs about 25 ms per token
@@ -10,6 +11,9 @@ The chosen token is the same as the library's at every step: filtering only lowe
 to -inf, so an allowed argmax stays the (first) argmax, and otherwise both take the first maximum
 of the same filtered logits. :func:`install` uses this path only for greedy calls (temp 0) with a
 grammar and without penalties or logits processors; every other call gets the library's chain.
+
+:data:`IN_PROCESS` and :func:`server_fields` carry the in-process sampling to a server, whose own
+defaults would otherwise decide what a request leaves out.
 """
 
 from __future__ import annotations
@@ -115,3 +119,42 @@ def uninstall(llm: Any) -> None:
     if getattr(llm, _FAST_FLAG, False):
         del llm._init_sampler
         setattr(llm, _FAST_FLAG, False)
+
+
+# How the in-process model samples besides its temperature: llama-cpp-python's
+# ``create_chat_completion`` defaults (at temperature 0 only the penalties change the greedy
+# choice) and the seed LocalChatModel passes. A server that speaks the OpenAI protocol applies its
+# own defaults to whatever a request leaves out (llama-cpp-python's server: repeat_penalty 1.1), so
+# the same model would decode differently; :func:`server_fields` sends these values explicitly.
+IN_PROCESS: dict[str, Any] = {
+    "top_p": 0.95, "seed": 0, "frequency_penalty": 0.0, "presence_penalty": 0.0,
+    "repeat_penalty": 1.0, "top_k": 40, "min_p": 0.05,
+}
+
+SERVER_GROUPS: dict[str, tuple[str, ...]] = {
+    "sampling": ("top_p", "seed", "frequency_penalty", "presence_penalty"),
+    "llama_fields": ("repeat_penalty", "top_k", "min_p"),
+}
+"""The fields sent to an ``openai-compatible:`` server, by capability (llm/capabilities.py): the
+OpenAI protocol's own, and llama.cpp's (``extra_body``: servers built on llama.cpp, LM Studio and
+others take them; a strict server refuses unknown fields, and then the group is dropped and
+remembered for that server and model). llama.cpp's group also carries a call's token limit under
+its older name ``max_tokens``: the client sends ``max_completion_tokens``, which llama-cpp-python's
+server does not read, so a reply the in-process model ends at the limit would run on there."""
+
+
+def server_fields(refused: set[str], max_tokens: int | None = None) -> tuple[dict[str, Any], set[str]]:
+    """ChatOpenAI field values that make a server sample as the in-process model does, leaving out
+    the groups the server refused; and which groups they carry."""
+    update: dict[str, Any] = {}
+    sent: set[str] = set()
+    for group, names in SERVER_GROUPS.items():
+        if group in refused:
+            continue
+        values = {name: IN_PROCESS[name] for name in names}
+        if group == "sampling":
+            update.update(values)
+        else:  # not OpenAI protocol fields: ChatOpenAI passes them through as extra body fields
+            update["extra_body"] = values if max_tokens is None else {**values, "max_tokens": max_tokens}
+        sent.add(group)
+    return update, sent
