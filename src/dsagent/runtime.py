@@ -103,6 +103,13 @@ class RunContext:
     last_prompt: list[BaseMessage] | None = field(default=None, repr=False)
     """The messages of the run's last own model call (not work beside it): what the model's cache
     holds, for a node deciding whether to continue that conversation (``common.code.continues``)."""
+    finished: bool = False
+    """Whether :meth:`finish` has written the run's end (``Session.open_run`` finishes it otherwise)."""
+
+    def finish(self, status: str, final_output: dict[str, Any] | None = None, error: str | None = None) -> None:
+        """Write the run's end in the run log: ``status`` ok, error, failed or needs_review, with its final output."""
+        self.run_log.finish_run(self.run_id, status, final_output=final_output, error=error)
+        self.finished = True
 
     def _remember(self, messages: list[BaseMessage]) -> None:
         from dsagent.llm.lanes import is_beside

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -138,9 +139,56 @@ class Session:
             self._model = get_chat_model(self.settings.model, self.settings)
         return self._model
 
-    def ask(self, question: str, workflow: str | None = None) -> AnalysisResult:
-        from dsagent.data.sharing import Redactor, summarize_for_prompt
+    def start_run(self, workflow: str, question: str, *, cut_results: bool = True) -> RunContext:
+        """Open one run of ``workflow``: its row in the run log (first, so a run killed while the
+        model loads is logged and later read as interrupted), the model, and the :class:`RunContext`
+        its nodes are handed (lazy sandbox, progress, every model call logged). The setting
+        ``data_sharing`` holds for every workflow: ``schema`` masks cell values in each prompt;
+        ``sample`` cuts each printed result unless ``cut_results`` is False (a workflow whose nodes
+        read the printed results as data). The caller finishes the run (:meth:`RunContext.finish`);
+        :meth:`open_run` does that for a block."""
+        from dsagent.data.sharing import Redactor
         from dsagent.llm.registry import model_label
+
+        run_id = self.run_log.start_run(
+            workflow=workflow, model=str(self.settings.model), question=question,
+            datasets=[ds.name for ds in self.datasets.values()], workspace=str(self.workspace),
+        )
+        try:
+            model = self.model
+            label = model_label(model)
+            self.run_log.set_model(run_id, label)
+        except BaseException as exc:
+            self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
+            raise
+        sharing = self.settings.data_sharing
+        sandbox = _SampledSandbox(self) if sharing == "sample" and cut_results else _LazySandbox(self)
+        redact = None
+        if sharing == "schema" and self.datasets:
+            redact = Redactor(self.datasets, protect=[question, *(str(c) for ds in self.datasets.values() for c in ds.frame.columns)]).messages
+        return RunContext(self.settings, model, label, sandbox, self.run_log, run_id, self.workspace, self.progress,
+                          datasets=self.datasets, redact=redact)
+
+    @contextmanager
+    def open_run(self, workflow: str, question: str, *, cut_results: bool = True) -> Iterator[RunContext]:
+        """The one way a run is opened (:meth:`start_run`) and closed: an exception out of the block
+        finishes it ``failed`` with the error; a block that ends without :meth:`RunContext.finish`
+        finishes it ``ok``. Work started ahead that no node took is stopped either way."""
+        ctx = self.start_run(workflow, question, cut_results=cut_results)
+        try:
+            yield ctx
+        except BaseException as exc:
+            if not ctx.finished:
+                ctx.finish("failed", error=f"{type(exc).__name__}: {exc}")
+            raise
+        else:
+            if not ctx.finished and self.run_log.get_run(ctx.run_id, exact=True)["status"] == "running":
+                ctx.finish("ok")
+        finally:
+            ctx.cancel_ahead()
+
+    def ask(self, question: str, workflow: str | None = None) -> AnalysisResult:
+        from dsagent.data.sharing import summarize_for_prompt
         from dsagent.reports.build import build_report, dataset_meta
         from dsagent.reports.html import write_html
         from dsagent.reports.markdown import write_markdown
@@ -150,58 +198,38 @@ class Session:
         package = load_workflow(workflow)
         if not question.strip():
             raise UserError("the question is empty: say what you want to know about the data")
-        # The run row comes first, so a run killed while the model loads is in the log (interrupted).
-        run_id = self.run_log.start_run(
-            workflow=workflow, model=str(self.settings.model), question=question,
-            datasets=[ds.name for ds in self.datasets.values()], workspace=str(self.workspace),
-        )
         started = time.perf_counter()
-        try:
-            model = self.model
-            label = model_label(model)
-            self.run_log.set_model(run_id, label)
-            sharing = self.settings.data_sharing
-            sandbox = _SampledSandbox(self) if sharing == "sample" else _LazySandbox(self)
-            redact = None
-            if sharing == "schema" and self.datasets:
-                redactor = Redactor(self.datasets, protect=[question, *(str(c) for ds in self.datasets.values() for c in ds.frame.columns)])
-                redact = redactor.messages
-            ctx = RunContext(self.settings, model, label, sandbox, self.run_log, run_id, self.workspace, self.progress, datasets=self.datasets, redact=redact)
+        with self.open_run(workflow, question) as ctx:
+            run_id, label = ctx.run_id, ctx.model_label
             summary = summarize_for_prompt(self.datasets, question, self.settings) if self.datasets else ""
+            state = self._run_graph(ctx, package, question, summary)
+            ctx.cancel_ahead()  # work started ahead that no node took (a run that ended first)
+            final = dict(state.get("final_output") or {})
+            isolation = self.sandbox.isolation.describe() if self._warm_error is None and not self._warm.is_alive() else None
+            if isolation:
+                self.run_log.set_isolation(run_id, isolation)
+            report_md = self.workspace / ("report.md" if not self.history else f"report_{run_id}.md")
+            meta = {"run_id": run_id, "workflow": workflow, "model": label, "created": datetime.now().isoformat(timespec="seconds"), "isolation": isolation,
+                    "workspace": str(self.workspace), "follow_up": bool(self.history), "datasets": dataset_meta(self.datasets)}
+            # report.md and report.html every run; the notebook on demand (`dsagent report RUN --format ipynb`).
+            tables = None if final.get("output_type") == "error" else (state.get("execution_result") or {}).get("tables")
             try:
-                state = self._run_graph(ctx, package, question, summary)
-            finally:
-                ctx.cancel_ahead()  # work started ahead that no node took (a run that ended first)
-        except BaseException as exc:
-            self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
-            raise
-        final = dict(state.get("final_output") or {})
-        isolation = self.sandbox.isolation.describe() if self._warm_error is None and not self._warm.is_alive() else None
-        if isolation:
-            self.run_log.set_isolation(run_id, isolation)
-        report_md = self.workspace / ("report.md" if not self.history else f"report_{run_id}.md")
-        meta = {"run_id": run_id, "workflow": workflow, "model": label, "created": datetime.now().isoformat(timespec="seconds"), "isolation": isolation,
-                "workspace": str(self.workspace), "follow_up": bool(self.history), "datasets": dataset_meta(self.datasets)}
-        # report.md and report.html every run; the notebook on demand (`dsagent report RUN --format ipynb`).
-        tables = None if final.get("output_type") == "error" else (state.get("execution_result") or {}).get("tables")
-        try:
-            report = build_report(question, final, meta, tables=tables)
-            self._add_footer(report, ctx, time.perf_counter() - started)
-            write_markdown(report, report_md)  # both written on fresh names, never through a link
-            report_html = write_html(report, report_md.with_suffix(".html"))
-        except BaseException as exc:
-            self.run_log.finish_run(run_id, "failed", error=f"writing the report: {type(exc).__name__}: {exc}")
-            raise
-        self.run_log.add_artifact(run_id, "report", str(report_md))
-        self.run_log.add_artifact(run_id, "report_html", str(report_html))
-        result = AnalysisResult(
-            **{k: v for k, v in final.items() if k in AnalysisResult.model_fields and k != "report"},
-            run_id=run_id, attempts=state.get("attempts", state.get("code_attempts", 0)), report_path=str(report_md), workspace=str(self.workspace),
-            workflow=workflow, model=label, llm_calls=ctx.llm_calls, prompt_tokens=ctx.prompt_tokens,
-            completion_tokens=ctx.completion_tokens, duration_s=round(time.perf_counter() - started, 2), report=report,
-        )
-        status = "error" if final.get("output_type") == "error" else "ok"
-        self.run_log.finish_run(run_id, status, final_output=result.model_dump(), error=final.get("error"))
+                report = build_report(question, final, meta, tables=tables)
+                self._add_footer(report, ctx, time.perf_counter() - started)
+                write_markdown(report, report_md)  # both written on fresh names, never through a link
+                report_html = write_html(report, report_md.with_suffix(".html"))
+            except BaseException as exc:
+                ctx.finish("failed", error=f"writing the report: {type(exc).__name__}: {exc}")
+                raise
+            self.run_log.add_artifact(run_id, "report", str(report_md))
+            self.run_log.add_artifact(run_id, "report_html", str(report_html))
+            result = AnalysisResult(
+                **{k: v for k, v in final.items() if k in AnalysisResult.model_fields and k != "report"},
+                run_id=run_id, attempts=state.get("attempts", state.get("code_attempts", 0)), report_path=str(report_md), workspace=str(self.workspace),
+                workflow=workflow, model=label, llm_calls=ctx.llm_calls, prompt_tokens=ctx.prompt_tokens,
+                completion_tokens=ctx.completion_tokens, duration_s=round(time.perf_counter() - started, 2), report=report,
+            )
+            ctx.finish("error" if final.get("output_type") == "error" else "ok", final_output=result.model_dump(), error=final.get("error"))
         self._remember(question, result)
         return result
 

@@ -59,22 +59,10 @@ class AssistantRuntime:
 
     @contextmanager
     def run_context(self, question: str) -> Iterator[Any]:
-        """A :class:`dsagent.runtime.RunContext` for one stage-4 run, logged as workflow ``assistant``."""
-        from dsagent.llm.registry import model_label
-        from dsagent.runtime import RunContext
-        from dsagent.session import _LazySandbox
-
-        session = self.session()
-        label = model_label(self.model)
-        run_id = session.run_log.start_run(workflow="assistant", model=label, question=question,
-                                           datasets=[ds.name for ds in session.datasets.values()], workspace=str(session.workspace))
-        ctx = RunContext(self.settings, self.model, label, _LazySandbox(session), session.run_log, run_id, session.workspace,
-                         session.progress, datasets=session.datasets)
-        try:
+        """One stage-4 run, logged as workflow ``assistant``: the session's :meth:`~dsagent.session.Session.open_run`
+        (failed on an exception; ok unless the block finished it). Printed results are never cut: they are the task's result files."""
+        with self.session().open_run("assistant", question, cut_results=False) as ctx:
             yield ctx
-        except BaseException as exc:
-            session.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
-            raise
 
     def close(self) -> None:
         if self._session is not None:

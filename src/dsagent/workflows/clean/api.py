@@ -77,42 +77,32 @@ def _run(paths: Sequence[Any], payload: Any, thread_id: str, flags: dict[str, bo
     import time
 
     from dsagent.data import summarize_datasets
-    from dsagent.llm.registry import model_label
-    from dsagent.runtime import RunContext
-    from dsagent.session import Session, _LazySandbox
+    from dsagent.session import Session
     from dsagent.store.checkpoint import sqlite_checkpointer
+    from dsagent.workflows.clean.bigpath import big_limits
     from dsagent.workflows.clean.graph import build_graph
     from dsagent.workflows.clean.state import initial_state
-
-    from dsagent.workflows.clean.bigpath import big_limits
 
     started = time.perf_counter()
     settings = big_limits(settings, list(paths))  # a file above big_file_mb: room on disk for its cleaned copies
     with Session(list(paths), settings=settings, progress=on_progress, workspace=workspace) as session:
-        label = model_label(session.model)
-        run_id = session.run_log.start_run(workflow="clean", model=label, question=instructions or "(clean with the default steps)",
-                                           datasets=[ds.name for ds in session.datasets.values()], workspace=str(session.workspace))
-        ctx = RunContext(session.settings, session.model, label, _LazySandbox(session), session.run_log, run_id, session.workspace,
-                         session.progress, datasets=session.datasets)
-        if payload is None:
-            data_raw = {ds_id: {"name": ds.name, "path": str(Path(ds.source_path).resolve()) if ds.source_path else None, "sheet": ds.sheet,
-                                "rows": ds.rows, "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in session.datasets.items()}
-            state = initial_state(instructions, data_raw, summarize_datasets(session.datasets, instructions or None), session.settings.clean_max_retries)
-            state.update(workspace=str(session.workspace), flags=flags)
-            payload = state
-        try:
+        # The nodes read the sandbox's printed results as data: they are never cut (data_sharing = sample).
+        with session.open_run("clean", instructions or "(clean with the default steps)", cut_results=False) as ctx:
+            if payload is None:
+                data_raw = {ds_id: {"name": ds.name, "path": str(Path(ds.source_path).resolve()) if ds.source_path else None, "sheet": ds.sheet,
+                                    "rows": ds.rows, "columns": [str(c) for c in ds.frame.columns]} for ds_id, ds in session.datasets.items()}
+                state = initial_state(instructions, data_raw, summarize_datasets(session.datasets, instructions or None), session.settings.clean_max_retries)
+                state.update(workspace=str(session.workspace), flags=flags)
+                payload = state
             with sqlite_checkpointer(session.settings.home) as saver:
                 graph = build_graph(saver, ctx=ctx, **flags)
                 config = _config(thread_id)
                 graph.invoke(payload, config)
                 values = dict(graph.get_state(config).values)
                 waiting = _waiting(graph, config)
-        except BaseException as exc:
-            session.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
-            raise
-        outcome = _outcome(thread_id, values, waiting, run_id=run_id, llm_calls=ctx.llm_calls, duration_s=round(time.perf_counter() - started, 2))
-        status = {"needs_review": "needs_review", "done": "ok"}.get(outcome.status, "error")
-        session.run_log.finish_run(run_id, status, final_output=outcome.to_json(), error=outcome.error)
+            outcome = _outcome(thread_id, values, waiting, run_id=ctx.run_id, llm_calls=ctx.llm_calls, duration_s=round(time.perf_counter() - started, 2))
+            status = {"needs_review": "needs_review", "done": "ok"}.get(outcome.status, "error")
+            ctx.finish(status, final_output=outcome.to_json(), error=outcome.error)
         return outcome
 
 

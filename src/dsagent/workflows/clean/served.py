@@ -77,15 +77,9 @@ class ServedContexts:
 
 
 def _context(paths: list[str], thread: str, settings: Any, instructions: str) -> tuple[Any, Any]:
-    from dsagent.llm.registry import model_label
-    from dsagent.runtime import RunContext
-    from dsagent.session import Session, _LazySandbox
+    """A thread's session and its run (opened by the session, left open for the thread's later nodes)."""
+    from dsagent.session import Session
 
     workspace = thread_workspace(settings.workspace_root, thread) if thread else None  # no thread: a new one
     session = Session(paths, settings=settings, workspace=workspace)
-    label = model_label(session.model)
-    run_id = session.run_log.start_run(workflow="clean", model=label, question=instructions,
-                                       datasets=[ds.name for ds in session.datasets.values()], workspace=str(session.workspace))
-    ctx = RunContext(session.settings, session.model, label, _LazySandbox(session), session.run_log, run_id, session.workspace,
-                     session.progress, datasets=session.datasets)
-    return session, ctx
+    return session, session.start_run("clean", instructions, cut_results=False)
