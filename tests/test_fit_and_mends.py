@@ -5,7 +5,8 @@ import pytest
 from dsagent.sandbox.api_drift import drift_hint
 from dsagent.workflows.common.code import extract_code
 from dsagent.workflows.common.fit import asks_one_value, result_misfit
-from dsagent.workflows.common.repair import mend_groupby_tuple, mend_result_figure
+from dsagent.workflows.common.mends import mend_before_run
+from dsagent.workflows.common.mends.before_run import mend_groupby_tuple, mend_result_figure
 
 SERIES = "0      5.94\n1     16.05\n2     16.66\n...\nLength: 244, dtype: float64"
 
@@ -80,7 +81,7 @@ def test_groupby_tuple_selection_is_mended():
     code = "rev = df.groupby('region')['units', 'unit_price'].sum()\nresult = rev\n"
     assert mend_groupby_tuple(code) == "rev = df.groupby('region')[['units', 'unit_price']].sum()\nresult = rev\n"
     assert mend_groupby_tuple("x = df.groupby('r')['a'].sum()\n") == "x = df.groupby('r')['a'].sum()\n"
-    assert "[['units', 'unit_price']]" in extract_code("```python\nr = df.groupby('region')['units', 'unit_price'].sum()\n```")
+    assert "[['units', 'unit_price']]" in mend_before_run(extract_code("```python\nr = df.groupby('region')['units', 'unit_price'].sum()\n```"))[0]
 
 
 def test_result_fig_after_an_answer_is_dropped():

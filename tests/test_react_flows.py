@@ -225,3 +225,24 @@ def test_repeating_a_step_that_succeeded_finalizes(script_file, sales_csv):
     steps = RunLog(load_settings().db_url).steps(result.run_id)
     assert "repeats a step that succeeded → finalize" in steps[2]["detail"]
     assert result.output_type == "report" and result.result_str == "40"
+
+
+def test_code_exec_takes_the_shared_code_step_mends_and_fit_check(script_file, sales_csv):
+    """react's code_exec is the shared code step (common.attempt): idxmax's row label for "which
+    region" is mended by code to the name at that row; a result that still does not fit goes back
+    to reason as a failed step (not at the last loop)."""
+    spec = script_file([
+        reason("act", instruction="Which region had the single largest units value?"), "result = df['units'].idxmax()",
+        reason("act", instruction="Which month had the largest units value?"), "result = float(df['units'].max())",
+        reason("finalize"), report("The largest units value was in South."),
+    ])
+    frame = pd.read_csv(sales_csv)
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("Which region had the largest units value?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("code_exec", "misfit"),
+                                    ("reason", "ok"), ("report", "ok")]
+    steps = RunLog(load_settings().db_url).steps(result.run_id)
+    assert "row label → name" in steps[1]["detail"] and "ResultDoesNotFitQuestion" in steps[3]["detail"]
+    assert result.code.endswith("result = df.loc[result, 'region']\n")
+    assert result.result_str == frame.loc[frame["units"].idxmax(), "region"]
+    assert result.failed_attempts[0]["error"].startswith("ResultDoesNotFitQuestion")

@@ -1,11 +1,13 @@
 """Hints for errors that come from library APIs that moved (pandas 3, NumPy 2, scikit-learn 1.2+).
 
-Small models learned older APIs: they write ``OneHotEncoder(sparse=False)`` or
-``mean_squared_error(..., squared=False)``, and the fix they reach for after the error is often a
-different computation (the MSE for an RMSE). One line saying what the current API is keeps the
-intent. A few pandas, NumPy and scikit-learn errors whose message does not say the fix get a hint too (the model's retry
-tends to repeat the failing line). Matched on the error's own text, for any question; nothing here
-knows about a dataset.
+Small models learned older APIs, and the fix they reach for after the error is often a different
+computation. One line saying what the current API is keeps the intent. A few pandas, NumPy and
+scikit-learn errors whose message does not say the fix get a hint too (the model's retry tends to
+repeat the failing line). Matched on the error's own text, for any question; nothing here knows
+about a dataset. This is the "on an error" moment of the code step: a hint for the model, never a
+rewrite. A mistake a mend rewrites before the run (``workflows.common.mends.before_run``: the
+removed ``squared=`` of scikit-learn's metrics, ``OneHotEncoder(sparse=...)``) has no hint here:
+each mistake is handled in one place.
 """
 
 from __future__ import annotations
@@ -13,10 +15,6 @@ from __future__ import annotations
 import re
 
 _DRIFT: list[tuple[str, str]] = [
-    (r"Encoder\.__init__\(\) got an unexpected keyword argument 'sparse'", "scikit-learn renamed it: OneHotEncoder(sparse_output=False)."),
-    (r"unexpected keyword argument 'squared'",
-     "scikit-learn removed squared=: for an RMSE use root_mean_squared_error(y_true, y_pred) from sklearn.metrics "
-     "(or np.sqrt(mean_squared_error(y_true, y_pred)))."),
     (r"(Regression|Ridge|Lasso|Net|Lars)\w*\.__init__\(\) got an unexpected keyword argument 'normalize'",
      "scikit-learn removed normalize=: scale the features first (StandardScaler)."),
     (r"fillna\(\) got an unexpected keyword argument 'method'", "pandas removed fillna(method=...): use .ffill() or .bfill()."),

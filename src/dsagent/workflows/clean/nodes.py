@@ -32,6 +32,7 @@ from dsagent.workflows.clean.review import added_instructions, answer_text, inte
 from dsagent.workflows.clean.routing import after_review, is_yes
 from dsagent.workflows.clean.state import CleanState
 from dsagent.workflows.common.code import clip, extract_code
+from dsagent.workflows.common.mends import mend_before_run  # the code step's before-run mends
 
 Node = Callable[[CleanState], Any]
 FUNCTION_RE = re.compile(r"^def\s+(\w+)\s*\(", re.M)
@@ -205,8 +206,8 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
         """The model's ``custom_steps(df)`` for the steps no snippet covers."""
         first = next(iter(plan.values()))
         columns = ", ".join(f"{c}" for c in frame_of(next(iter(ctx.datasets))).columns)
-        return extract_code(ctx.llm([HumanMessage(content=prompts.CUSTOM_CODE.format(
-            extra_steps="\n".join(f"{s['n']}. {s['what']}" for s in first if s["kind"] == "custom"), columns=columns))], max_tokens=600))
+        return mend_before_run(extract_code(ctx.llm([HumanMessage(content=prompts.CUSTOM_CODE.format(
+            extra_steps="\n".join(f"{s['n']}. {s['what']}" for s in first if s["kind"] == "custom"), columns=columns))], max_tokens=600)))[0]
 
     def create_data_cleaner_code(state: CleanState) -> dict[str, Any]:
         with ctx.step("create_data_cleaner_code") as step:
@@ -251,7 +252,7 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
         reply = ctx.llm([HumanMessage(content=prompts.CREATE_CODE.format(
             steps="\n".join(f"{s['n']}. {s['what']} — {s['why']}" for s in steps), columns=clip(columns, 1500),
             sample=clip(frame.head(5).to_csv(index=False), 1500)))], max_tokens=1500)
-        code = extract_code(reply)
+        code = mend_before_run(extract_code(reply))[0]
         return code if code and re.search(r"^def data_cleaner\(data_raw\)", code, re.M) else None
 
     def execute_data_cleaner_code(state: CleanState) -> dict[str, Any]:
@@ -316,14 +317,14 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
             error = clip(state["data_cleaner_error"] or "", 1500)
             update: dict[str, Any] = {"retry_count": state.get("retry_count", 0) + 1}
             if state.get("custom_code"):
-                fixed = extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="custom_steps", code_snippet=state["custom_code"], error=error))], max_tokens=700))
+                fixed = mend_before_run(extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="custom_steps", code_snippet=state["custom_code"], error=error))], max_tokens=700)))[0]
                 update.update(assemble(state["plan"], fixed if "def custom_steps" in fixed else state["custom_code"]))
                 functions = update["functions"]
                 step["detail"] = "fixed custom_steps"
             else:
                 functions, origin = dict(state["functions"]), dict(state.get("function_origin", {}))
                 for ds_id in state["plan"]:
-                    fixed = extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="data_cleaner", code_snippet=functions[ds_id], error=error))], max_tokens=1500))
+                    fixed = mend_before_run(extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="data_cleaner", code_snippet=functions[ds_id], error=error))], max_tokens=1500)))[0]
                     if "def data_cleaner" in fixed:
                         functions[ds_id], origin[ds_id] = fixed, "model"
                 first = next(iter(functions))

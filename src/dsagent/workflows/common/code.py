@@ -1,21 +1,14 @@
-"""Turn a model's reply into runnable code, and a run's output into prompt-sized text."""
+"""The code step's pieces: ask for code (:func:`write_code`), take it out of the reply
+(:func:`extract_code`, which only extracts), run it (:func:`run_code`), and turn a run's output into
+prompt-sized text (:func:`describe_output`) or a reason not to trust it (:func:`unchecked_result`).
+The step that puts them together with the mends and the fit check is ``common.attempt``."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Any
 
-from dsagent.workflows.common.repair import (
-    mend_groupby_arithmetic,
-    mend_groupby_tuple,
-    mend_profile_header,
-    mend_renamed_keywords,
-    mend_result_figure,
-    mend_self_reference,
-    mend_squared_keyword,
-    mend_test_unpacking,
-)
-from dsagent.workflows.common.repair_imports import mend_imports
+from dsagent.workflows.common.text import clip, quote_data
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -34,50 +27,23 @@ _FENCE = re.compile(r"```[ \t]*(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re
 
 
 def extract_code(reply: str) -> str:
-    """The code inside a reply: the fenced blocks if any (joined), else the reply itself.
-
-    Small models often wrap code in markdown or add a sentence before it (MODEL-NOTES: 7 of 45
-    failures were prose around the code), so prose lines before the first code-looking line go.
-    Mistakes the model repeats are mended (``common.repair``): a dict literal that reads its own
-    keys, scikit-learn's removed ``squared=False`` and
-    renamed keywords, a
-    test's (statistic, p-value) unpacked the other way round, a groupby's columns selected with a
-    tuple (pandas 2 rejects it), a chart assigned to ``result`` over the answer computed before it,
-    the data profile's header line copied as code, an import that can only fail (a ready name from
-    the wrong module, a module not installed).
-    """
+    """The code inside a reply: the fenced blocks if any (joined), else the reply itself with the
+    prose lines before its first code-looking line left out (small models often add a sentence
+    before the code). Nothing is rewritten: the mends are the code step's (``common.mends``)."""
     blocks = [b.strip("\n") for b in _FENCE.findall(reply)]
     if blocks:
-        return _mended("\n\n".join(b for b in blocks if b.strip()).strip() + "\n")
+        return "\n\n".join(b for b in blocks if b.strip()).strip() + "\n"
     lines = reply.strip().splitlines()
     start = 0
     for i, line in enumerate(lines):
         if re.match(r"^(import |from |#|[A-Za-z_][\w\.\[\]'\" ,]*\s*=|print\(|for |if |def |with |result|fig)", line.strip()):
             start = i
             break
-    return _mended("\n".join(lines[start:]).strip() + "\n")
-
-
-def _mended(code: str) -> str:
-    code = mend_self_reference(mend_profile_header(code))
-    code = mend_renamed_keywords(mend_test_unpacking(mend_squared_keyword(code)))
-    return mend_imports(mend_result_figure(mend_groupby_arithmetic(mend_groupby_tuple(code))))
-
-
-def clip(text: str | None, limit: int = 1500) -> str:
-    """Keep prompts lean: the head and tail of a long output."""
-    if not text:
-        return ""
-    if len(text) <= limit:
-        return text
-    half = limit // 2
-    return f"{text[:half]}\n… [{len(text) - limit} characters omitted] …\n{text[-half:]}"
+    return "\n".join(lines[start:]).strip() + "\n"
 
 
 def describe_output(execution_result: dict | None) -> str:
     """What the model is shown of a successful run: result, printed output, figures (quoted as data)."""
-    from dsagent.workflows.common.prompting import quote_data
-
     if not execution_result:
         return "(no output)"
     parts = []
@@ -157,12 +123,19 @@ def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[s
     Greedy decoding repeats itself, and a code that already failed would fail again. When the
     warmer sample repeats it too (a fix prompt that shows the failing code invites a copy),
     ``fresh`` — a prompt without the failing code — is asked, warm, for a last different one.
+    A code repeats a rejected one when it is the same as written or once mended (rejected codes
+    are kept as they ran, mended); the code returned is as written (the code step mends it).
     """
+    from dsagent.workflows.common.mends import mend_before_run, run_facts
+
+    def repeated(code: str) -> bool:
+        return code in rejected or mend_before_run(code, run_facts(ctx))[0] in rejected
+
     code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS))
-    if code not in rejected:
+    if not repeated(code):
         return code, False
     code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
-    if code in rejected and fresh is not None:
+    if repeated(code) and fresh is not None:
         code = extract_code(ctx.llm(fresh, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
     return code, True
 
@@ -170,8 +143,8 @@ def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[s
 def follow_up(first: list["BaseMessage"], code: str, fix: str) -> list["BaseMessage"]:
     """A fix asked as the next turn of the conversation that wrote ``code``: ``first`` (the
     prompt that asked for it), the code as the model's reply, then ``fix`` (the error and what to
-    do). The embedded model's cache still holds ``first`` and the reply it wrote, so only the fix
-    turn is read, not the instructions and the code again (600–1,200 tokens, 10–20 s on two cores)."""
+    do). A local model's cache still holds ``first`` and the reply it wrote, so only the fix turn
+    is read, not the instructions and the code again."""
     from langchain_core.messages import AIMessage, HumanMessage
 
     return [*first, AIMessage(content=f"```python\n{code.strip()}\n```"), HumanMessage(content=fix)]
@@ -181,7 +154,7 @@ def continues(ctx: "RunContext", first: list["BaseMessage"]) -> bool:
     """Whether the run's last own model call was ``first``'s conversation (``first`` itself, or a
     fix after it), so the model's cache still holds ``first``: a turn after it (:func:`follow_up`)
     then reads only the new text. After any other call it would read ``first`` again (robust's
-    node 5 may ask the model between node 4 and node 6: 1,500 more tokens to read, measured)."""
+    node 5 may ask the model between node 4 and node 6)."""
     last = ctx.last_prompt
     return bool(last) and last[: len(first)] == first
 
@@ -192,15 +165,20 @@ def held(ctx: "RunContext", first: list["BaseMessage"]) -> list["BaseMessage"] |
     return first if continues(ctx, first) else None
 
 
-def run_code(ctx: "RunContext", code: str) -> tuple["ExecutionResult", dict[str, Any] | None]:
-    """Run in the sandbox, record its figures, and return the run and the state's execution_result."""
-    run = ctx.sandbox.run(code)
-    record_figures(ctx, run)
+def run_code(ctx: "RunContext", code: str, *, record: bool = True, **options: Any) -> tuple["ExecutionResult", dict[str, Any] | None]:
+    """Run in the sandbox (``options`` go to ``sandbox.run``, e.g. react's ``allowed_imports``),
+    record its figures in the run log unless ``record`` is False (a workflow that keeps only some
+    of them records those with :func:`record_figures`), and return the run and the state's
+    execution_result."""
+    run = ctx.sandbox.run(code, **options)
+    if record:
+        record_figures(ctx, run.figures)
     return run, execution_result(run)
 
 
-def record_figures(ctx: "RunContext", run: "ExecutionResult") -> None:
-    for path in run.figures:
+def record_figures(ctx: "RunContext", figures: "list[str] | ExecutionResult") -> None:
+    """Each figure path (or each figure of a run) as an artifact of the run in the run log."""
+    for path in getattr(figures, "figures", figures):
         ctx.run_log.add_artifact(ctx.run_id, "figure", path)
 
 

@@ -13,7 +13,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.wording import HIGH, LOW, WHICH, YEAR
+from dsagent.workflows.common.wording import AGGREGATE, HIGH, LOW, WHICH, WHICH_OPENS, YEAR
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -59,7 +59,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
                 f"{f' of {rows} rows' if rows else ''}. Reduce it to the single answer (for example .mean() or .sum() "
                 "of the computed column, or the top label of the grouped values with .idxmax()), and put that in `result`.")
-    if re.match(r"^\W*(which|who)\b", question or "", re.I) and kind in ("float", "float64", "float32"):
+    if WHICH_OPENS.search(question or "") and kind in ("float", "float64", "float32"):
         name = _name_column(question, text_columns)
         return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is the number {shown.strip()[:40]}. "
                 f"Compute the value for every {repr(name) if name else 'group'} and take the label of the top one, e.g. "
@@ -83,7 +83,6 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
-_AGGREGATE_ASKED = re.compile(r"\b(mean|average|median|total|sum|standard deviation|variance)\b", re.I)
 _FIRST_ROW = re.compile(r"^result\s*=\s*(.+?(?:\.iloc\[0\]|\.values\[0\]|\.iat\[0\]))\s*$", re.M)
 
 
@@ -91,7 +90,7 @@ def _first_row_of_aggregate(question: str, code: str) -> str | None:
     """``result = x.iloc[0]`` for "what is the mean …", with nothing sorted or ranked first: the first
     row, not the aggregate (the model's way of making a Series fit)."""
     first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
-    if not (asks_one_value(question) and _AGGREGATE_ASKED.search(first)):
+    if not (asks_one_value(question) and AGGREGATE.search(first)):
         return None
     if re.search(r"sort_values|nlargest|nsmallest|idxmax|idxmin|groupby", code or ""):
         return None

@@ -59,13 +59,38 @@ def ground_in_run(ctx: "RunContext", text: str, outputs: Any, question: str,
     """:func:`ground_explanation` with the run's data labels, recorded in the run log when it caught
     something. ``code``: the code that computed ``outputs``; its text values count as stated
     conditions, not findings."""
+    grounded = _ground(ctx, text, outputs, question, regenerate, code)
+    _log(ctx, grounded)
+    return grounded
+
+
+def ground_parts(ctx: "RunContext", texts: list[str], outputs: Any, question: str,
+                 code: str | list[str] | None = None) -> tuple[list[str], GroundedText]:
+    """Several texts of one answer (a report's text sections), each checked against the same
+    outputs and mended by code (no model call: a structured answer is not asked again). Returns
+    the texts as mended and one :class:`GroundedText` for them all (its ``text`` the parts joined),
+    recorded in the run log once when it caught something."""
+    parts = [_ground(ctx, text, outputs, question, None, code) for text in texts]
+    merged = GroundedText(text="\n\n".join(p.text for p in parts), claims_checked=sum(p.claims_checked for p in parts),
+                          ungrounded_caught=[c for p in parts for c in p.ungrounded_caught],
+                          ungrounded_left=[c for p in parts for c in p.ungrounded_left],
+                          actions=[a for p in parts for a in p.actions])
+    _log(ctx, merged)
+    return [p.text for p in parts], merged
+
+
+def _ground(ctx: "RunContext", text: str, outputs: Any, question: str, regenerate: Callable[[str], str] | None,
+            code: str | list[str] | None) -> GroundedText:
     known = "\n".join(filter(None, [data_facts(ctx.datasets or {}), code_conditions(code)]))
-    grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate, known=known)
+    return ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate, known=known)
+
+
+def _log(ctx: "RunContext", grounded: GroundedText) -> None:
+    """A ``grounding`` step row saying what was caught and done, when anything was."""
     if grounded.ungrounded_caught or grounded.actions:
         outcome = "left" if grounded.ungrounded_left else ("mended" if any(not a.startswith("regenerated") for a in grounded.actions) else "regenerated")
         step_id = ctx.run_log.start_step(ctx.run_id, "grounding")
         ctx.run_log.finish_step(step_id, outcome, 0.0, grounded.detail())
-    return grounded
 
 
 def regenerate_with(ctx: "RunContext", messages: list["BaseMessage"], first: str, max_tokens: int) -> Callable[[str], str]:

@@ -38,7 +38,7 @@ from dsagent.workflows.common.computed import (
     single_value,
 )
 from dsagent.workflows.common.rankings import drop_false_rankings
-from dsagent.workflows.common.wording import sentence_spans
+from dsagent.workflows.common.wording import COMPARES, sentence_spans
 
 __all__ = ["Claim", "ClaimCheck", "GroundedText", "check_claims", "computed_numbers", "data_facts", "data_labels",
            "extract_claims", "ground_explanation", "outputs_text"]
@@ -270,8 +270,6 @@ def ground_explanation(text: str, outputs: Any, *, question: str = "", labels: I
     return grounded
 
 
-_RANKING = re.compile(r"\b(highest|lowest|most|least|largest|smallest|biggest|greatest|best|worst|top|bottom|rank\w*|"
-                      r"more|less|fewer|higher|lower|larger|smaller|compar\w*|maximum|minimum|max|min)\b", re.I)
 _ACROSS = re.compile(r"\b(among|of all|across|than (?:any|all|the other|other)|compared (?:to|with)|in the (?:data ?set|data))\b", re.I)
 
 
@@ -289,7 +287,7 @@ def drop_unranked_comparisons(text: str, outputs: Any, question: str) -> tuple[s
     regions") when the question asked for no ranking and the code computed one value: nothing ranked
     it, so they are dropped. Returns (text, the sentences dropped); the text is kept whole when
     nothing would be left."""
-    if _RANKING.search(question or "") or single_value(outputs) is None:
+    if COMPARES.search(question or "") or single_value(outputs) is None:
         return text, []
     value = single_number(outputs)
     if value is None:
@@ -298,7 +296,7 @@ def drop_unranked_comparisons(text: str, outputs: Any, question: str) -> tuple[s
     for match in sentence_spans(text):
         sentence = match.group(0)
         states_it = value is not None and any(abs(n - value) <= max(abs(value) * 0.005, 0.01) for n, _ in _plain_numbers(sentence))
-        (dropped if _RANKING.search(sentence) and _ACROSS.search(sentence) and not states_it else kept).append(sentence)
+        (dropped if COMPARES.search(sentence) and _ACROSS.search(sentence) and not states_it else kept).append(sentence)
     if not dropped or not "".join(kept).strip():
         return text, []
     return "".join(kept).strip(), [d.strip() for d in dropped]

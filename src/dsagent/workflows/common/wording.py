@@ -1,6 +1,10 @@
 """Words code reads in a question or an explanation: the two ends of a ranking, a "which …"
-question, a year, and sentences. One definition each, for the checks that read them (``fit``,
-``fit_mends``, ``rankings``, ``grounding``)."""
+question, an aggregate asked for, a comparison, a year, and sentences.
+
+One definition each, for every check that reads them (``fit``, ``mends``, ``rankings``,
+``grounding``, ``prompting``'s recipes): a new word list goes here, and a module that needs one
+imports it from here instead of writing its own.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,21 @@ from collections.abc import Iterable
 
 HIGH = re.compile(r"\b(highest|largest|biggest|greatest|most|maximum|best|top)\b", re.I)
 LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re.I)
-WHICH = re.compile(r"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst)\b", re.I)
+_ENDS = r"(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst)"
+WHICH_OPENS = re.compile(r"^\W*(which|who)\b", re.I)
+"""A question that opens with which / who."""
+WHICH = re.compile(rf"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b{_ENDS}\b", re.I)
 """A question that asks which label is at one end ("which country has the highest …", "who …")."""
+WHICH_END = re.compile(r"\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|maximum|minimum|most|least|top|best|worst)\b", re.I)
+"""Which / who followed by an end of a ranking in the same sentence ("… which region sold the most")."""
+AGGREGATES = {"mean": "mean", "average": "mean", "median": "median", "total": "sum", "sum": "sum",
+              "standard deviation": "std", "variance": "var"}
+"""An aggregate a question asks for, by its word, and the pandas method that computes it."""
+AGGREGATE = re.compile(r"\b(mean|average|median|total|sum|standard deviation|variance)\b", re.I)
+"""A word of :data:`AGGREGATES`."""
+COMPARES = re.compile(r"\b(highest|lowest|most|least|largest|smallest|biggest|greatest|best|worst|top|bottom|rank\w*|"
+                      r"more|less|fewer|higher|lower|larger|smaller|compar\w*|maximum|minimum|max|min)\b", re.I)
+"""A word that ranks or compares (an explanation's sentence that uses one claims a ranking)."""
 YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d.])")
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)
 

@@ -12,9 +12,9 @@ from dsagent.errors import StructuredOutputError
 from dsagent.llm.structured import Bound
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, follow_up, held, run_code, write_code
+from dsagent.workflows.common.attempt import attempt_code
+from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, follow_up, held, write_code
 from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
-from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.named import names_data
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, code_rules, quote_data, stable_messages
@@ -124,31 +124,26 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 code, resampled = write_code(ctx, fix, rejected, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
-            code = mend_yes_no(code, run_facts(ctx))
-            run, execution_result = run_code(ctx, code)
+            tried = attempt_code(ctx, state["question"], code)
+            code, run, misfit = tried.code, tried.run, tried.misfit
+            step["detail"] = step.get("detail", "") + tried.detail
             update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}
-            fits = lambda c, r: result_misfit(state["question"], c, r, run_labels(ctx), run_text_columns(ctx))  # noqa: E731
-            misfit = fits(code, execution_result) if run.success else None
-            mended = mend_chain(state["question"], code, execution_result, run_facts(ctx), lambda c: run_code(ctx, c), fits) if misfit else None
-            if mended:  # what the code meant, by code (fit_mends): e.g. idxmax's row label → the name at that row
-                code, run, execution_result, labels = mended
-                misfit, update["code"] = None, code
-                step["detail"] = step.get("detail", "") + "; ".join(labels) + "; "
-            if run.success and misfit and attempt < max_attempts:
+            outcome = tried.outcome(last=attempt >= max_attempts)
+            if outcome == "misfit":
                 # Ran, but does not answer the question: back to the code step, like an exception.
                 update.update(execution_success=False, error=misfit)
                 update["failed_attempts"] = [*state["failed_attempts"], {"attempt": attempt, "code": code, "error": misfit}]
                 step["outcome"] = "misfit"
-                step["detail"] = step.get("detail", "") + f"attempt {attempt}/{max_attempts}: {misfit.split(':')[0]}"
-            elif run.success:
+                step["detail"] += f"attempt {attempt}/{max_attempts}: {misfit.split(':')[0]}"
+            elif outcome == "success":
                 update["error"] = None
-                update["execution_result"] = execution_result
-                step["detail"] = step.get("detail", "") + f"attempt {attempt}: success" + (f" (kept at the last attempt: {misfit.split('.')[0]})" if misfit else "")
+                update["execution_result"] = tried.execution_result
+                step["detail"] += f"attempt {attempt}: success" + (f" (kept at the last attempt: {misfit.split('.')[0]})" if misfit else "")
             else:
                 update["error"] = run.error or "unknown error"
                 update["failed_attempts"] = [*state["failed_attempts"], {"attempt": attempt, "code": code, "error": run.error}]
                 step["outcome"] = "failed"
-                step["detail"] = step.get("detail", "") + f"attempt {attempt}/{max_attempts}: {error_line(run.error)}"
+                step["detail"] += f"attempt {attempt}/{max_attempts}: {error_line(run.error)}"
             return update
 
     def evaluate_node(state: AgentState) -> dict[str, Any]:

@@ -12,8 +12,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
-from dsagent.workflows.common.code import write_code
-from dsagent.workflows.common.grounded import ground_in_run
+from dsagent.workflows.common.attempt import Attempt, attempt_code
+from dsagent.workflows.common.code import record_figures, write_code
+from dsagent.workflows.common.grounded import ground_parts
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.react import prompts
 from dsagent.workflows.react.code_policy import ALLOWED_IMPORTS, check_code, expected_outputs
@@ -21,7 +22,6 @@ from dsagent.workflows.react.report import build_final_output, fallback_report, 
 from dsagent.workflows.react.routing import limit_reached
 from dsagent.workflows.react.state import (
     AgentState,
-    CodeGenOutput,
     DataFrameInfo,
     ExecutionResult,
     ExpectedOutput,
@@ -116,16 +116,22 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             instruction = state.instruction or state.question
             rejected = {r.code for r in state.execution_results if not r.success}
             code, resampled = write_code(ctx, messages_for(state, prompts.code(state, instruction)), rejected)
-            generated = CodeGenOutput(code=code, expected_outputs=expected_outputs(code, instruction))
-            refusal = check_code(code)
-            if refusal is not None:
-                run = ExecutionResult(success=False, code=code, error=refusal, instruction=instruction)
-                step["outcome"], step["detail"] = "refused", refusal.split(".")[0]
+            # The shared code step, under the seed's library allow-list (checked, then enforced by
+            # the sandbox); it records only the figures this workflow keeps (_execute).
+            tried = attempt_code(ctx, instruction, code, check=check_code, options={"allowed_imports": ALLOWED_IMPORTS}, record=False)
+            step["detail"] = ("resampled a repeated code; " if resampled else "") + tried.detail
+            if tried.refused:
+                run = ExecutionResult(success=False, code=tried.code, error=tried.error, instruction=instruction)
+                step["outcome"] = "refused"
+                step["detail"] += (tried.error or "").split(".")[0]
                 return {"execution_results": [run]}
-            run = _execute(ctx, generated, instruction)
-            step["outcome"] = "ok" if run.success else "failed"
+            # This step's run is the last one the loop limit allows: a misfit is kept, as the other
+            # workflows keep one at their last attempt; before that it goes back to reason like an error.
+            last = state.loop_count + 1 >= max_loops
+            run = _execute(ctx, tried, instruction, tried.outcome(last=last) == "success")
+            step["outcome"] = "ok" if run.success else ("misfit" if tried.misfit else "failed")
             error = (run.error or "error").strip().splitlines() or ["error"]
-            step["detail"] = ("resampled a repeated code; " if resampled else "") + ("success" if run.success else clip_line(error[-1]))
+            step["detail"] += "success" if run.success else clip_line(error[-1] if not tried.misfit else error[0])
             return {"execution_results": [run]}
 
     def report_node(state: AgentState) -> dict[str, Any]:
@@ -150,27 +156,21 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
 
 def _grounded(ctx: RunContext, state: AgentState, output: ReportOutput) -> tuple[ReportOutput, dict[str, Any] | None]:
     """The report's text sections checked against what the successful steps computed (result,
-    printed output, result tables); an ungrounded claim is mended by code (the structured report is
-    not asked again). Returns the report and the grounding record (None when nothing ran)."""
+    printed output, result tables), ungrounded claims mended by code (``common.grounded.ground_parts``).
+    Returns the report and the grounding record (None when nothing ran)."""
     successes = [r for r in state.execution_results if r.success]
     if not successes:
         return output, None
     workspace = Path(state.workspace_dir or ctx.workspace)
     outputs = {"result": [r.result for r in successes], "stdout": [r.stdout for r in successes],
                "tables": [str(workspace / o.file_name) for r in successes for o in r.outputs if o.output_type == "table"]}
-    record = {"claims_checked": 0, "caught": 0, "ungrounded_caught": [], "ungrounded_left": [], "actions": []}
-    sections = []
-    for section in output.sections:
-        if section.section_type == "text" and section.content.strip():
-            grounded = ground_in_run(ctx, section.content, outputs, state.question, code=[r.code for r in successes])
-            section = section.model_copy(update={"content": grounded.text})
-            record["claims_checked"] += grounded.claims_checked
-            record["ungrounded_caught"] += grounded.ungrounded_caught
-            record["ungrounded_left"] += grounded.ungrounded_left
-            record["actions"] += grounded.actions
-        sections.append(section)
-    record["caught"] = len(record["ungrounded_caught"])
-    return output.model_copy(update={"sections": sections}), record
+    checked = [i for i, s in enumerate(output.sections) if s.section_type == "text" and s.content.strip()]
+    texts, grounded = ground_parts(ctx, [output.sections[i].content for i in checked], outputs, state.question,
+                                   code=[r.code for r in successes])
+    sections = list(output.sections)
+    for i, text in zip(checked, texts):
+        sections[i] = sections[i].model_copy(update={"content": text})
+    return output.model_copy(update={"sections": sections}), grounded.record()
 
 
 def _same(instruction: str, done: list[str]) -> bool:
@@ -185,18 +185,18 @@ def clip_line(text: str | None, limit: int = 100) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _execute(ctx: RunContext, generated: CodeGenOutput, instruction: str) -> ExecutionResult:
-    """Run under the seed's library allow-list; keep the announced files that exist (dsagent's
-    checked copies), and the charts the sandbox saved from open figures unless they are the
-    announced ones again."""
-    run = ctx.sandbox.run(generated.code, allowed_imports=ALLOWED_IMPORTS)
+def _execute(ctx: RunContext, tried: Attempt, instruction: str, success: bool) -> ExecutionResult:
+    """The step's ExecutionResult of an attempt (``success``: it ran and fits, or is kept). Keeps
+    the announced files that exist (dsagent's checked copies), and the charts the sandbox saved
+    from open figures unless they are the announced ones again; records the figures kept."""
+    run, code = tried.run, tried.code
     workspace = Path(ctx.workspace).resolve()
     outputs: list[ExpectedOutput] = []
     figures: list[str] = []
-    for expected in generated.expected_outputs:
+    for expected in expected_outputs(code, instruction) if success else []:
         # The code's file is copied (no links followed, size-capped) beside dsagent's own files;
         # only the copy is used.
-        copy = ctx.sandbox.collect(expected.file_name) if run.success else None
+        copy = ctx.sandbox.collect(expected.file_name)
         if copy is not None:
             outputs.append(expected.model_copy(update={"file_name": str(copy.relative_to(workspace))}))
             if expected.output_type == "figure":
@@ -205,17 +205,15 @@ def _execute(ctx: RunContext, generated: CodeGenOutput, instruction: str) -> Exe
     if figures and len(auto) <= len(figures):
         for path in auto:  # the same open figures, saved a second time after the cell
             Path(path).unlink(missing_ok=True)
-    else:
+    elif success:
         for path in auto:
             outputs.append(ExpectedOutput(file_name=_relative(path, workspace), description=instruction, output_type="figure"))
             figures.append(path)
-    for table in run.tables:
+    for table in run.tables if success else []:
         outputs.append(ExpectedOutput(file_name=_relative(table, workspace), description="result", output_type="table"))
-    for path in figures:
-        ctx.run_log.add_artifact(ctx.run_id, "figure", path)
-    return ExecutionResult(success=run.success, code=generated.code, stdout=run.stdout or None, error=run.error,
-                           outputs=outputs if run.success else [], instruction=instruction, result=run.result,
-                           figures=figures if run.success else [])
+    record_figures(ctx, figures)
+    return ExecutionResult(success=success, code=code, stdout=run.stdout or None, error=None if success else tried.error,
+                           outputs=outputs, instruction=instruction, result=run.result, figures=figures)
 
 
 def _relative(path: str, workspace: Path) -> str:

@@ -51,6 +51,7 @@ from dsagent.workflows.common.code import (
     nan_problem,
     record_figures,
 )
+from dsagent.workflows.common.mends import mend_before_run, run_facts
 from dsagent.workflows.common.prompting import same_prompt, stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.schemas import code_verdict
@@ -80,6 +81,7 @@ def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | No
         code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=temperature))
         if failed is None and any(_same_code(code, e["code"]) for e in earlier):
             code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+        code = mend_before_run(code, run_facts(ctx))[0]  # the code step's before-run mends (common.mends)
         run = ctx.sandbox.run(code, apart=True)  # its names and data changes are its own
         nan = nan_problem(run.result) if run.success else None
         if run.success and not nan:

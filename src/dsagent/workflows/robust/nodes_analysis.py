@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
-from dsagent.workflows.common.code import follow_up, held, run_code, unchecked_result, write_code
-from dsagent.workflows.common.fit import result_misfit
-from dsagent.workflows.common.fit_mends import mend_chain, mend_yes_no, run_facts
-from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
+from dsagent.workflows.common.attempt import attempt_code
+from dsagent.workflows.common.code import follow_up, held, unchecked_result, write_code
+from dsagent.workflows.common.grounded import ground_in_run, regenerate_with
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, same_prompt, stable_messages
 from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.cross_check import agreed, check_result, checking_ahead, evidence, start_ahead
@@ -103,31 +102,22 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
             code, resampled = write_code(ctx, messages, rejected, first if retry or rewrite else None)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
-            code = mend_yes_no(code, run_facts(ctx))
-            run, execution_result = run_code(ctx, code)
-            update: dict[str, Any] = {"code": code, "code_attempts": attempt, "execution_success": run.success}
-            fits = lambda c, r: result_misfit(state["question"], c, r, run_labels(ctx), run_text_columns(ctx))  # noqa: E731
-            misfit = fits(code, execution_result) if run.success else None
-            mended = mend_chain(state["question"], code, execution_result, run_facts(ctx), lambda c: run_code(ctx, c), fits) if misfit else None
-            if mended:  # what the code meant, by code (fit_mends)
-                code, run, execution_result, labels = mended
-                misfit, update["code"] = None, code
-                update["execution_success"] = True
-                step["detail"] += "; ".join(labels) + "; "
-            if misfit and attempt < max_attempts:  # ran, but does not answer the question: back, like an exception
-                run = run.model_copy(update={"error": misfit})
-                update["execution_success"] = False
-            if update["execution_success"]:
+            tried = attempt_code(ctx, state["question"], code)
+            code = tried.code
+            step["detail"] += tried.detail
+            success = tried.outcome(last=attempt >= max_attempts) == "success"
+            update: dict[str, Any] = {"code": code, "code_attempts": attempt, "execution_success": success}
+            if success:
                 update["error"] = None
-                update["execution_result"] = execution_result
+                update["execution_result"] = tried.execution_result
                 step["detail"] += f"attempt {attempt}/{max_attempts}: success"
-            else:
-                update["error"] = run.error or "unknown error"
+            else:  # failed, or ran but does not answer the question: back, like an exception
+                update["error"] = tried.error or "unknown error"
                 update["execution_result"] = None
                 update["failed_attempts"] = [*(state.get("failed_attempts") or []), {
-                    "attempt": attempt, "remediation": state["total_remediations"], "code": code, "error": run.error}]
+                    "attempt": attempt, "remediation": state["total_remediations"], "code": code, "error": tried.error}]
                 step["outcome"] = "failed"
-                step["detail"] += f"attempt {attempt}/{max_attempts}: {error_line(run.error)}"
+                step["detail"] += f"attempt {attempt}/{max_attempts}: {error_line(tried.error)}"
             return update
 
     def evaluate_node(state: RobustState) -> dict[str, Any]:

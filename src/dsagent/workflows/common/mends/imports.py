@@ -1,25 +1,26 @@
-"""Mend, before it runs, an import the small model writes that can only fail.
+"""A before-run mend (registered in :data:`~.before_run.BEFORE_RUN`): imports that can only fail.
 
-Told that pd, px, go, stats … are ready, it imports them anyway, from a module that does not hold
-them (``from plotly.graph_objects import go``), or from a module that does not exist: each an
+Told that pd, px, go, stats … are ready, small models import them anyway, from a module that does
+not hold them (``from plotly.graph_objects import go``), or from a module that does not exist
+(``from plotly.template import plotly_white``, for a template that is named as a string): each an
 ImportError and a fix round before the code's first real line runs.
 """
 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from dsagent.workflows.common.repair import owns_its_lines
+from dsagent.workflows.common.mends._edit import owns_its_lines
+
+if TYPE_CHECKING:
+    from dsagent.workflows.common.mends.facts import MendFacts
 
 
-def mend_imports(code: str) -> str:
+def mend_imports(code: str, facts: "MendFacts | None" = None) -> str:
     """``code`` without the imports that can only fail, whose names nothing else needs.
 
-    Told that pd, px, go, stats … are ready, the model still imports them, and often from a
-    module that does not hold them (``from plotly.graph_objects import go``) or from one that does
-    not exist (``from plotly.template import plotly_white``, for the template it names as a
-    string). Each is an ImportError and a fix round (15–25 s) before the code's first real line
-    runs. A name the sandbox binds already (``sandbox.aliases``) imported from the wrong place is
+    A name the sandbox binds already (``sandbox.aliases``) imported from the wrong place is
     dropped; so is an import from a module not installed, when the code uses none of its names.
     Module names are looked up on disk, never imported here (an import runs the package's code).
     """

@@ -1,9 +1,17 @@
-"""Mending a mistake small models make in every workflow before the code runs (common/repair.py)."""
+"""The before-run mends (common/mends/before_run.py, BEFORE_RUN): each rewrites one mistake of
+written code before it runs, only where it applies, and the code step applies them all in order."""
 
 import pytest
 
 from dsagent.workflows.common.code import extract_code
-from dsagent.workflows.common.repair import mend_self_reference, mend_test_unpacking
+from dsagent.workflows.common.mends import mend_before_run
+from dsagent.workflows.common.mends import MendFacts
+from dsagent.workflows.common.mends.before_run import BEFORE_RUN, mend_imports, mend_self_reference, mend_test_unpacking, mend_yes_no
+
+
+def written(reply: str, facts: MendFacts | None = None) -> str:
+    """What the code step runs of a reply: the code extracted, then every before-run mend."""
+    return mend_before_run(extract_code(reply), facts)[0]
 
 SELF_REFERENCE = """import pandas as pd
 
@@ -59,13 +67,13 @@ def test_indented_and_nested_statements_are_mended_in_place():
     assert run(mend_self_reference(code))["result"] == {"m": 2, "d": 4}
 
 
-def test_extract_code_mends_what_the_model_wrote():
+def test_the_code_step_mends_what_the_model_wrote():
     reply = f"Here is the code:\n```python\n{SELF_REFERENCE}```"
-    assert run(extract_code(reply))["result"]["correlation_type"] == "Positive"
+    assert run(written(reply))["result"]["correlation_type"] == "Positive"
 
 
 def test_removed_squared_keyword_becomes_a_square_root():
-    from dsagent.workflows.common.repair import mend_squared_keyword
+    from dsagent.workflows.common.mends.before_run import mend_squared_keyword
 
     code = ("from sklearn.metrics import mean_squared_error\n"
             "result = {'rmse': mean_squared_error(df['a'], df['b'], squared=False),\n"
@@ -78,11 +86,11 @@ def test_removed_squared_keyword_becomes_a_square_root():
 
     ns = run("import numpy as np\n" + mended)
     assert ns["result"]["mse"] == 8.5 and ns["result"]["rmse"] == np.sqrt(8.5)
-    assert extract_code(code) == mended
+    assert written(code) == mended
 
 
 def test_squared_keyword_left_alone_when_not_a_literal_or_not_the_metric():
-    from dsagent.workflows.common.repair import mend_squared_keyword
+    from dsagent.workflows.common.mends.before_run import mend_squared_keyword
 
     for code in ["r = mean_squared_error(y, p, squared=flag)\n", "r = my_metric(y, p, squared=False)\n",
                  "r = mean_squared_error(y, p)\n", "r = (\n"]:
@@ -113,7 +121,7 @@ def test_groupby_arithmetic_becomes_the_per_row_product_aggregated():
     """A GroupBy in arithmetic always fails in pandas; the line means the sum of per-row products per group."""
     import pandas as pd
 
-    from dsagent.workflows.common.repair import mend_groupby_arithmetic
+    from dsagent.workflows.common.mends.before_run import mend_groupby_arithmetic
 
     df = pd.DataFrame({"region": ["N", "S", "N"], "units": [1, 2, 3], "unit_price": [10.0, 1.0, 2.0]})
     code = "result = df.groupby('region')['units'] * df['unit_price'].sum()"
@@ -131,12 +139,12 @@ def test_a_copied_profile_header_line_keeps_only_its_assignment(sales_csv):
 
     from dsagent.data.catalog import load_datasets
     from dsagent.data.profile import summarize_datasets
-    from dsagent.workflows.common.repair import mend_profile_header
+    from dsagent.workflows.common.mends.before_run import mend_profile_header
 
     header = summarize_datasets(load_datasets([sales_csv])).splitlines()[0]
     assert "rows x" in header  # the profile's own header, as the model saw it
     reply = f"```python\nimport pandas as pd\n\n# Load the dataset\n{header}\n\nresult = df['units'].sum()\n```"
-    code = extract_code(reply)
+    code = written(reply)
     assert "rows x" not in code and "df = datasets['sales']\n" in code
     namespace = {"datasets": {"sales": pd.DataFrame({"units": [1, 2]})}}
     exec(compile(code, "<mended>", "exec"), namespace)  # noqa: S102 — test of generated code
@@ -151,12 +159,12 @@ def test_a_copied_profile_header_line_keeps_only_its_assignment(sales_csv):
 def test_a_keyword_scikit_learn_renamed_gets_its_new_name():
     from sklearn.preprocessing import OneHotEncoder
 
-    from dsagent.workflows.common.repair import mend_renamed_keywords
+    from dsagent.workflows.common.mends.before_run import mend_renamed_keywords
 
     code = "enc = OneHotEncoder(sparse=False, handle_unknown='ignore')\nresult = enc.fit_transform([['a'], ['b']]).shape\n"
     with pytest.raises(TypeError):
         exec(code, {"OneHotEncoder": OneHotEncoder})  # noqa: S102 — the model's code fails as written
-    mended = extract_code(f"```python\n{code}```")
+    mended = written(f"```python\n{code}```")
     assert "sparse_output=False" in mended and "handle_unknown='ignore'" in mended
     namespace = {"OneHotEncoder": OneHotEncoder}
     exec(compile(mended, "<mended>", "exec"), namespace)  # noqa: S102
@@ -164,3 +172,103 @@ def test_a_keyword_scikit_learn_renamed_gets_its_new_name():
     both = "OneHotEncoder(sparse=False, sparse_output=True)\n"  # already has the new one: left to the error
     assert mend_renamed_keywords(both) == both
     assert mend_renamed_keywords("f(sparse=False)\n") == "f(sparse=False)\n"
+
+
+# Imports that can only fail (mends/imports.py)
+
+
+BODY = "r, p = stats.pearsonr(df['a'], df['b'])\nresult = {'r': round(r, 2)}\n"
+
+
+def test_a_ready_name_imported_from_a_module_that_does_not_hold_it_is_dropped():
+    code = "from plotly.graph_objects import go\nfrom plotly.io import go\nimport pandas as pd\n" + BODY
+    assert mend_imports(code) == "import pandas as pd\n" + BODY
+
+
+def test_an_import_from_a_module_not_installed_is_dropped_when_its_names_are_unused():
+    code = "from plotly.template import plotly_white\nimport no_such_module_here\n" + BODY
+    assert mend_imports(code) == BODY
+    used = "import no_such_module_here as m\nresult = m.f()\n"
+    assert mend_imports(used) == used  # its error says more than a NameError would
+
+
+def test_right_imports_and_statements_that_share_a_line_or_a_block_are_kept():
+    code = ("from plotly import express as px\nfrom plotly.subplots import make_subplots\nfrom scipy import stats\n"
+            "from sklearn.linear_model import LinearRegression\nimport statsmodels.api as sm\n"
+            "if True:\n    import no_such_module_here\nx = 1; import no_such_module_here\n" + BODY)
+    assert mend_imports(code) == code
+
+
+def test_only_the_failing_names_of_one_statement_go():
+    assert mend_imports("from plotly.graph_objects import go, Figure\n" + BODY) == "from plotly.graph_objects import Figure\n" + BODY
+
+
+def test_a_module_is_looked_up_without_running_it(monkeypatch):
+    import sys
+
+    before = set(sys.modules)
+    mend_imports("from antigravity.sub import x\nimport this.that\n" + BODY)
+    assert not {"antigravity", "this"} & (set(sys.modules) - before)
+
+
+def test_the_code_step_mends_the_reply():
+    reply = "```python\nimport pandas as pd\nfrom plotly.template import plotly_white\n" + BODY + "```"
+    assert written(reply) == "import pandas as pd\n" + BODY
+
+
+# The registry
+
+def test_every_mend_has_one_shape_and_leaves_code_it_does_not_apply_to_as_written():
+    code = "# a comment\nx = df['a'].mean()  # kept\nresult = {'x': x}\n"
+    facts = MendFacts(yes_no={"smoker": "Yes"})
+    for label, mend in BEFORE_RUN:
+        assert mend(code, facts) == code, label
+        assert mend(code) == code, label
+        assert mend("def broken(:\n", facts) == "def broken(:\n", label
+
+
+def test_extract_code_only_extracts():
+    reply = "Here is the code:\n```python\nfrom plotly.graph_objects import go\nresult = {'r': 1, 's': result['r']}\n```"
+    assert extract_code(reply) == "from plotly.graph_objects import go\nresult = {'r': 1, 's': result['r']}\n"
+
+
+def test_mend_before_run_applies_them_in_order_and_names_those_that_changed_the_code():
+    code = "from plotly.graph_objects import go\nrmse = mean_squared_error(y, p, squared=False)\nresult = df['smoker'].sum()\n"
+    mended, labels = mend_before_run(code, MendFacts(yes_no={"smoker": "Yes"}))
+    assert mended == "rmse = np.sqrt(mean_squared_error(y, p))\nresult = (df['smoker'] == 'Yes').sum()\n"
+    assert labels == ["squared= as np.sqrt", "failing import dropped", "Yes/No counted"]
+    assert [label for label, _ in BEFORE_RUN][0] == "profile header cut"  # the others need code that parses
+    assert mend_before_run("result = 1\n") == ("result = 1\n", [])
+
+
+def test_squared_is_mended_in_one_place():
+    from dsagent.sandbox.api_drift import drift_hint
+
+    assert drift_hint("TypeError: mean_squared_error() got an unexpected keyword argument 'squared'") == ""
+
+
+def test_a_yes_no_column_on_a_table_of_its_own_is_counted():
+    """On a table no benchmark uses: a sum of Yes/No text is a count of yes."""
+    import pandas as pd
+
+    from dsagent.workflows.common.mends import mend_facts
+
+    frame = pd.DataFrame({"returned": ["no", "yes", "yes", "no"], "amount": [3, 4, 5, 6]})
+    facts = mend_facts({"orders": frame})
+    code = mend_before_run("result = df['returned'].sum()\n", facts)[0]
+    ns: dict = {"df": frame}
+    exec(code, ns)  # noqa: S102 — the test's own code
+    assert code == "result = (df['returned'] == 'yes').sum()\n" and ns["result"] == 2
+
+
+FACTS = MendFacts(text_columns=["smoker", "day"], yes_no={"smoker": "Yes"})
+
+
+def test_sum_of_a_yes_no_column_counts_the_yes():
+    code = "share = df['smoker'].sum() / df['smoker'].count() * 100\nresult = df[df.day == 'Sun']['smoker'].mean()"
+    mended = mend_yes_no(code, FACTS)
+    assert "(df['smoker'] == 'Yes').sum() / df['smoker'].count()" in mended
+    assert "(df[df.day == 'Sun']['smoker'] == 'Yes').mean()" in mended
+    assert mend_yes_no("result = df['tip'].sum()", FACTS) == "result = df['tip'].sum()"
+    mapped = "df['smoker'] = df['smoker'].map({'Yes': 1, 'No': 0})\nresult = df['smoker'].sum()"
+    assert mend_yes_no(mapped, FACTS) == mapped

@@ -1,0 +1,55 @@
+"""Editing code by its syntax tree while keeping the rest of it (comments, spacing) as written:
+the helpers the mends share."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+
+def line_offsets(code: str) -> list[int]:
+    """The character offset at which each line of ``code`` starts (index 0 is line 1)."""
+    offsets = [0]
+    for line in code.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    return offsets
+
+
+def mend_nodes(code: str, edit: Callable[[ast.AST], tuple[ast.AST, str] | None]) -> str:
+    """``code`` with the nodes ``edit`` rewrites (``edit(node)`` → (the node to replace, its new
+    source) or None) replaced; unchanged when it does not parse or two rewrites overlap."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    edits = [found for node in ast.walk(tree) if (found := edit(node)) is not None]
+    return (replace_nodes(code, edits) if edits else None) or code
+
+
+def replace_nodes(code: str, edits: list[tuple[ast.AST, str]]) -> str | None:
+    """``code`` with each node's source replaced by its text; None when two nodes overlap."""
+    offsets = line_offsets(code)
+    spans = sorted((offsets[node.lineno - 1] + node.col_offset, offsets[node.end_lineno - 1] + node.end_col_offset, text)
+                   for node, text in edits)
+    if any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:])):
+        return None
+    for start, end, text in reversed(spans):
+        code = code[:start] + text + code[end:]
+    return code
+
+
+def called_name(call: ast.Call) -> str | None:
+    """``f`` of ``f(...)`` or ``m.f(...)``."""
+    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+
+
+def owns_its_lines(node: ast.stmt, lines: list[str]) -> bool:
+    """The statement starts its first line and ends its last (no ``;`` neighbours) to be replaced whole."""
+    first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
+    rest = last[node.end_col_offset:].strip()
+    return not first[:node.col_offset].strip() and (not rest or rest.startswith("#"))
+
+
+def uses_df(tree: ast.AST) -> bool:
+    """The code reads a name ``df`` (the single dataset)."""
+    return "df" in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}

@@ -1,0 +1,152 @@
+"""After a misfit: mends of code that ran but whose ``result`` does not fit the question
+(:func:`~dsagent.workflows.common.fit.result_misfit`), in the order of :data:`AFTER_MISFIT`.
+
+Shown a misfit, a small model tends to write the same code again. Each mend here is
+``mend(question, code, tree, execution_result, facts) -> mended code | None``: a rule about pandas
+and the shape of a question, never about a dataset, that applies only when what the code meant is
+unambiguous. The code step (``common.attempt``) runs the mended code and keeps it only if the
+result then fits (:func:`mend_chain`). A new after-misfit mend is a function of that shape added
+to :data:`AFTER_MISFIT` with a label, and tested in ``tests/mends/test_after_misfit.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from typing import Any
+
+from dsagent.workflows.common.fit import asks_one_value, name_at_label
+from dsagent.workflows.common.mends._edit import uses_df
+from dsagent.workflows.common.mends.facts import MendFacts
+from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, YEAR
+
+MisfitMend = Callable[[str, str, ast.AST, dict, MendFacts], "str | None"]
+
+_GROUPING = {"groupby", "value_counts", "pivot", "pivot_table", "crosstab", "resample", "rolling", "expanding", "unstack"}
+_RANGE_BEFORE = re.compile(r"\b(since|after|before|between|from|until|to|and|through|up to|prior to)\s+$", re.I)
+
+
+def _asked_aggregate(question: str) -> str | None:
+    """The pandas method of the aggregate a one-value question asks for ("what is the mean …" → mean)."""
+    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    match = AGGREGATE.search(first)
+    return AGGREGATES[match.group(1).lower()] if match and asks_one_value(question) else None
+
+
+def _numeric_series(shown: str) -> bool:
+    """A printed Series whose values are numbers (each row's last field)."""
+    if re.search(r"dtype: (object|str|category|bool)", shown):
+        return False
+    rows = [line for line in shown.splitlines() if line.strip() and line.strip() != "..."
+            and not line.startswith(("Name:", "Length:", "dtype:"))]
+    return bool(rows) and all(re.fullmatch(r"-?\d[\d,]*(\.\d+)?(e[+-]?\d+)?|nan", line.split()[-1], re.I) for line in rows)
+
+
+def aggregate_series(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A per-row numeric Series for "what is the mean …" (the computed column, not reduced): that
+    aggregate of it. Not after a grouping, whose rows are groups, not per-row values."""
+    agg = _asked_aggregate(question)
+    if not agg or er.get("result_type") != "Series" or not _numeric_series(er.get("result_str") or ""):
+        return None
+    calls = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    if calls & _GROUPING:
+        return None
+    return code.rstrip("\n") + f"\nresult = result.{agg}()\n"
+
+
+def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """"… in 1977" answered over every row (the code never names the year): that year's rows kept
+    first. Only when the data has exactly one integer year column, so the filter is unambiguous,
+    and not for a year that bounds a range ("since 1977", "between 1952 and 1977")."""
+    if len(facts.year_columns) != 1 or not facts.single_frame or not uses_df(tree):
+        return None
+    lowered = code.lower()
+    for match in YEAR.finditer(question or ""):
+        year = match.group(1)
+        if year in lowered or _RANGE_BEFORE.search(question[: match.start()]):
+            continue
+        line = f"df = df[df[{facts.year_columns[0]!r}] == {year}]"
+        body = getattr(tree, "body", [])
+        loads = [s for s in body if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "df" for t in s.targets)]
+        lines = code.splitlines()
+        at = loads[-1].end_lineno if loads else 0
+        return "\n".join([*lines[:at], line, *lines[at:]]) + "\n"
+    return None
+
+
+def precedence(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``df['a'] / df['b'].mean()`` for "the mean ratio of a to b" (operator precedence: the mean
+    of b, not of the ratio): the aggregate of the per-row values (``(df['a'] / df['b']).mean()``),
+    and a following ``result = result.iloc[0]`` dropped."""
+    agg = _asked_aggregate(question)
+    if not agg:
+        return None
+    changed = False
+
+    class Fix(ast.NodeTransformer):
+        def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+            nonlocal changed
+            self.generic_visit(node)
+            right = node.right
+            if (isinstance(right, ast.Call) and isinstance(right.func, ast.Attribute) and right.func.attr == agg and not right.args
+                    and isinstance(right.func.value, ast.Subscript) and isinstance(node.left, ast.Subscript)
+                    and isinstance(node.op, (ast.Div, ast.Mult, ast.Sub, ast.Add))):
+                changed = True
+                return ast.Call(func=ast.Attribute(value=ast.BinOp(left=node.left, op=node.op, right=right.func.value), attr=agg,
+                                                   ctx=ast.Load()), args=[], keywords=[])
+            return node
+
+    mended = Fix().visit(ast.parse(code))
+    if not changed:
+        return None
+    mended.body = [s for s in mended.body if not (isinstance(s, ast.Assign) and re.fullmatch(
+        r"result = result\.(iloc|values)\[0\]|result = result\[0\]", ast.unparse(s)))]
+    return ast.unparse(ast.fix_missing_locations(mended)) + "\n"
+
+
+def name_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """idxmax's row label for "which country …": the name at that row (:func:`fit.name_at_label`)."""
+    return name_at_label(question, code, er, facts.text_columns) if facts.single_frame else None
+
+
+AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
+    ("year filter added", year_filter),
+    ("row label → name", name_at_row),
+    ("aggregate of the per-row values", precedence),  # before the next: a / b.mean() is no per-row value
+    ("aggregate of the per-row values", aggregate_series),
+]
+"""The after-misfit mends in the order they are tried: (label for the run log, mend)."""
+
+
+def mend_misfit(question: str, code: str, execution_result: dict | None, facts: MendFacts) -> tuple[str, str] | None:
+    """The first mend that applies: (mended code, what it did), else None."""
+    try:
+        tree = ast.parse(code or "")
+    except SyntaxError:
+        return None
+    for label, mend in AFTER_MISFIT:
+        mended = mend(question, code, tree, execution_result or {}, facts)
+        if mended and mended.strip() != code.strip():
+            return mended, label
+    return None
+
+
+def mend_chain(question: str, code: str, execution_result: dict | None, facts: MendFacts,
+               run: Callable[[str], tuple[Any, dict | None]], misfit: Callable[[str, dict | None], str | None],
+               steps: int = 3) -> tuple[str, Any, dict | None, list[str]] | None:
+    """Mend, run and check up to ``steps`` times (a year filter, then the name at idxmax's row);
+    (code, run, result, labels) once the result fits, else None (the model's own code is kept)."""
+    labels: list[str] = []
+    for _ in range(steps):
+        found = mend_misfit(question, code, execution_result, facts)
+        if found is None:
+            return None
+        code, label = found
+        labels.append(label)
+        outcome, execution_result = run(code)
+        if not outcome.success:
+            return None
+        if misfit(code, execution_result) is None:
+            return code, outcome, execution_result, labels
+    return None

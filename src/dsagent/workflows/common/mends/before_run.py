@@ -1,0 +1,264 @@
+"""Before the run: mends of written code (text → text), applied in the order of :data:`BEFORE_RUN`.
+
+Each mend is ``mend(code, facts=None) -> code``: it rewrites one mistake small models make over and
+over and cannot fix from the error (or that gives no error and a wrong number), only where what the
+code means is unambiguous, and returns the code unchanged otherwise. The rest of the code, comments
+included, is kept as written. A new before-run mend is a function of that shape in this package,
+added to :data:`BEFORE_RUN` with a label, and tested in ``tests/mends/test_before_run.py``.
+The code step (``common.attempt``) applies them; callers that write code outside it (robust's
+checks, clean's cleaner, the assistant's stage 4) call :func:`mend_before_run`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+from dsagent.workflows.common.mends._edit import called_name, mend_nodes, owns_its_lines
+from dsagent.workflows.common.mends.facts import MendFacts
+from dsagent.workflows.common.mends.imports import mend_imports
+
+Mend = Callable[[str, "MendFacts | None"], str]
+
+# The profile's header (data/profile.py: ``df = datasets['id'] = name: R rows x C cols …``) copied as a line of code.
+_PROFILE_HEADER = re.compile(r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(['\"])[^'\"\n]+\2\])[ \t]*=[ \t]*[^\n]*?:[ \t]*~?[\d,]+ rows x [\d,]+ cols\b[^\n]*$", re.M)
+
+
+def mend_profile_header(code: str, facts: MendFacts | None = None) -> str:
+    """The data profile's header line copied as code (``df = datasets['sales'] = sales.csv: 891
+    rows x 12 cols``, a SyntaxError before anything runs) cut to its assignment
+    (``df = datasets['sales']``), when the code does not parse."""
+    try:
+        ast.parse(code)
+        return code
+    except SyntaxError:
+        pass
+    return _PROFILE_HEADER.sub(r"\1", code)  # such a line never runs: cut even if another line still fails
+
+
+def mend_self_reference(code: str, facts: MendFacts | None = None) -> str:
+    """A dict literal whose later values read its earlier keys (``result = {'r': …, 'kind': … if
+    result['r'] > 0 …}``: a NameError, and shown it the model writes the same literal again) built
+    key by key; only when the name is bound nowhere before that statement (then the read would be
+    of the earlier value, and the code may be right)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    lines = code.splitlines(keepends=True)
+    mends = [node for node in ast.walk(tree) if _reads_itself(node, tree) and owns_its_lines(node, lines)]
+    for node in sorted(mends, key=lambda n: n.lineno, reverse=True):
+        name = node.targets[0].id
+        indent = " " * node.col_offset
+        built = [f"{indent}{name} = {{}}\n"]
+        built += [f"{indent}{name}[{ast.unparse(k)}] = {ast.unparse(v)}\n" for k, v in zip(node.value.keys, node.value.values)]
+        lines[node.lineno - 1:node.end_lineno] = built
+    return "".join(lines)
+
+
+def _reads_itself(node: ast.AST, tree: ast.Module) -> bool:
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Dict) and node.value.keys and None not in node.value.keys):
+        return False
+    name = node.targets[0].id
+    reads = any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+                for v in node.value.values for n in ast.walk(v))
+    bound_before = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                       and n.lineno < node.lineno for n in ast.walk(tree))
+    return reads and not bound_before
+
+
+_SQUARED_METRICS = ("mean_squared_error", "mean_squared_log_error")
+
+
+def mend_squared_keyword(code: str, facts: MendFacts | None = None) -> str:
+    """``mean_squared_error(..., squared=False)`` (an RMSE as older scikit-learn wrote it; 1.6
+    removed the keyword) as ``np.sqrt(mean_squared_error(...))``, which every version computes
+    (``np`` is bound in the sandbox), and ``squared=True`` dropped. The one place scikit-learn's
+    ``squared=`` is handled: the error it would raise never reaches the model."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        keep = _squared(node) if isinstance(node, ast.Call) else None
+        if keep is None:
+            return None
+        node.keywords = [k for k in node.keywords if k.arg != "squared"]
+        return node, ast.unparse(node) if keep else f"np.sqrt({ast.unparse(node)})"
+
+    return mend_nodes(code, edit)  # nested metric calls overlap: left as written
+
+
+def _squared(call: ast.Call) -> bool | None:
+    """The literal ``squared=`` value of a squared-error metric call, or None."""
+    if called_name(call) not in _SQUARED_METRICS:
+        return None
+    for keyword in call.keywords:
+        if keyword.arg == "squared" and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, bool):
+            return keyword.value.value
+    return None
+
+
+# scipy.stats tests that return (statistic, pvalue).
+_TESTS = frozenset({"shapiro", "normaltest", "pearsonr", "spearmanr", "kendalltau", "pointbiserialr", "ttest_ind",
+                    "ttest_rel", "ttest_1samp", "f_oneway", "kruskal", "mannwhitneyu", "wilcoxon", "kstest",
+                    "ks_2samp", "levene", "bartlett", "chisquare", "jarque_bera"})
+_P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|(^|_)p_?val", re.I)
+
+
+def mend_test_unpacking(code: str, facts: MendFacts | None = None) -> str:
+    """``p_value, x = stats.shapiro(...)`` as ``x, p_value = ...``: a scipy.stats test returns
+    (statistic, p-value), so a first name that says p-value would get the statistic — no error,
+    a wrong number. Only when the first name says p-value and the second does not."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+            return None
+        target = node.targets[0]
+        if called_name(node.value) not in _TESTS or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+            return None
+        first, second = target.elts
+        if (isinstance(first, ast.Name) and isinstance(second, ast.Name) and _P_NAME.search(first.id)
+                and not _P_NAME.search(second.id)):
+            return target, f"{second.id}, {first.id}"
+        return None
+
+    return mend_nodes(code, edit)
+
+
+# scikit-learn keywords renamed, then removed (1.2 → 1.4), that models learned under the old name.
+_RENAMED_KEYWORDS = {("OneHotEncoder", "sparse"): "sparse_output"}
+
+
+def mend_renamed_keywords(code: str, facts: MendFacts | None = None) -> str:
+    """A keyword scikit-learn renamed written under its new name (``OneHotEncoder(sparse=False)`` →
+    ``sparse_output=False``: a TypeError whose message does not say the new name)."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not isinstance(node, ast.Call):
+            return None
+        names = {k.arg for k in node.keywords}
+        renames = {old: new for (called, old), new in _RENAMED_KEYWORDS.items()
+                   if called == called_name(node) and old in names and new not in names}
+        if not renames:
+            return None
+        for keyword in node.keywords:
+            keyword.arg = renames.get(keyword.arg, keyword.arg)
+        return node, ast.unparse(node)
+
+    return mend_nodes(code, edit)
+
+
+def mend_groupby_tuple(code: str, facts: MendFacts | None = None) -> str:
+    """``df.groupby(k)['a', 'b']`` written ``df.groupby(k)[['a', 'b']]``: pandas 2 removed
+    selecting several columns of a groupby with a tuple (a ValueError the model repeats on retry)."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and called_name(node.value) == "groupby"
+                and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) > 1
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.slice.elts)):
+            return node.slice, "[" + ", ".join(ast.unparse(e) for e in node.slice.elts) + "]"
+        return None
+
+    return mend_nodes(code, edit)
+
+
+_AGGREGATES = {"sum", "mean", "min", "max", "median", "count"}
+
+
+def mend_groupby_arithmetic(code: str, facts: MendFacts | None = None) -> str:
+    """``df.groupby(k)['a'] * df['b'].sum()`` written ``(df['a'] * df['b']).rename('a * b')
+    .groupby(df[k]).sum()``: a GroupBy cannot take part in arithmetic (pandas fails with "setting
+    an array element with a sequence"), and what such a line means is the aggregate of the per-row
+    product (or ratio, sum, difference), per group."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Add, ast.Sub))):
+            return None
+        left, right = node.left, node.right
+        if not (isinstance(left, ast.Subscript) and isinstance(left.value, ast.Call) and called_name(left.value) == "groupby"
+                and isinstance(left.value.func, ast.Attribute) and len(left.value.args) == 1 and not left.value.keywords
+                and isinstance(left.value.args[0], ast.Constant) and isinstance(left.slice, ast.Constant)):
+            return None
+        frame = ast.unparse(left.value.func.value)
+        if not (isinstance(right, ast.Call) and isinstance(right.func, ast.Attribute) and right.func.attr in _AGGREGATES
+                and not right.args and not right.keywords and isinstance(right.func.value, ast.Subscript)
+                and ast.unparse(right.func.value.value) == frame and isinstance(right.func.value.slice, ast.Constant)):
+            return None
+        op = ast.unparse(ast.BinOp(left=ast.Name("a"), op=node.op, right=ast.Name("b")))[1:-1].strip()
+        key, a, b = (ast.unparse(n) for n in (left.value.args[0], left.slice, right.func.value.slice))
+        name = repr(f"{left.slice.value} {op} {right.func.value.slice.value}")  # named after what it computes
+        return node, f"({frame}[{a}] {op} {frame}[{b}]).rename({name}).groupby({frame}[{key}]).{right.func.attr}()"
+
+    return mend_nodes(code, edit)
+
+
+_FIGURE_CALL = re.compile(r"^(px\.\w+|go\.Figure|make_subplots)$")
+
+
+def mend_result_figure(code: str, facts: MendFacts | None = None) -> str:
+    """A top-level ``result = fig`` that overwrites the answer computed before it dropped (the
+    chart stays in ``fig``; the sandbox saves it), and ``result = px.bar(...)`` after an answer
+    written ``fig = px.bar(...)``. A lone ``result = fig`` is left to the fit check."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    lines = code.splitlines(keepends=True)
+    answered = False
+    drop, rename = [], []
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "result"):
+            continue
+        value = node.value
+        figure_name = isinstance(value, ast.Name) and value.id == "fig"
+        figure_call = isinstance(value, ast.Call) and bool(_FIGURE_CALL.match(ast.unparse(value.func)))
+        if (figure_name or figure_call) and answered and owns_its_lines(node, lines):
+            (drop if figure_name else rename).append(node)
+        elif not (figure_name or figure_call):
+            answered = True
+    for node in sorted(drop + rename, key=lambda n: n.lineno, reverse=True):
+        if node in drop:
+            del lines[node.lineno - 1:node.end_lineno]
+        else:
+            first = lines[node.lineno - 1]
+            lines[node.lineno - 1] = first[:node.col_offset] + re.sub(r"^result\s*=", "fig =", first[node.col_offset:])
+    return "".join(lines)
+
+
+def mend_yes_no(code: str, facts: MendFacts | None = None) -> str:
+    """``df['smoker'].sum()`` / ``.mean()`` of a Yes/No text column (a string concatenation, then
+    a TypeError, or a wrong number) as ``(df['smoker'] == 'Yes').sum()``, a count (share) of yes;
+    not when the code names the yes value itself or assigns the column (a mapped column's sum is right)."""
+    for column, yes in (facts.yes_no if facts else {}).items():
+        if re.search(rf"['\"]{re.escape(yes)}['\"]", code) or re.search(rf"\[['\"]{re.escape(column)}['\"]\]\s*=[^=]", code):
+            continue  # the code already maps or compares the values, or rewrites the column: its sum may be right
+        pattern = re.compile(rf"((?:\b\w+)(?:\[[^\[\]]*\]|\.loc\[[^\[\]]*\])*\[(['\"]){re.escape(column)}\2\])\.(sum|mean)\(\)")
+        code = pattern.sub(lambda m: f"({m.group(1)} == {yes!r}).{m.group(3)}()", code)
+    return code
+
+
+BEFORE_RUN: list[tuple[str, Mend]] = [
+    ("profile header cut", mend_profile_header),  # first: the others need code that parses
+    ("dict built key by key", mend_self_reference),
+    ("squared= as np.sqrt", mend_squared_keyword),
+    ("test result unpacked", mend_test_unpacking),
+    ("renamed keyword", mend_renamed_keywords),
+    ("groupby columns as a list", mend_groupby_tuple),
+    ("groupby arithmetic per row", mend_groupby_arithmetic),
+    ("chart kept out of result", mend_result_figure),
+    ("failing import dropped", mend_imports),
+    ("Yes/No counted", mend_yes_no),
+]
+"""The before-run mends in the order they apply: (label for the run log, mend)."""
+
+
+def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, list[str]]:
+    """``code`` with every before-run mend applied in order, and the labels of those that changed it."""
+    labels = []
+    for label, mend in BEFORE_RUN:
+        mended = mend(code, facts)
+        if mended != code:
+            code = mended
+            labels.append(label)
+    return code, labels
+
+
+__all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
+           "mend_imports", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference",
+           "mend_squared_keyword", "mend_test_unpacking", "mend_yes_no"]

@@ -1,0 +1,56 @@
+"""What the mends need to know of the run's data, read once per run: text columns, year columns,
+Yes/No columns, column names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+_YES = {"yes", "y", "true", "t"}
+_NO = {"no", "n", "false", "f"}
+
+
+@dataclass
+class MendFacts:
+    """What the mends need to know of the data (from the run's datasets, computed once)."""
+
+    text_columns: list[str] = field(default_factory=list)
+    year_columns: list[str] = field(default_factory=list)
+    """Integer columns that hold years (a name with "year", values between 1800 and 2100)."""
+    yes_no: dict[str, str] = field(default_factory=dict)
+    """Text columns of exactly two values, yes and no in some spelling: column -> its yes value."""
+    single_frame: bool = True
+    columns: list[str] = field(default_factory=list)
+    """Every column name of the datasets."""
+
+
+def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
+    """:class:`MendFacts` of datasets (id -> Dataset or DataFrame)."""
+    facts = MendFacts(single_frame=len(datasets) == 1)
+    for ds in datasets.values():
+        frame = getattr(ds, "frame", ds)
+        facts.columns += [str(c) for c in getattr(frame, "columns", [])]
+        for name, dtype in getattr(frame, "dtypes", {}).items():
+            column, kind = frame[name], str(dtype)
+            if kind in ("object", "category") or kind.startswith("str"):
+                facts.text_columns.append(str(name))
+                values = {str(v) for v in column.dropna().unique()[:3]}
+                if len(values) == 2:
+                    low = {v.strip().lower(): v for v in values}
+                    yes = next((low[v] for v in low if v in _YES), None)
+                    if yes is not None and any(v in _NO for v in low):
+                        facts.yes_no[str(name)] = yes
+            elif kind.startswith(("int", "Int")) and "year" in str(name).lower() and len(column):
+                if 1800 <= column.min() and column.max() <= 2100:
+                    facts.year_columns.append(str(name))
+    return facts
+
+
+def run_facts(ctx: Any) -> MendFacts:
+    """:func:`mend_facts` of a run context's datasets, computed once per run context."""
+    cached = getattr(ctx, "_mend_facts", None)
+    if cached is None:
+        cached = mend_facts(getattr(ctx, "datasets", None) or {})
+        ctx._mend_facts = cached
+    return cached
