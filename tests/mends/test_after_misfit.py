@@ -46,7 +46,7 @@ def test_a_which_question_answered_with_one_number_goes_back_to_the_model_unmend
     finding = result_misfit(question, code, {"result_type": "float64", "result_str": "246.51"}, [], ["region"])
     assert finding.startswith("ResultDoesNotFitQuestion") and "df.groupby('region')" in finding
     assert mend_misfit(question, code, {"result_type": "float64", "result_str": "246.51"}, MendFacts(text_columns=["region"])) is None
-    named = MendFacts(columns=["day", "north", "south"], text_columns=["day"])
+    named = MendFacts(text_columns=["day"])
     assert mend_misfit("Which column has the highest mean: north or south?", "result = df['north'].mean()",
                        {"result_type": "float64", "result_str": "1.04"}, named) is None
 

@@ -4,7 +4,8 @@ Code that runs can still answer another question: a Series of per-row values for
 mean", ``idxmax()``'s row number for "which country", a chart stored as the answer, a question
 about one year or one group answered over all rows. Each finding is said like an error, so the code
 step gets it back and fixes it as it fixes an exception. The rules are about pandas and the
-question's wording, never about a dataset.
+question's wording, never about a dataset. A new fit check goes in :func:`result_misfit`; a mend
+that fixes a misfit by code goes to ``mends/after_misfit.py``.
 """
 
 from __future__ import annotations

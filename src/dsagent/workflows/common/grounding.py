@@ -17,7 +17,9 @@ the one the outputs put there (:mod:`~dsagent.workflows.common.rankings`).
 :func:`ground_explanation` is the one call every workflow's explain step makes: it checks, asks
 ``regenerate`` once with the discrepancy named, and if claims are still ungrounded replaces a lone
 number by the computed one or drops the sentences that state them. What it did is in the returned
-:class:`GroundedText` (for the run log and the report).
+:class:`GroundedText` (for the run log and the report). A new grounding rule (what counts as a
+claim, when it is grounded) goes here; what the outputs hold is read in :mod:`.computed`, rankings
+in :mod:`.rankings`, and workflows call it through :mod:`.grounded`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the mends need to know of the run's data, read once per run: text columns, year columns,
-Yes/No columns, column names."""
+Yes/No columns. A fact a new mend needs is added here."""
 
 from __future__ import annotations
 
@@ -21,8 +21,6 @@ class MendFacts:
     yes_no: dict[str, str] = field(default_factory=dict)
     """Text columns of exactly two values, yes and no in some spelling: column -> its yes value."""
     single_frame: bool = True
-    columns: list[str] = field(default_factory=list)
-    """Every column name of the datasets."""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
@@ -30,7 +28,6 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
     facts = MendFacts(single_frame=len(datasets) == 1)
     for ds in datasets.values():
         frame = getattr(ds, "frame", ds)
-        facts.columns += [str(c) for c in getattr(frame, "columns", [])]
         for name, dtype in getattr(frame, "dtypes", {}).items():
             column, kind = frame[name], str(dtype)
             if kind in ("object", "category") or kind.startswith("str"):
