@@ -75,3 +75,21 @@ def test_a_key_most_rows_share_names_no_entity_its_disagreements_are_neither_cha
     assert (out["status"] == raw["status"]).all()
     flagged = next((f for f in findings if f["kind"] == "flagged"), {"params": {"cells": []}})["params"]["cells"]
     assert not [c for c in flagged if c["column"] == "status"]
+
+
+def test_a_filler_value_written_where_others_belong_is_flagged_not_changed():
+    rng = np.random.default_rng(9)
+    towns = [f"TOWN {chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(120)]
+    rows = []
+    for i, town in enumerate(towns):
+        code, region = f"{10000 + i * 37:05d}", ["North", "South", "East", "West"][i % 4]
+        rows += [{"zip": code, "town": town, "region": region, "n": int(rng.integers(1, 99))} for _ in range(int(rng.integers(2, 5)))]
+    raw = pd.DataFrame(rows).assign(record=lambda f: range(len(f)))
+    filler = raw.loc[0, "zip"]
+    victims = list(range(5, len(raw), len(raw) // 12))[:12]
+    raw.loc[victims, "zip"] = filler  # one code written into records of a dozen other towns
+    findings, out = run(raw)
+    assert (out["zip"].astype(str).str.zfill(5) == raw["zip"]).all()  # nothing changed: the rows do not say which zip
+    cells = next(f for f in findings if f["kind"] == "flagged")["params"]["cells"]
+    flagged = {c["row"] for c in cells if c["column"] == "zip"}
+    assert set(victims) <= flagged and not [c for c in cells if c["column"] == "region"]  # a region has many towns: no rule broken

@@ -281,7 +281,10 @@ def _groups(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Any
     keys = [c for c in evidence.candidate_keys(view, ids) if _code_like(view[c])]
     codes = {c for c, k in columns.items() if k == "code"}
     formats = {c: ck.dominant_shapes([v for v in view[c] if isinstance(v, str)]) for c, k in columns.items() if k == "text"}
-    return evidence.dependency_findings(view, targets, keys, codes, dominant, add, flags, formats)
+    repaired = evidence.dependency_findings(view, targets, keys, codes, dominant, add, flags, formats)
+    named = [c for c, k in columns.items() if c not in ids and (k in ("text", "code") or (k == "number" and _code_like(view[c])))]
+    evidence.overloaded_flags(view, named, flags, repaired)
+    return repaired
 
 
 def _code_like(series: pd.Series) -> bool:

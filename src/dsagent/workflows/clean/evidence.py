@@ -156,14 +156,14 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
                 continue
             rare = int(freq.get(v, 0)) <= RARE_COUNT and int(freq.get(v, 0)) * 5 <= int(freq.get(mode, 0))
             suspect = not fits(v) or (rare and _near(v, mode))
-            outvoted = strict and pairs[(k, v)] * OUTVOTED <= support  # the entity's own rows say no, several times over
+            outvoted = strict and fill and pairs[(k, v)] * OUTVOTED <= support  # an attribute the entity's own rows deny, several times over
             if clear and (suspect or outvoted):
                 fixes.setdefault(k, [_plain(mode), []])
                 if _plain(v) not in fixes[k][1]:
                     fixes[k][1].append(_plain(v))
                 replaced += 1
                 repaired.add((row, col))
-            elif clear and many:  # an entity that disagrees with itself; a key most rows share (an amount such as 0) is no evidence
+            elif clear and many and fill:  # an entity's attribute that disagrees with its rows; a key most rows share (an amount such as 0) is no evidence, a measurement varies
                 flags.append({"row": row, "column": col, "value": _plain(v),
                               "why": f"disagrees with {support} of {size} rows of the same {key!r} ({mode!r}); the evidence is not enough to change it"})
         if fixes:
@@ -217,3 +217,50 @@ def _plain(v: object) -> object:
     if _missing(v):
         return None
     return v
+
+
+OVERLOAD_SIZE = 5
+"""A key value is overloaded when at least this many rows carry it…"""
+OVERLOAD_SHARE = 0.5
+"""…and no value of the column it otherwise determines (:data:`STRICT_AGREE`) holds this share of them;
+an exception, not the rule: at most :data:`OVERLOAD_VALUES` of the key's repeated values (at least one)
+and :data:`OVERLOAD_ROWS` of the rows."""
+OVERLOAD_VALUES = 0.01
+OVERLOAD_ROWS = 0.05
+
+
+def overloaded_flags(work: pd.DataFrame, columns: list[str], flags: list[dict[str, Any]], repaired: set[tuple[int, str]]) -> int:
+    """Flag the cells of a value that stands where others belong: a column that determines another
+    almost everywhere (a zip its city) except for one or a few values whose rows name many different
+    ones (a filler or default written into records it does not belong to). Which value each of those
+    rows should carry the table does not say, so they are flagged, never changed. Returns the cells flagged."""
+    seen: set[tuple[int, str]] = set()
+    codes = {c: pd.Series(pd.factorize(work[c].map(_key_text))[0], index=work.index) for c in columns}
+    for key in columns:
+        if codes[key].max() < 10:
+            continue
+        for col in columns:
+            if col == key:
+                continue
+            frame = pd.DataFrame({"k": codes[key], "v": codes[col]})
+            frame = frame[(frame["k"] >= 0) & (frame["v"] >= 0)]
+            size = frame.groupby("k").size()
+            support = frame.groupby(["k", "v"]).size().groupby(level=0).max()
+            multi = size[size >= 2]
+            loaded = multi[(multi >= OVERLOAD_SIZE) & (support[multi.index] < OVERLOAD_SHARE * multi)].index
+            rest = multi.index.difference(loaded)
+            if (not len(loaded) or len(rest) < MIN_GROUPS or len(loaded) > max(1, OVERLOAD_VALUES * len(multi))
+                    or size[loaded].sum() > OVERLOAD_ROWS * len(frame) or support[rest].sum() < STRICT_AGREE * size[rest].sum()):
+                continue
+            for k in loaded:
+                rows = np.flatnonzero((codes[key] == k).to_numpy())
+                value = _key_text(work[key].iloc[rows[0]])
+                kinds = int(frame.loc[frame["k"] == k, "v"].nunique())
+                for row in rows:
+                    if (int(row), key) in repaired or (int(row), key) in seen:
+                        continue
+                    seen.add((int(row), key))
+                    flags.append({"row": int(row), "column": key, "value": _plain(work[key].iloc[row]),
+                                  "why": f"{value!r} stands in {len(rows)} rows with {kinds} different {col!r} values, while {key!r} → {col!r} "
+                                         f"holds for its other values; which {key!r} each of these rows should have is not known"})
+    return len(seen)
