@@ -8,28 +8,28 @@ from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.mends import AFTER_MISFIT, MendFacts, mend_chain, mend_facts, mend_misfit
 
 SERIES = "0      5.94\n1     16.05\n2     16.66\n...\nLength: 244, dtype: float64"
-FACTS = MendFacts(text_columns=["country", "continent", "sex"], year_columns=["year"], yes_no={"smoker": "Yes"})
+FACTS = MendFacts(text_columns=["city", "region", "size"], year_columns=["year"], yes_no={"returned": "Yes"})
 
 
 def test_facts_find_year_and_yes_no_columns():
-    frame = pd.DataFrame({"year": [1952, 2007], "smoker": ["No", "Yes"], "sex": ["F", "M"], "n": [1, 2]})
+    frame = pd.DataFrame({"year": [1952, 2007], "returned": ["No", "Yes"], "size": ["F", "M"], "n": [1, 2]})
     facts = mend_facts({"t": frame})
-    assert facts.year_columns == ["year"] and facts.yes_no == {"smoker": "Yes"} and "sex" in facts.text_columns
+    assert facts.year_columns == ["year"] and facts.yes_no == {"returned": "Yes"} and "size" in facts.text_columns
     assert mend_facts({"a": frame, "b": frame}).single_frame is False
 
 
 def test_a_per_row_series_for_what_is_the_mean_gets_the_mean():
-    code = "result = df['tip'] / df['total_bill'] * 100"
-    mended, label = mend_misfit("What is the mean tip percentage?", code, {"result_type": "Series", "result_str": SERIES}, FACTS)
+    code = "result = df['units'] / df['price'] * 100"
+    mended, label = mend_misfit("What is the mean unit share?", code, {"result_type": "Series", "result_str": SERIES}, FACTS)
     assert mended.endswith("result = result.mean()\n") and "aggregate" in label
-    grouped = "result = df.groupby('day')['tip'].mean()"
-    assert mend_misfit("What is the mean tip?", grouped, {"result_type": "Series", "result_str": SERIES}, FACTS) is None
-    assert mend_misfit("Which day has most tips?", code, {"result_type": "Series", "result_str": SERIES}, FACTS) is None
+    grouped = "result = df.groupby('weekday')['units'].mean()"
+    assert mend_misfit("What is the mean units?", grouped, {"result_type": "Series", "result_str": SERIES}, FACTS) is None
+    assert mend_misfit("Which day has most returns?", code, {"result_type": "Series", "result_str": SERIES}, FACTS) is None
 
 
 def test_the_year_the_question_names_is_filtered_first():
-    code = "df = datasets['gapminder']\nresult = df[df['continent'] == 'Asia']['pop'].idxmax()"
-    mended, label = mend_misfit("Which Asian country had the largest population in 1977?", code,
+    code = "df = datasets['census']\nresult = df[df['region'] == 'North']['population'].idxmax()"
+    mended, label = mend_misfit("Which northern city had the largest population in 1977?", code,
                                 {"result_type": "int64", "result_str": "1000"}, FACTS)
     assert mended.splitlines()[1] == "df = df[df['year'] == 1977]" and label == "year filter added"
     for question in ("How many countries since 1977?", "Population between 1952 and 1977?"):
@@ -52,16 +52,16 @@ def test_a_which_question_answered_with_one_number_goes_back_to_the_model_unmend
 
 
 def test_first_row_for_a_mean_goes_back_and_the_precedence_is_mended():
-    code = ("s = df[df['species'] == 'setosa']\nresult = s['petal_length'] / s['petal_width'].mean()\n"
+    code = ("s = df[df['shop'] == 'Ash']\nresult = s['units'] / s['price'].mean()\n"
             "result = result.iloc[0]")
-    question = "What is the mean ratio of petal_length to petal_width for the setosa species?"
+    question = "What is the mean ratio of units to price for the Ash shop?"
     finding = result_misfit(question, code, {"result_type": "float64", "result_str": "5.74"})
     assert finding and "first row" in finding
     mended, _ = mend_misfit(question, code, {"result_type": "float64", "result_str": "5.74"}, FACTS)
-    assert "(s['petal_length'] / s['petal_width']).mean()" in mended and "iloc" not in mended
-    series = "result = df[m]['petal_length'] / df[m]['petal_width'].mean()"
+    assert "(s['units'] / s['price']).mean()" in mended and "iloc" not in mended
+    series = "result = df[m]['units'] / df[m]['price'].mean()"
     mended, _ = mend_misfit(question, series, {"result_type": "Series", "result_str": SERIES}, FACTS)
-    assert mended.strip() == "result = (df[m]['petal_length'] / df[m]['petal_width']).mean()"
+    assert mended.strip() == "result = (df[m]['units'] / df[m]['price']).mean()"
     ranked = "result = df.sort_values('x')['x'].iloc[0]"
     assert result_misfit("What is the mean x?", ranked, {"result_type": "float64", "result_str": "1"}) is None
 
@@ -79,12 +79,12 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
     def misfit(code, result):
         return None if result["result_type"] == "str" else "ResultDoesNotFitQuestion: row label"
 
-    code = "result = df[df['continent'] == 'Asia']['pop'].idxmax()"
-    question = "Which Asian country had the largest population in 1977?"
-    facts = MendFacts(text_columns=["country", "continent"], year_columns=["year"])
+    code = "result = df[df['region'] == 'North']['population'].idxmax()"
+    question = "Which northern city had the largest population in 1977?"
+    facts = MendFacts(text_columns=["city", "region"], year_columns=["year"])
     out = mend_chain(question, code, {"result_type": "int64", "result_str": "1000"}, facts, run, misfit)
     assert out is not None and out[3] == ["year filter added", "row label → name"]
-    assert out[0].endswith("result = df.loc[result, 'country']\n") and len(runs) == 2
+    assert out[0].endswith("result = df.loc[result, 'city']\n") and len(runs) == 2
     never = mend_chain(question, code, {"result_type": "int64", "result_str": "1000"}, facts, run, lambda c, r: "still")
     assert never is None
 

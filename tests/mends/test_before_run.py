@@ -220,7 +220,7 @@ def test_the_code_step_mends_the_reply():
 
 def test_every_mend_has_one_shape_and_leaves_code_it_does_not_apply_to_as_written():
     code = "# a comment\nx = df['a'].mean()  # kept\nresult = {'x': x}\n"
-    facts = MendFacts(yes_no={"smoker": "Yes"})
+    facts = MendFacts(yes_no={"returned": "yes"})
     for label, mend in BEFORE_RUN:
         assert mend(code, facts) == code, label
         assert mend(code) == code, label
@@ -233,9 +233,9 @@ def test_extract_code_only_extracts():
 
 
 def test_mend_before_run_applies_them_in_order_and_names_those_that_changed_the_code():
-    code = "from plotly.graph_objects import go\nrmse = mean_squared_error(y, p, squared=False)\nresult = df['smoker'].sum()\n"
-    mended, labels = mend_before_run(code, MendFacts(yes_no={"smoker": "Yes"}))
-    assert mended == "rmse = np.sqrt(mean_squared_error(y, p))\nresult = (df['smoker'] == 'Yes').sum()\n"
+    code = "from plotly.graph_objects import go\nrmse = mean_squared_error(y, p, squared=False)\nresult = df['returned'].sum()\n"
+    mended, labels = mend_before_run(code, MendFacts(yes_no={"returned": "yes"}))
+    assert mended == "rmse = np.sqrt(mean_squared_error(y, p))\nresult = (df['returned'] == 'yes').sum()\n"
     assert labels == ["squared= as np.sqrt", "failing import dropped", "Yes/No counted"]
     assert [label for label, _ in BEFORE_RUN][0] == "profile header cut"  # the others need code that parses
     assert mend_before_run("result = 1\n") == ("result = 1\n", [])
@@ -261,14 +261,14 @@ def test_a_yes_no_column_on_a_table_of_its_own_is_counted():
     assert code == "result = (df['returned'] == 'yes').sum()\n" and ns["result"] == 2
 
 
-FACTS = MendFacts(text_columns=["smoker", "day"], yes_no={"smoker": "Yes"})
+FACTS = MendFacts(text_columns=["returned", "weekday"], yes_no={"returned": "yes"})
 
 
 def test_sum_of_a_yes_no_column_counts_the_yes():
-    code = "share = df['smoker'].sum() / df['smoker'].count() * 100\nresult = df[df.day == 'Sun']['smoker'].mean()"
+    code = "share = df['returned'].sum() / df['returned'].count() * 100\nresult = df[df.weekday == 'Sun']['returned'].mean()"
     mended = mend_yes_no(code, FACTS)
-    assert "(df['smoker'] == 'Yes').sum() / df['smoker'].count()" in mended
-    assert "(df[df.day == 'Sun']['smoker'] == 'Yes').mean()" in mended
-    assert mend_yes_no("result = df['tip'].sum()", FACTS) == "result = df['tip'].sum()"
-    mapped = "df['smoker'] = df['smoker'].map({'Yes': 1, 'No': 0})\nresult = df['smoker'].sum()"
+    assert "(df['returned'] == 'yes').sum() / df['returned'].count()" in mended
+    assert "(df[df.weekday == 'Sun']['returned'] == 'yes').mean()" in mended
+    assert mend_yes_no("result = df['units'].sum()", FACTS) == "result = df['units'].sum()"
+    mapped = "df['returned'] = df['returned'].map({'yes': 1, 'no': 0})\nresult = df['returned'].sum()"
     assert mend_yes_no(mapped, FACTS) == mapped
