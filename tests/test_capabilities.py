@@ -64,12 +64,31 @@ def test_a_refused_json_schema_falls_back_to_json_mode_at_once_and_is_remembered
         # Refused once, not retried as a fault (no back-off, no second json_schema try): JSON mode next.
         assert formats(fake) == ["json_schema", "json_object"]
         assert fake.requests[1] - fake.requests[0] < 0.9
-        assert "JSON schema" in json.dumps(fake.bodies[1]["messages"][-1]) and fake.bodies[1]["response_format"]["schema"]["properties"]
+        # The schema goes with JSON mode (llama.cpp's servers hold the reply to it), the prompt as written.
+        assert fake.bodies[1]["response_format"]["schema"]["properties"] and "JSON schema" not in json.dumps(fake.bodies[1]["messages"])
         assert [r.response_metadata["dsagent_structured"] for r in replies] == ["json_object"]
         ask(fake.url)  # the same server and model later in the process: straight to JSON mode
         assert formats(fake)[2:] == ["json_object"]
     assert capabilities.refused(get_chat_model(f"openai-compatible:m@{fake.url}", load_settings())) == {"json_schema"}
     assert capabilities.refused(get_chat_model(f"openai-compatible:other@{fake.url}", load_settings())) == set()
+
+
+def test_a_json_mode_that_does_not_hold_the_schema_gets_it_in_the_prompt_from_then_on():
+    with FakeOpenAI(['no_schema:{"reply": 42}', 'no_schema:{"reply": 42}', f"no_schema:{ANSWER}"]) as fake:
+        parsed, replies = ask(fake.url)  # json_schema refused; JSON mode: JSON, not the schema's; the repair
+        assert parsed.answer == "42" and formats(fake) == ["json_schema", "json_object", "json_object"]
+        assert "JSON schema" not in json.dumps(fake.bodies[1]["messages"]) and "JSON schema" in json.dumps(fake.bodies[2]["messages"])
+        ask(fake.url)
+        assert "JSON schema" in json.dumps(fake.bodies[3]["messages"])  # remembered: the schema in words at once
+    model = get_chat_model(f"openai-compatible:m@{fake.url}", load_settings())
+    assert capabilities.refused(model) == {"json_schema", capabilities.SCHEMA_IN_JSON_MODE}
+
+
+def test_a_json_mode_reply_cut_short_is_no_sign_the_schema_is_not_held():
+    with FakeOpenAI(['no_schema:-', 'no_schema:{"answer": "4', f"no_schema:{ANSWER}"]) as fake:
+        parsed, _ = ask(fake.url)
+    assert parsed.answer == "42" and "JSON schema" not in json.dumps(fake.bodies[2]["messages"])
+    assert capabilities.refused(get_chat_model(f"openai-compatible:m@{fake.url}", load_settings())) == {"json_schema"}
 
 
 def test_a_server_without_response_format_gets_a_plain_prompt_with_the_schema():

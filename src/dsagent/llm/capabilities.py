@@ -19,8 +19,12 @@ from dsagent.errors import ProviderError
 
 STRUCTURED_MODES = ("json_schema", "json_object", "prompt")
 """Structured output, best first: the server holds the reply to the schema; the server holds it to
-JSON (llama.cpp servers also take the schema there as a grammar) and the prompt carries the schema;
-the prompt alone carries the schema, and a reply that does not parse gets one repair."""
+JSON (llama.cpp servers also take the schema there as a grammar; a server that does not hold it,
+seen from a reply, gets the schema in the prompt: :data:`SCHEMA_IN_JSON_MODE`); the prompt alone
+carries the schema, and a reply that does not parse gets one repair."""
+
+SCHEMA_IN_JSON_MODE = "json_object_schema"
+"""The feature of holding a ``json_object`` reply to the schema sent along (llm/structured.py)."""
 
 # What names a refused feature in an error body, by feature.
 _NAMES = {

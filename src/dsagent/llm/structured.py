@@ -82,13 +82,31 @@ MODE_KEY = "dsagent_structured"
 
 
 def with_schema(messages: list[BaseMessage], schema: type[BaseModel]) -> list[BaseMessage]:
-    """The messages with the schema asked for in words (JSON mode and plain prompts: the server does not hold it)."""
+    """The messages with the schema asked for in words (plain prompts, and JSON mode on a server that
+    does not hold the reply to the schema)."""
     ask = ("Reply with only a JSON object (no prose, no markdown fence) that matches this JSON schema:\n"
            + json.dumps(schema.model_json_schema(), ensure_ascii=False))
     last = messages[-1] if messages else None
     if isinstance(last, HumanMessage) and isinstance(last.content, str):
         return [*messages[:-1], HumanMessage(content=f"{last.content}\n\n{ask}")]
     return [*messages, HumanMessage(content=ask)]
+
+
+def schema_held(model: BaseChatModel, mode: str) -> bool:
+    """Whether the server holds a ``json_object`` reply to the schema sent with it, as llama.cpp's
+    servers do by grammar (and the embedded model in-process): then the prompt stays as the workflow
+    wrote it, which names the keys and asks for JSON, the same prompt the in-process model reads.
+    Assumed until a reply in JSON mode parses as JSON that misses the schema."""
+    from dsagent.llm import capabilities
+
+    return mode == "json_object" and capabilities.SCHEMA_IN_JSON_MODE not in capabilities.refused(model)
+
+
+def _json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(extract_json(text)), dict)
+    except ValueError:
+        return False
 
 
 def invoke_structured(
@@ -143,18 +161,26 @@ def _in_mode(model: BaseChatModel, messages: list[BaseMessage], schema: type[T],
             # cut, fails to parse and gets the one repair instead of running for minutes.
             kwargs["max_tokens"] = STRUCTURED_MAX_TOKENS
         elif mode in ("json_object", "prompt"):
-            messages = with_schema(messages, schema)
             # As for the embedded model: a server in these modes is most likely a small local one, and a
             # reply that rambles is cut here and gets the one repair rather than running for minutes.
             kwargs["max_tokens"] = STRUCTURED_MAX_TOKENS
             if mode == "json_object":
                 # llama.cpp's servers also take the schema here and hold the reply to it by grammar.
                 kwargs["response_format"] = {"type": "json_object", "schema": grammar_schema(schema)}
+            if not schema_held(model, mode):
+                messages = with_schema(messages, schema)
         text = str(mark(model.invoke(messages, **kwargs)).content)
     try:
         return parse_reply(text, schema), replies
     except (ValueError, ValidationError) as exc:
         problem = str(exc).splitlines()[0]
+        if schema_held(model, mode) and _json_object(text):
+            # JSON that misses the schema: this server holds JSON mode to JSON only. The schema goes
+            # into the prompt from now on (the repair's first).
+            from dsagent.llm import capabilities
+
+            capabilities.note_refused(model, capabilities.SCHEMA_IN_JSON_MODE)
+            messages = with_schema(messages, schema)
     repair = messages + [
         AIMessage(content=text),
         HumanMessage(
