@@ -1,11 +1,13 @@
 """Trust benchmark: plain questions over real tables, checked in the explanation a user reads.
 
-    .venv/bin/python benchmarks/trust.py --threads 1,2,4 [--limit N] [--ids 1,5] [--workflow quick]
+    .venv/bin/python benchmarks/trust.py --threads 1,2,4 [--limit N] [--ids 1,5] [--workflow quick|robust|react|assistant]
         [--out benchmarks/results/trust.jsonl] [--rescore FILE]
 
 The tables are the ones plotly and scikit-learn ship (no download); every expected answer is
 computed by pandas in this script. Each question runs in a fresh :class:`Session` with the embedded
-model at ``local_threads`` = each ``--threads`` value. Per setting it prints: headline answers
+model at ``local_threads`` = each ``--threads`` value; with ``--workflow assistant``, as one
+assistant turn over a fresh project folder holding the question's table (``dsagent assistant -q``),
+where the explanation is the turn's reply and its grounding record the reply's. Per setting it prints: headline answers
 right (found in the explanation, not only in ``result``), ungrounded claims caught by the
 grounding check and left in the explanation, error-node endings, and the median seconds.
 ``--rescore FILE`` recomputes the figures from a stored JSONL (also of a run of older code, whose
@@ -184,19 +186,50 @@ def remaining_ungrounded(row: dict) -> int:
     return len(check_claims(row.get("explanation") or "", outputs, question=row.get("question", "")).ungrounded)
 
 
-def run_one(q: Question, table: pd.DataFrame, threads: int, workflow: str | None, model: str) -> dict:
+def ask_session(q: Question, table: pd.DataFrame, threads: int, workflow: str | None, model: str) -> dict:
+    """One question through ``Session.ask`` (quick, robust, react): what ``dsagent ask`` does."""
     from dsagent.session import Session
 
+    with Session({q.table: table}, model=model, local_threads=threads) as session:
+        result = session.ask(q.text, workflow=workflow)
+    return {"explanation": result.explanation, "result_str": result.result_str, "output_type": result.output_type,
+            "code": result.code, "grounding": getattr(result, "grounding", None), "run_id": result.run_id}
+
+
+def ask_assistant(q: Question, table: pd.DataFrame, threads: int, model: str) -> dict:
+    """One question as one assistant turn over a project folder whose data/raw holds the question's
+    table: what ``dsagent assistant -q`` does. The answer is the reply; its grounding record is the
+    reply's (the same check as the other workflows')."""
+    import tempfile
+
+    from dsagent.workflows.assistant import Configuration, run_turn
+    from dsagent.workflows.assistant.configuration import AgentLLM
+    from dsagent.workflows.assistant.runtime import close_all
+
+    os.environ["DSAGENT_LOCAL_THREADS"] = str(threads)
+    conf = Configuration.defaults()
+    conf = conf.model_copy(update={"agent_llm": AgentLLM(**{**conf.agent_llm.model_dump(), "model": model})})
+    with tempfile.TemporaryDirectory(prefix="trust-assistant-") as tmp:
+        raw = Path(tmp) / "data" / "raw"
+        raw.mkdir(parents=True)
+        table.to_csv(raw / f"{q.table}.csv", index=False)
+        try:
+            out = run_turn(q.text, project_dir=tmp, configuration=conf)
+        finally:
+            close_all()
+    failed = out.limit_reached or any(r.startswith("Error") for r in out.tool_results[-1:])
+    return {"explanation": out.answer, "output_type": "error" if failed else "answer", "grounding": out.grounding,
+            "run_id": out.run_id, "tools": [c["name"] for c in out.tool_calls]}
+
+
+def run_one(q: Question, table: pd.DataFrame, threads: int, workflow: str | None, model: str) -> dict:
     expected = q.answer(table)
     if hasattr(expected, "item"):
         expected = expected.item()
-    row: dict[str, Any] = {"id": q.id, "threads": threads, "question": q.text, "expected": expected}
+    row: dict[str, Any] = {"id": q.id, "threads": threads, "workflow": workflow, "question": q.text, "expected": expected}
     started = time.perf_counter()
     try:
-        with Session({q.table: table}, model=model, local_threads=threads) as session:
-            result = session.ask(q.text, workflow=workflow)
-        row.update(explanation=result.explanation, result_str=result.result_str, output_type=result.output_type,
-                   code=result.code, grounding=getattr(result, "grounding", None), run_id=result.run_id)
+        row.update(ask_assistant(q, table, threads, model) if workflow == "assistant" else ask_session(q, table, threads, workflow, model))
     except Exception as exc:  # noqa: BLE001 - a crash is a row of the table, not the end of the run
         row.update(explanation="", output_type="crash", error=f"{type(exc).__name__}: {exc}")
     row["seconds"] = round(time.perf_counter() - started, 1)
@@ -205,22 +238,24 @@ def run_one(q: Question, table: pd.DataFrame, threads: int, workflow: str | None
 
 
 def summarize(rows: list[dict]) -> list[str]:
-    lines = [f"{'threads':>7} {'n':>3} {'right':>11} {'caught':>6} {'left':>4} {'error-node':>10} {'median s':>8}"]
-    for threads in sorted({r["threads"] for r in rows}):
-        mine = [r for r in rows if r["threads"] == threads]
+    lines = [f"{'workflow':>9} {'threads':>7} {'n':>3} {'right':>11} {'caught':>6} {'left':>4} {'error-node':>10} {'median s':>8}"]
+    for workflow, threads in sorted({(r.get("workflow") or "default", r["threads"]) for r in rows}):
+        mine = [r for r in rows if r["threads"] == threads and (r.get("workflow") or "default") == workflow]
         right = sum(r["right"] for r in mine)
         caught = sum(((r.get("grounding") or {}).get("caught") or 0) for r in mine)
         left = sum(remaining_ungrounded(r) for r in mine if r.get("output_type") not in ("error", "crash"))
         errors = sum(r.get("output_type") in ("error", "crash") for r in mine)
         median = statistics.median(r["seconds"] for r in mine)
-        lines.append(f"{threads:>7} {len(mine):>3} {right:>3}/{len(mine):<3}{100 * right / len(mine):4.0f}% {caught:>6} {left:>4} {errors:>10} {median:>8.1f}")
+        lines.append(f"{workflow:>9} {threads:>7} {len(mine):>3} {right:>3}/{len(mine):<3}{100 * right / len(mine):4.0f}% {caught:>6} {left:>4} {errors:>10} {median:>8.1f}")
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threads", default="1,2,4", help="local_threads settings, comma-separated")
-    parser.add_argument("--workflow", default=None, help="workflow (default: the settings' default, as `dsagent ask`)")
+    parser.add_argument("--workflow", default=None,
+                        help="quick, robust, react (through Session.ask, as `dsagent ask`; default: the settings' default) "
+                             "or assistant (one turn of `dsagent assistant -q` over a project folder holding the table)")
     parser.add_argument("--model", default="local")
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
     parser.add_argument("--ids", default=None, help="only these question ids, comma-separated")

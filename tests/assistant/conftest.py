@@ -35,3 +35,16 @@ def _close_runtimes():
     from dsagent.workflows.assistant.runtime import close_all
 
     close_all()
+
+
+def scripted_context(replies: list[str]):
+    """A run context over a scripted model (its own run in the test's run log), for router calls."""
+    from dsagent.config import load_settings
+    from dsagent.llm.scripted import ScriptedChatModel
+    from dsagent.runtime import RunContext
+    from dsagent.store import RunLog
+
+    settings = load_settings()
+    log = RunLog(settings.db_url)
+    run_id = log.start_run(workflow="assistant", model="scripted", question="test", datasets=[], workspace=".")
+    return RunContext(settings, ScriptedChatModel(replies=replies), "scripted", None, log, run_id, Path("."))

@@ -41,8 +41,9 @@ def test_a_server_without_tool_calling_gets_the_constrained_routing(project: Pat
         out = turn(project, fake.url)
         assert out.tool_calls == [{"name": "list_data_files", "args": {}}] and out.answer.startswith("Two files"), [(bool(b.get("tools")), b.get("stream"), str(b["messages"][-1]["content"])[-150:]) for b in fake.bodies]
         assert fake.bodies[0].get("tools") and not any(b.get("tools") for b in fake.bodies[1:])
-        # The router's choice, held to the tools' enum in JSON mode (llama.cpp's servers take the schema as a grammar).
-        assert "list_data_files" in fake.bodies[1]["response_format"]["schema"]["properties"]["tool"]["enum"]
+        # The router's choice, held to the tools' enum by the server's JSON schema mode (the core's structured output).
+        fmt = fake.bodies[1]["response_format"]
+        assert "list_data_files" in (fmt.get("schema") or fmt["json_schema"]["schema"])["properties"]["tool"]["enum"]
         fake.behaviours = list(ROUTED)
         turn(project, fake.url)  # remembered: the next turn goes straight to the routing
         assert not any(b.get("tools") for b in fake.bodies[4:])
@@ -52,4 +53,6 @@ def test_routing_on_a_server_without_json_mode_reads_the_prompt(project: Path):
     with FakeOpenAI(["no_tools:unused", "no_format:unused", *ROUTED]) as fake:
         out = turn(project, fake.url)
     assert out.tool_calls == [{"name": "list_data_files", "args": {}}] and out.answer.startswith("Two files")
-    assert fake.bodies[1].get("response_format") and not any(b.get("response_format") for b in fake.bodies[2:])
+    # Refused: the structured modes are tried down to the plain prompt, which every later call keeps.
+    plain = next(i for i, b in enumerate(fake.bodies) if i > 0 and not b.get("response_format"))
+    assert fake.bodies[1].get("response_format") and not any(b.get("response_format") for b in fake.bodies[plain:])

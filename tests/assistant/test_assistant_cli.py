@@ -20,10 +20,10 @@ def _dsagent(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_json_output_has_thread_answer_and_tool_calls(project: Path, script_file, capsys):
-    spec = script_file([decide("summarize_data"), "Summarized iris."])
+    spec = script_file([decide("summarize_data"), decide("none"), "Summarized iris."])
     assert main(["assistant", "-q", "summarize the iris data", "--json", "--project", str(project), "--model", spec]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"thread_id", "answer", "tool_calls"}
+    assert set(out) == {"thread_id", "answer", "tool_calls", "run_id"} and out["run_id"]  # the turn's run in the run log
     assert out["tool_calls"] == [{"name": "summarize_data", "args": {"file_names": ["iris.csv"]}}]
     assert out["answer"] == "Summarized iris."
 
@@ -41,7 +41,7 @@ def test_a_missing_project_folder_is_a_user_error(tmp_path: Path, capsys):
 
 
 def test_resume_by_thread_id_in_a_new_process(project: Path, script_file, hermetic):
-    first = script_file([decide("summarize_data"), "Summarized both files."])
+    first = script_file([decide("summarize_data"), decide("none"), "Summarized both files."])
     run1 = _dsagent("assistant", "-q", "Summarize my data", "--json", "--project", str(project), "--model", first, cwd=project)
     assert run1.returncode == 0, run1.stderr
     thread = json.loads(run1.stdout)["thread_id"]

@@ -31,7 +31,7 @@ def conf(spec: str, **kw) -> Configuration:
 
 def test_typical_flow_list_summarize_respond(project: Path, script_file):
     before = raw_digest(project)
-    spec = script_file([decide("list_data_files"), decide("summarize_data"),
+    spec = script_file([decide("list_data_files"), decide("summarize_data"), decide("none"),
                         "You have 2 files, iris.csv and tips.csv. Next, I can suggest analysis tasks."])
     out = run_turn("Analyze my data", project_dir=project, configuration=conf(spec))
     assert [c["name"] for c in out.tool_calls] == ["list_data_files", "summarize_data"]
@@ -47,7 +47,7 @@ def test_four_question_pipeline_on_one_thread(project: Path, script_file):
     before = raw_digest(project)
     spec = script_file([
         decide("list_data_files"), decide("none"), "Two files.",
-        decide("summarize_data"), "Summarized.",
+        decide("summarize_data"), decide("none"), "Summarized.",  # a summary alone: asked whether a question is left
         decide("suggest_tasks"), "Here are the tasks.",
         # "Run task T1": the model asks for stage 4; code queues stage 3 (its plan) first.
         decide("execute_analysis"), {"steps": ["Select the four measurements", "Split 75/25", "Fit a random forest", "Report accuracy and importance"]},
@@ -130,7 +130,7 @@ def test_a_stage_that_fails_stops_the_queue(project: Path, script_file):
 
 
 def test_summaries_and_tasks_are_reused_until_the_source_changes(project: Path, script_file):
-    spec = script_file([decide("suggest_tasks"), "ok", decide("summarize_data"), "ok", decide("summarize_data"), "ok"])
+    spec = script_file([decide("suggest_tasks"), "ok", decide("summarize_data"), decide("none"), "ok", decide("summarize_data"), decide("none"), "ok"])
     c = conf(spec)
     out = run_turn("suggest tasks", project_dir=project, configuration=c)
     assert [t["name"] for t in out.tool_calls] == ["summarize_data", "suggest_tasks"]
@@ -147,7 +147,7 @@ def test_summaries_and_tasks_are_reused_until_the_source_changes(project: Path, 
 
 def test_a_second_tool_is_taken_when_the_request_asks_for_two_things(project: Path, script_file):
     spec = script_file([{"tool": "summarize_data", "then": "suggest_tasks"}, "Summarized, and here are tasks.",
-                        {"tool": "summarize_data", "then": "suggest_tasks"}, "Summarized."])
+                        {"tool": "summarize_data", "then": "suggest_tasks"}, decide("none"), "Summarized."])
     c = conf(spec)
     out = run_turn("Summarize the iris data, then suggest tasks", project_dir=project, configuration=c)
     assert [(t["name"], t["args"]) for t in out.tool_calls] == [("summarize_data", {"file_names": ["iris.csv"]}), ("suggest_tasks", {})]

@@ -8,10 +8,11 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from snapshot_check import check_snapshot, render
 
-from dsagent.llm.scripted import ScriptedChatModel
 from dsagent.workflows.assistant import nodes, prompts, router
 from dsagent.workflows.assistant.configuration import Configuration
 from dsagent.workflows.assistant.project import Project
+
+from .conftest import scripted_context
 
 
 def _turn(with_tool: bool) -> router.Turn:
@@ -24,15 +25,15 @@ def _turn(with_tool: bool) -> router.Turn:
 
 
 def _decide(project: Path, with_tool: bool) -> str:
-    model = ScriptedChatModel(replies=['{"tool": "none"}'])
-    router.decide(model, Project.at(project), _turn(with_tool), False, [])
-    return render(model.history[0])
+    ctx = scripted_context(['{"tool": "none"}'])
+    router.decide(ctx, Project.at(project), _turn(with_tool), False)
+    return render(ctx.model.history[0])
 
 
 def _answer(project: Path) -> str:
-    model = ScriptedChatModel(replies=["ok"])
-    nodes._answer(model, Configuration(), Project.at(project), _turn(True), False)
-    return render(model.history[0])
+    ctx = scripted_context(["ok"])
+    nodes._answer(ctx, Configuration(), Project.at(project), _turn(True), False)
+    return render(ctx.model.history[0])
 
 
 CASES = {

@@ -11,6 +11,8 @@ from dsagent.workflows.assistant import router, stages
 from dsagent.workflows.assistant.project import Project
 from dsagent.workflows.assistant.routing import route_after_agent
 
+from .conftest import scripted_context
+
 
 def test_route_after_agent():
     call = AIMessage(content="", tool_calls=[{"name": "list_data_files", "args": {}, "id": "1"}])
@@ -55,7 +57,7 @@ def test_a_request_that_names_no_task_gets_the_closest_one(project: Path):
     stages.summarize(p, p.raw_files())
     tasks = stages.suggest(p, p.raw_files(), 6)
     turn = router.Turn(request="train the model that predicts species")
-    args = router.fill_args("execute_analysis", turn, p, None, False, model=None, tags=[])
+    args = router.fill_args("execute_analysis", turn, p, None, False, ctx=None)
     chosen = next(t for t in tasks if t["id"] == args["task_id"])
     assert chosen["kind"] == "model" and chosen["target"] == "species"
 
@@ -66,17 +68,15 @@ def test_the_turn_is_read_from_the_messages():
                 ToolMessage(content="Error: boom. Next step: x", tool_call_id="a")]
     turn = router.current_turn(messages)
     assert turn.request == "summarize" and turn.history == [("list", "two files")]
-    assert turn.calls == [{"name": "summarize_data", "args": {}, "result": "Error: boom. Next step: x"}]
+    assert turn.calls == [{"name": "summarize_data", "args": {}, "result": "Error: boom. Next step: x", "artifact": None}]
     assert router._last_line_error(turn).startswith("Error: boom")
 
 
 def test_the_choice_is_constrained_to_tools_not_yet_run(project: Path):
-    from dsagent.llm.scripted import ScriptedChatModel
-
     turn = router.Turn(request="x", calls=[{"name": "list_data_files", "args": {}, "result": "ok"}])
-    model = ScriptedChatModel(replies=['{"tool": "list_data_files", "then": "none"}', 'no json at all'])
-    assert router.decide(model, Project.at(project), turn, False, []) == ("none", "none")  # already run: not allowed
-    assert router.decide(model, Project.at(project), turn, False, []) == ("none", "none")  # unreadable
+    ctx = scripted_context(['{"tool": "list_data_files", "then": "none"}', 'no json at all', 'nor after the repair'])
+    assert router.decide(ctx, Project.at(project), turn, False) == ("none", "none")  # already run: not allowed
+    assert router.decide(ctx, Project.at(project), turn, False) == ("none", "none")  # unreadable, repaired once
 
 
 @pytest.mark.parametrize("request_, two", [
@@ -121,11 +121,30 @@ def test_a_request_that_names_a_file_is_not_offered_the_listing(project: Path):
 
 
 def test_a_request_that_names_a_task_is_offered_the_task_tools_only(project: Path):
-    from dsagent.llm.scripted import ScriptedChatModel
-
     p = Project.at(project)
     assert router.offered(p, router.Turn(request="Make a plan for task T2")) == ["plan_analysis", "execute_analysis"]
-    model = ScriptedChatModel(replies=['{"tool": "none", "then": "none"}'])
-    assert router.decide(model, p, router.Turn(request="Make a plan for task T2"), False, [])[0] == "plan_analysis"
+    ctx = scripted_context(['{"tool": "none", "then": "none"}'])
+    assert router.decide(ctx, p, router.Turn(request="Make a plan for task T2"), False)[0] == "plan_analysis"
     done = router.Turn(request="Make a plan for task T2", calls=[{"name": "plan_analysis", "args": {"task_id": "T2"}, "result": "ok"}])
     assert router.offered(p, done)[-1] == "none"  # once a task tool ran, answering is allowed
+
+
+def test_after_a_prerequisite_only_the_summary_or_the_question_is_offered(project: Path):
+    p = Project.at(project)
+    listed = router.Turn(request="What is the average tip?", calls=[{"name": "list_data_files", "args": {}, "result": "Found 2"}])
+    assert router.only_prerequisites(listed) and router.offered(p, listed) == ["summarize_data", "answer_question", "none"]
+    both = router.Turn(request="x", calls=listed.calls + [{"name": "summarize_data", "args": {}, "result": "✓"}])
+    assert router.offered(p, both) == ["answer_question", "none"]
+    asked = router.Turn(request="x", calls=both.calls + [{"name": "answer_question", "args": {}, "result": "Answer: 3"}])
+    assert not router.only_prerequisites(asked) and router.request_done(asked)
+    failed = router.Turn(request="x", calls=[{"name": "answer_question", "args": {}, "result": "Error: boom"}])
+    assert not router.request_done(failed)
+
+
+@pytest.mark.parametrize("first, then, kept", [
+    ("answer_question", "execute_analysis", False), ("answer_question", "summarize_data", False), ("clean_data", "suggest_tasks", False),
+    ("clean_data", "answer_question", True), ("summarize_data", "suggest_tasks", True), ("list_data_files", "summarize_data", True),
+    ("summarize_data", "none", False),
+])
+def test_after_a_finishing_tool_no_stage_is_queued(first, then, kept):
+    assert router.keep_then(first, then) is kept

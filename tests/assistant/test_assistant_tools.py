@@ -71,9 +71,10 @@ def test_answer_question_runs_the_robust_workflow(project: Path, monkeypatch, sc
         return AnalysisResult(explanation="The mean tip is 3.00.", result_str="3.0", report_path="/tmp/r.md", output_type="analysis")
 
     monkeypatch.setattr(Session, "ask", fake_ask)
-    text = call(T.answer_question, project, script_file([]), question="What is the mean tip?")
+    text, artifact = call(T.answer_question, project, script_file([]), question="What is the mean tip?")
     assert asked == {"question": "What is the mean tip?", "workflow": "robust", "datasets": ["iris", "tips"]}
     assert "The mean tip is 3.00." in text and "Next step:" in text
+    assert artifact["result_str"] == "3.0"  # the whole result, kept beside the message the model reads
 
 
 @dataclass

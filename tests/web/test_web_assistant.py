@@ -20,7 +20,7 @@ def _close_runtimes():
 
 
 def test_assistant_mode_runs_tools_on_the_uploads_and_keeps_the_thread(monkeypatch, script_file, sales_csv):
-    spec = script_file([{"tool": "summarize_data"}, "Your sales file has 40 rows.", {"tool": "suggest_tasks"}, "Here are some tasks."])
+    spec = script_file([{"tool": "summarize_data"}, {"tool": "none"}, "Your sales file has 40 rows.", {"tool": "suggest_tasks"}, "Here are some tasks."])
     monkeypatch.setenv("DSAGENT_MODEL", spec)
     at = AppTest.from_file(APP, default_timeout=120).run()
     at.sidebar.file_uploader[0].set_value(("sales.csv", sales_csv.read_bytes(), "text/csv"))

@@ -27,9 +27,13 @@ class TurnResult:
     """[{"name", "args"}] in call order, for this message only."""
     tool_results: list[str] = field(default_factory=list)
     limit_reached: bool = False
+    grounding: dict[str, Any] | None = None
+    """The grounding check's record of the answer (claims checked, caught, left), or None."""
+    run_id: str | None = None
+    """The turn's run in the run log (every model call of the turn is in it)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"thread_id": self.thread_id, "answer": self.answer, "tool_calls": self.tool_calls}
+        return {"thread_id": self.thread_id, "answer": self.answer, "tool_calls": self.tool_calls, "run_id": self.run_id}
 
 
 def new_thread_id() -> str:
@@ -99,6 +103,8 @@ def _run(message: str, project_dir: Any, thread_id: str, configuration: Configur
                         emit("tool_result", {"name": msg.name, "content": str(msg.content)})
                     elif isinstance(msg, AIMessage) and node == "agent_node":
                         result.answer = str(msg.content)
+                        result.grounding = msg.response_metadata.get("grounding")
+                        result.run_id = msg.response_metadata.get("run_id")
     except GraphRecursionError:
         result.limit_reached = True
         result.answer = (f"I stopped: this request took more steps than the limit allows (max_tool_iterations = {conf.max_tool_iterations}). "

@@ -35,10 +35,10 @@ def _prefix(project: Project, file: str) -> SystemMessage:
     return SystemMessage(content=context(summary.strip()))
 
 
-def make_plan(runtime: Any, task: dict[str, Any]) -> dict[str, Any]:
-    """Stage 3: the model's steps for ``task`` (the kind's recipe if its reply is unusable)."""
+def make_plan(runtime: Any, task: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    """Stage 3: the model's steps for ``task`` (the kind's recipe if its reply is unusable), asked
+    through the turn's run context ``ctx``."""
     from dsagent.errors import StructuredOutputError
-    from dsagent.llm.structured import invoke_structured
 
     project: Project = runtime.project
     default = recipe(task)
@@ -46,7 +46,8 @@ def make_plan(runtime: Any, task: dict[str, Any]) -> dict[str, Any]:
                                       file=task["file"], recipe="\n".join(f"- {s}" for s in default))
     made_by = "model"
     try:
-        parsed, _ = invoke_structured(runtime.model, [_prefix(project, task["file"]), HumanMessage(content=instruction)], PlanSteps)
+        with ctx.step("plan"):
+            parsed = ctx.llm_structured([_prefix(project, task["file"]), HumanMessage(content=instruction)], PlanSteps)
         steps = [s.strip() for s in parsed.steps if s and s.strip()][:6]
     except StructuredOutputError:
         steps = []
@@ -118,13 +119,14 @@ fig = px.bar(result.reset_index(), x={task['group']!r}, y='mean', title={task['t
 """
 
 
-def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retries: int) -> dict[str, Any]:
-    """Stage 4: run ``task`` in the sandbox; write data/outputs/<task>/report.md + .html. Returns the result record."""
+def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retries: int, ctx: Any) -> dict[str, Any]:
+    """Stage 4: run ``task`` in the sandbox within the turn's run context ``ctx``; write
+    data/outputs/<task>/report.md + .html. Returns the result record."""
     from dsagent.reports.build import build_report, dataset_meta
     from dsagent.reports.html import write_html
     from dsagent.reports.markdown import write_markdown
     from dsagent.sandbox.base import error_line
-    from dsagent.workflows.common.code import describe_output, follow_up, run_code, write_code
+    from dsagent.workflows.common.code import follow_up, run_code, write_code
     from dsagent.workflows.common.prompting import code_rules, quote_data
 
     project: Project = runtime.project
@@ -135,52 +137,64 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
     first = prompts.EXECUTE.format(rules=rules, dataset_id=dataset_id, kind_rule=prompts.KIND_RULES.get(task["kind"], ""),
                                    task_id=task["id"], question=task["question"], steps="\n".join(f"{n}. {s}" for n, s in enumerate(plan["steps"], 1)))
     failed: list[dict[str, Any]] = []
-    with runtime.run_context(f"{task['id']}: {task['question']}") as ctx:
-        code, run, made_by = "", None, "model"
-        for attempt in range(1, max_retries + 2):
-            with ctx.step("execute") as step:
-                asked = [prefix, HumanMessage(content=first)]
-                messages = follow_up(asked, code, prompts.FIX_CODE.format(error=quote_data(failed[-1]["error"], 1200))) if failed else asked
-                code, _ = write_code(ctx, messages, {f["code"] for f in failed}, asked)
-                run, result = run_code(ctx, code)
-                problem = off_task(task, run.result) if run.success else None
-                if run.success and (result or {}).get("result_str") is not None and not problem:
-                    step["detail"] = f"attempt {attempt}: success"
-                    break
-                error = problem or run.error or "the code set no `result`"
-                failed.append({"attempt": attempt, "code": code, "error": error})
-                step["outcome"], step["detail"] = "failed", f"attempt {attempt}: {error_line(error)}"
-        else:
-            with ctx.step("recipe") as step:
-                code, made_by = recipe_code(task, dataset_id), "recipe"
-                run, result = run_code(ctx, code)
-                if not run.success:
-                    step["outcome"] = "failed"
-        out_dir = project.writable(project.output_dir(task["id"]) / "report.md").parent
-        figures = []
-        for path in run.figures:
-            target = out_dir / "figures" / Path(path).name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, target)
-            figures.append(str(target))
-        explanation = ""
-        if run.success:
-            with ctx.step("explain"):
-                explanation = ctx.llm([prefix, HumanMessage(content=prompts.EXPLAIN.format(task_id=task["id"], question=task["question"], output=describe_output(result)))], max_tokens=200).strip()
-        final = {"explanation": explanation or f"The task's code failed: {error_line(run.error)}", "code": code,
-                 "output_type": (result or {}).get("type") if run.success else "error", "figures": figures,
-                 "result_str": run.result, "failed_attempts": failed, "error": None if run.success else run.error,
-                 "alignment_caveats": ["The model's code failed; this result comes from the task kind's recipe code."] if made_by == "recipe" else []}
-        meta = {"run_id": ctx.run_id, "workflow": "assistant", "model": ctx.model_label, "workspace": str(out_dir),
-                "datasets": dataset_meta({dataset_id: session.datasets[dataset_id]})}
-        report = build_report(f"{task['id']}: {task['title']}", final, meta, tables=run.tables if run.success else None)
-        report_md = write_markdown(report, project.writable(out_dir / "report.md"))
-        report_html = write_html(report, project.writable(out_dir / "report.html"))
-        ctx.run_log.add_artifact(ctx.run_id, "report", str(report_md))
-        ctx.run_log.finish_run(ctx.run_id, "ok" if run.success else "error", final_output=final, error=final["error"])
+    code, run, made_by = "", None, "model"
+    for attempt in range(1, max_retries + 2):
+        with ctx.step("execute") as step:
+            asked = [prefix, HumanMessage(content=first)]
+            messages = follow_up(asked, code, prompts.FIX_CODE.format(error=quote_data(failed[-1]["error"], 1200))) if failed else asked
+            code, _ = write_code(ctx, messages, {f["code"] for f in failed}, asked)
+            run, result = run_code(ctx, code)
+            problem = off_task(task, run.result) if run.success else None
+            if run.success and (result or {}).get("result_str") is not None and not problem:
+                step["detail"] = f"attempt {attempt}: success"
+                break
+            error = problem or run.error or "the code set no `result`"
+            failed.append({"attempt": attempt, "code": code, "error": error})
+            step["outcome"], step["detail"] = "failed", f"attempt {attempt}: {error_line(error)}"
+    else:
+        with ctx.step("recipe") as step:
+            code, made_by = recipe_code(task, dataset_id), "recipe"
+            run, result = run_code(ctx, code)
+            if not run.success:
+                step["outcome"] = "failed"
+    out_dir = project.writable(project.output_dir(task["id"]) / "report.md").parent
+    figures = []
+    for path in run.figures:
+        target = out_dir / "figures" / Path(path).name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+        figures.append(str(target))
+    explanation, grounding = (explain(ctx, prefix, task, result, code) if run.success else ("", None))
+    final = {"explanation": explanation or f"The task's code failed: {error_line(run.error)}", "code": code,
+             "output_type": (result or {}).get("type") if run.success else "error", "figures": figures,
+             "result_str": run.result, "failed_attempts": failed, "error": None if run.success else run.error, "grounding": grounding,
+             "alignment_caveats": ["The model's code failed; this result comes from the task kind's recipe code."] if made_by == "recipe" else []}
+    meta = {"run_id": ctx.run_id, "workflow": "assistant", "model": ctx.model_label, "workspace": str(out_dir),
+            "datasets": dataset_meta({dataset_id: session.datasets[dataset_id]})}
+    report = build_report(f"{task['id']}: {task['title']}", final, meta, tables=run.tables if run.success else None)
+    report_md = write_markdown(report, project.writable(out_dir / "report.md"))
+    report_html = write_html(report, project.writable(out_dir / "report.html"))
+    ctx.run_log.add_artifact(ctx.run_id, "report", str(report_md))
     project.write_text(project.intermediate / f"{task['id']}_code.py", code)
     record = {"task": task, "success": run.success, "made_by": made_by, "result": run.result, "error": error_line(run.error) if run.error else None,
-              "explanation": explanation, "figures": figures, "report": project.rel(Path(report_md)), "report_html": project.rel(Path(report_html)),
-              "attempts": len(failed) + 1, "run_id": ctx.run_id}
+              "explanation": explanation, "grounding": grounding, "figures": figures, "report": project.rel(Path(report_md)),
+              "report_html": project.rel(Path(report_html)), "attempts": len(failed) + 1, "run_id": ctx.run_id}
     project.write_json(project.result_path(task["id"]), record)
     return record
+
+
+EXPLAIN_MAX_TOKENS = 200
+
+
+def explain(ctx: Any, prefix: Any, task: dict[str, Any], result: dict[str, Any] | None, code: str) -> tuple[str, dict[str, Any]]:
+    """Stage 4's explanation of a successful run, checked against the run's outputs by the grounding
+    check every workflow's explanation gets (regenerated once, then mended by code)."""
+    from dsagent.workflows.common.code import describe_output
+    from dsagent.workflows.common.grounded import ground_in_run, regenerate_with
+
+    with ctx.step("explain") as step:
+        messages = [prefix, HumanMessage(content=prompts.EXPLAIN.format(task_id=task["id"], question=task["question"], output=describe_output(result)))]
+        first = ctx.llm(messages, max_tokens=EXPLAIN_MAX_TOKENS).strip()
+        grounded = ground_in_run(ctx, first, result, task["question"], regenerate_with(ctx, messages, first, EXPLAIN_MAX_TOKENS), code=code)
+        step["detail"] = grounded.detail()
+        return grounded.text, grounded.record()

@@ -16,12 +16,13 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from dsagent.workflows.assistant import prompts, router
+from dsagent.workflows.assistant import reply as replies
+from dsagent.workflows.assistant import turn as turns
 from dsagent.workflows.assistant.configuration import Configuration
 from dsagent.workflows.assistant.project import Project
 from dsagent.workflows.assistant.state import AgentState
 from dsagent.workflows.common.prompting import quote_data
 
-ROUTE_TAG = "assistant:route"
 ANSWER_TAG = "assistant:answer"
 NATIVE = {"ChatOpenAI", "ChatAnthropic", "ChatOllama"}
 TOOL_RESULT_CHARS = 1200
@@ -54,73 +55,94 @@ def _tool_call(name: str, args: dict[str, Any]) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}])
 
 
-def _retrying(conf: Configuration, fn: Any) -> Any:
-    from dsagent.errors import ProviderError
-
-    for attempt in range(conf.max_retries + 1):
-        try:
-            return fn()
-        except ProviderError:
-            if attempt == conf.max_retries:
-                raise
-
-
 def make_agent_node() -> Any:
     def agent_node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        from dsagent.workflows.assistant.tools import pending_review
+        from dsagent.workflows.assistant.runtime import runtime_for
 
         conf = Configuration.from_runnable_config(config)
-        project = Project.at(state.get("project_dir"))
-        view = pipeline_view(project)
-        turn = router.current_turn(state["messages"])
-        last = turn.calls[-1] if turn.calls else None
-        error = last["result"] if last and last["result"].startswith("Error") else None
-        task_ids = [c["args"]["task_id"] for c in turn.calls if c["args"].get("task_id")]
-        update: dict[str, Any] = {**view, "last_error": error, "current_task_id": task_ids[-1] if task_ids else state.get("current_task_id")}
-        current = update["current_task_id"]
-        if current and (task := project.task(current)):
-            update["plan_created"] = project.plan(task) is not None
-            update["analysis_executed"] = project.result(task) is not None
-        if len(turn.calls) >= conf.max_tool_iterations:
-            steps = ", ".join(c["name"] for c in turn.calls)
-            return {**update, "pending_tools": [], "messages": [AIMessage(content=prompts.LIMIT_MESSAGE.format(n=conf.max_tool_iterations, steps=steps))]}
         model = _model(conf)
-        if native_tools(model) and (reply := _native_step(model, state, project)) is not None:
-            return {**update, "messages": [reply]}
-        pending_clean = pending_review(project) is not None
-        queue = list(state.get("pending_tools") or [])
-        if error:
-            queue = []  # a failed stage stops the queue; the model reads the error
-        if queue:
-            name = queue.pop(0)
-        elif turn.calls and not error and not (len(turn.calls) == 1 and turn.calls[0]["name"] == "list_data_files"):
-            name = "none"  # what the request asked for has run: answer
-        else:
-            # The first choice of a message; or, after the first listing of the files (the seed's
-            # list → summarize) or an error, whether to go on — then only the next tool is taken.
-            name, then = _retrying(conf, lambda: router.decide(model, project, turn, pending_clean, [ROUTE_TAG]))
-            queue = [then] if then != "none" and not turn.calls else []
-            if turn.calls and name in LOOKING:
-                name = "none"  # after the first look, only an action may follow (a resumed run wandered view → view → execute)
-        if name != "none":
-            # The pipeline's order is code: a stage whose input is missing gets its prerequisites first.
-            task = router.fill_args(name, turn, project, current, pending_clean, model, [ROUTE_TAG]).get("task_id")
-            before = [t for t in router.prerequisites(name, project, task) if t not in {c["name"] for c in turn.calls}]
-            if before:
-                queue, name = before[1:] + [name] + queue, before[0]
-        if conf.verbose:
-            import sys
-
-            print(f"[assistant] next: {name}; queued: {queue}", file=sys.stderr)
-        if name == "none":
-            return {**update, "pending_tools": [], "messages": [_answer(model, conf, project, turn, pending_clean)]}
-        args = router.fill_args(name, turn, project, current, pending_clean, model, [ROUTE_TAG])
-        return {**update, "pending_tools": queue, "messages": [_tool_call(name, args)]}
+        ctx = turns.context(state, runtime_for(state.get("project_dir"), conf.agent_llm.model or _spec()))
+        try:
+            update = _step(state, conf, model, ctx)
+        except BaseException as exc:
+            turns.finish(state, error=exc)
+            raise
+        reply = update["messages"][-1]
+        if not reply.tool_calls:  # the turn's answer: its run ends here
+            turns.finish(state, {"answer": str(reply.content), "grounding": reply.response_metadata.get("grounding"),
+                                 "tools": [c["name"] for c in router.current_turn(state["messages"]).calls]})
+        return update
 
     return agent_node
 
 
-def _answer(model: Any, conf: Configuration, project: Project, turn: router.Turn, pending_clean: bool) -> AIMessage:
+def _spec() -> str:
+    from dsagent.config import load_settings
+
+    return load_settings().model
+
+
+def _step(state: AgentState, conf: Configuration, model: Any, ctx: Any) -> dict[str, Any]:
+    """One decision of the agent node: its update (a tool call, or the turn's answer)."""
+    from dsagent.workflows.assistant.tools import pending_review
+
+    project = Project.at(state.get("project_dir"))
+    view = pipeline_view(project)
+    turn = router.current_turn(state["messages"])
+    last = turn.calls[-1] if turn.calls else None
+    error = last["result"] if last and last["result"].startswith("Error") else None
+    task_ids = [c["args"]["task_id"] for c in turn.calls if c["args"].get("task_id")]
+    update: dict[str, Any] = {**view, "last_error": error, "current_task_id": task_ids[-1] if task_ids else state.get("current_task_id")}
+    current = update["current_task_id"]
+    if current and (task := project.task(current)):
+        update["plan_created"] = project.plan(task) is not None
+        update["analysis_executed"] = project.result(task) is not None
+    if len(turn.calls) >= conf.max_tool_iterations:
+        steps = ", ".join(c["name"] for c in turn.calls)
+        return {**update, "pending_tools": [], "messages": [AIMessage(content=prompts.LIMIT_MESSAGE.format(n=conf.max_tool_iterations, steps=steps))]}
+    pending_clean = pending_review(project) is not None
+    queue = list(state.get("pending_tools") or [])
+    done = router.request_done(turn) and not queue
+    if native_tools(model) and not done and (reply := _native_step(ctx, model, state, project)) is not None:
+        if not reply.tool_calls:
+            reply = _checked(ctx, reply, turn, project, None, conf)
+        return {**update, "messages": [reply]}
+    if error:
+        queue = []  # a failed stage stops the queue; the model reads the error
+    if queue:
+        name = queue.pop(0)
+    elif turn.calls and not error and not router.only_prerequisites(turn):
+        name = "none"  # what the request asked for has run: answer
+    else:
+        # The first choice of a message; or, after a prerequisite (a listing, a summary: the seed's
+        # list → summarize, or a question still to answer) or an error, whether to go on — then only
+        # the next tool is taken.
+        name, then = router.decide(ctx, project, turn, pending_clean)
+        queue = [then] if not turn.calls and router.keep_then(name, then) else []
+        if turn.calls and name in LOOKING:
+            name = "none"  # after the first look, only an action may follow (a resumed run wandered view → view → execute)
+    if name != "none":
+        # The pipeline's order is code: a stage whose input is missing gets its prerequisites first.
+        task = router.fill_args(name, turn, project, current, pending_clean, ctx).get("task_id")
+        before = [t for t in router.prerequisites(name, project, task) if t not in {c["name"] for c in turn.calls}]
+        if before:
+            queue, name = before[1:] + [name] + queue, before[0]
+    if conf.verbose:
+        import sys
+
+        print(f"[assistant] next: {name}; queued: {queue}", file=sys.stderr)
+    if name == "none":
+        return {**update, "pending_tools": [], "messages": [_answer(ctx, conf, project, turn, pending_clean)]}
+    args = router.fill_args(name, turn, project, current, pending_clean, ctx)
+    return {**update, "pending_tools": queue, "messages": [_tool_call(name, args)]}
+
+
+def _answer(ctx: Any, conf: Configuration, project: Project, turn: router.Turn, pending_clean: bool) -> AIMessage:
+    """The turn's reply: answer_question's own answer when it answered the request, else the model's
+    reply to the tool results; either way checked against them and led by the computed value."""
+    computed = replies.tool_answer(turn)
+    if computed is not None:
+        return _checked(ctx, AIMessage(content=computed[0]), turn, project, None, conf)
     results = "\n".join(f"[{c['name']}] {c['result'][:TOOL_RESULT_CHARS]}" for c in turn.calls)
     tail = prompts.RESPOND.format(
         status=router.status_line(project, pending_clean), history=router._history(turn), request=turn.request,
@@ -128,9 +150,15 @@ def _answer(model: Any, conf: Configuration, project: Project, turn: router.Turn
         grounding=prompts.GROUNDING_TOOLS if results else prompts.GROUNDING_NONE,
     )
     messages = [router.system_message(), HumanMessage(content=tail)]
-    reply = _retrying(conf, lambda: model.invoke(messages, config={"tags": [ANSWER_TAG]}, max_tokens=conf.agent_llm.max_tokens))
-    text = str(reply.content).strip() or (turn.calls[-1]["result"] if turn.calls else "")
-    return AIMessage(content=text)
+    text = ctx.llm(messages, max_tokens=conf.agent_llm.max_tokens).strip() or (turn.calls[-1]["result"] if turn.calls else "")
+    return _checked(ctx, AIMessage(content=text), turn, project, messages, conf)
+
+
+def _checked(ctx: Any, answer: AIMessage, turn: router.Turn, project: Project, messages: list[Any] | None, conf: Configuration) -> AIMessage:
+    """``answer`` grounded in the turn's tool outputs and led by its computed value; the grounding
+    record rides in its ``response_metadata`` (the thread keeps it; the turn's run logs it)."""
+    text, record = replies.grounded_reply(ctx, str(answer.content), turn, project, messages, conf.agent_llm.max_tokens)
+    return AIMessage(content=text, response_metadata={**(answer.response_metadata or {}), "grounding": record, "run_id": ctx.run_id})
 
 
 def native_tools(model: Any) -> bool:
@@ -149,7 +177,7 @@ def _written_call(reply: AIMessage, names: set[str]) -> bool:
     return not reply.tool_calls and ("<tool_call>" in text or ('"name"' in text and any(f'"{n}"' in text for n in names)))
 
 
-def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage | None:
+def _native_step(ctx: Any, model: Any, state: AgentState, project: Project) -> AIMessage | None:
     """A hosted model with native tool calling: the seed's own agent step. None when the server
     refuses ``tools`` or writes the call as text: the node routes instead (and will from now on)."""
     from dsagent.llm import capabilities
@@ -166,7 +194,7 @@ def _native_step(model: Any, state: AgentState, project: Project) -> AIMessage |
     messages, _ = cap_history(without_unanswered_calls(state["messages"]), load_settings().history_max_tokens, keep_last=True)
     tools = get_all_tools()
     try:
-        reply = model.bind_tools(tools).invoke([system, *messages], config={"tags": [ANSWER_TAG]})
+        reply = turns.invoke(ctx, model.bind_tools(tools), [system, *messages])
     except capabilities.FeatureRefused as exc:
         if exc.feature != "tools":
             raise

@@ -13,19 +13,18 @@ for a request that names a task.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from pydantic import BaseModel, Field, create_model
 
 from dsagent.workflows.assistant import prompts
 from dsagent.workflows.assistant.project import Project, normalize_task_id
 
 TOOL_NAMES = list(prompts.TOOL_LINES)
 PIPELINE = ["summarize_data", "suggest_tasks", "plan_analysis", "execute_analysis"]
-DECIDE_MAX_TOKENS = 40
 HISTORY_TURNS = 2
 HISTORY_CHARS = 240
 _TASK_ID = re.compile(r"(?<![A-Za-z0-9])[Tt]\s?(\d{1,2})(?!\d)|(?:task|tarea|tâche|aufgabe|タスク|compito)\s*(?:n[o°º.]?\s*)?#?\s*(\d{1,2})(?!\d)", re.I)
@@ -38,7 +37,7 @@ class Turn:
 
     request: str
     calls: list[dict[str, Any]] = field(default_factory=list)
-    """[{name, args, result}] in call order."""
+    """[{name, args, result, artifact}] in call order (artifact: what a tool kept beside its result, or None)."""
     history: list[tuple[str, str]] = field(default_factory=list)
     """Earlier (user, answer) exchanges, oldest first: the latest :data:`HISTORY_TURNS` of them."""
     left_out: int = 0
@@ -48,8 +47,9 @@ class Turn:
 def current_turn(messages: list[BaseMessage]) -> Turn:
     last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
     request = str(messages[last_human].content) if last_human >= 0 else ""
-    results = {m.tool_call_id: str(m.content) for m in messages[last_human + 1:] if isinstance(m, ToolMessage)}
-    calls = [{"name": c["name"], "args": c.get("args") or {}, "result": results.get(c.get("id"), "")}
+    results = {m.tool_call_id: m for m in messages[last_human + 1:] if isinstance(m, ToolMessage)}
+    calls = [{"name": c["name"], "args": c.get("args") or {}, "result": str(getattr(results.get(c.get("id")), "content", "")),
+              "artifact": getattr(results.get(c.get("id")), "artifact", None)}
              for m in messages[last_human + 1:] if isinstance(m, AIMessage) for c in m.tool_calls]
     history: list[tuple[str, str]] = []
     user = None
@@ -90,31 +90,61 @@ def _history(turn: Turn) -> str:
     return f"Earlier{older}:\n" + "\n".join(f"user: {clip(u)}\nassistant: {clip(a)}" for u, a in turn.history) + "\n"
 
 
-def decide(model: Any, project: Project, turn: Turn, pending_clean: bool, tags: list[str]) -> tuple[str, str]:
+def decide(ctx: Any, project: Project, turn: Turn, pending_clean: bool) -> tuple[str, str]:
     """The model's choice of the next tool and of a second one the request asks for ("none": no
     tool), by constrained decoding over the tools not run yet for this request."""
+    from dsagent.errors import StructuredOutputError
+
     done = [c["name"] for c in turn.calls]
     allowed = offered(project, turn)
     error = _last_line_error(turn)
     tail = prompts.DECIDE.format(
         status=status_line(project, pending_clean), history=_history(turn), request=turn.request,
-        done=(prompts.DONE.format(steps=", ".join(done)) if done else "") + (prompts.FAILED.format(error=error) if error else ""),
+        done=(prompts.DONE.format(steps=", ".join(done)) if done else "") + (prompts.FAILED.format(error=error) if error else "")
+        + (prompts.PREREQUISITE_DONE if only_prerequisites(turn) and not error else ""),
         or_done=" or everything it asks for is done" if done else "",
     )
-    enum = {"type": "string", "enum": allowed}
-    schema = {"type": "object", "properties": {"tool": enum, "then": enum}, "required": ["tool", "then"]}
-    reply = _invoke(model, [system_message(), HumanMessage(content=tail)], tags, response_format={"type": "json_object", "schema": schema},
-                    max_tokens=DECIDE_MAX_TOKENS)
     try:
-        parsed = json.loads(reply[reply.find("{"): reply.rfind("}") + 1])
-    except ValueError:
-        parsed = {}
+        parsed = ctx.llm_structured([system_message(), HumanMessage(content=tail)], _choice(allowed))
+    except StructuredOutputError:
+        parsed = None
     fallback = "none" if "none" in allowed else allowed[0]
-    first = parsed.get("tool") if parsed.get("tool") in allowed else fallback
-    then = parsed.get("then") if parsed.get("then") in allowed else "none"
+    first = parsed.tool if parsed is not None and parsed.tool in allowed else fallback
+    then = parsed.then if parsed is not None and parsed.then in allowed else "none"
     if first == "none" or then == first or not two_parts(turn.request):
         then = "none"
     return first, then
+
+
+def _choice(allowed: list[str]) -> type[BaseModel]:
+    """The schema of a choice among ``allowed``: the enum constrains the embedded model's grammar and
+    a server's JSON schema; any other string still parses, and the caller holds it to ``allowed``."""
+    enum = {"enum": allowed}
+    return create_model("ToolChoice", tool=(str, Field(json_schema_extra=enum)), then=(str, Field("none", json_schema_extra=enum)))
+
+
+PREREQUISITES = {"list_data_files", "summarize_data"}
+"""What the assistant runs to get at the data; never, alone, the answer to a question about it."""
+FINISHING = {"answer_question", "clean_data"}
+"""Tools that do what a request asks: once one has run, the turn answers."""
+
+
+def only_prerequisites(turn: Turn) -> bool:
+    """Has only a listing or a summary run for this request? Then it may still ask a question."""
+    return bool(turn.calls) and {c["name"] for c in turn.calls} <= PREREQUISITES
+
+
+def request_done(turn: Turn) -> bool:
+    """Has a tool that does what a request asks (answer_question, clean_data) run for it without error?"""
+    return bool(turn.calls) and turn.calls[-1]["name"] in FINISHING and not turn.calls[-1]["result"].startswith("Error")
+
+
+def keep_then(first: str, then: str) -> bool:
+    """Is the second tool of a two-part request taken? Not "none"; and after a tool that does what a
+    request asks (answer_question, clean_data), only another such tool: a question answered or a
+    table cleaned is no reason to summarize, suggest, plan and execute. (A request that names a task
+    is offered the task tools first: :func:`offered`.)"""
+    return then != "none" and (first not in FINISHING or then in FINISHING)
 
 
 TASK_TOOLS = ["plan_analysis", "execute_analysis", "view_results", "view_tasks"]
@@ -132,6 +162,8 @@ def offered(project: Project, turn: Turn) -> list[str]:
               "view_results": any(project.result(t) for t in tasks),
               "list_data_files": not mentioned_files(project, turn.request)}
     names = [t for t in TOOL_NAMES if t not in done and useful.get(t, True)]
+    if only_prerequisites(turn):  # after a listing or a summary: the summary, the question, or done
+        names = [t for t in names if t in ("summarize_data", "answer_question")]
     task_tools = [t for t in TASK_TOOLS if t in names]
     if task_tools and mentioned_task(turn.request) and not done & set(TASK_TOOLS):
         return task_tools
@@ -154,26 +186,6 @@ def _last_line_error(turn: Turn) -> str:
     """The last tool result when it is an error (its guidance decides what comes next)."""
     last = turn.calls[-1]["result"] if turn.calls else ""
     return " ".join(last.split())[:300] if last.startswith("Error") else ""
-
-
-def _invoke(model: Any, messages: list[BaseMessage], tags: list[str], **kwargs: Any) -> str:
-    """The reply's text; the choice constrained by the schema in ``response_format`` for the embedded
-    model, and for an OpenAI-protocol server in JSON mode (llama.cpp's servers hold it to the schema
-    by the same grammar) unless that server refused JSON mode; any other model reads the prompt."""
-    from dsagent.llm import capabilities
-    from dsagent.llm.local import LocalChatModel
-    from dsagent.llm.structured import openai_protocol
-
-    if not isinstance(model, LocalChatModel):
-        fmt = kwargs.pop("response_format", None)
-        if fmt is not None and openai_protocol(model) and "json_object" not in capabilities.refused(model):
-            try:
-                return str(model.invoke(messages, config={"tags": tags}, response_format=fmt, **kwargs).content)
-            except capabilities.FeatureRefused as exc:
-                if exc.feature != "response_format":
-                    raise
-                capabilities.note_refused(model, "json_object")
-    return str(model.invoke(messages, config={"tags": tags}, **kwargs).content)
 
 
 # -- the pipeline's order, by code ---------------------------------------------------------------
@@ -222,20 +234,20 @@ def closest_task(tasks: list[dict[str, Any]], text: str) -> str | None:
     return scored[0][1]
 
 
-def pick_task(model: Any, tasks: list[dict[str, Any]], request: str, tags: list[str]) -> str:
+def pick_task(ctx: Any, tasks: list[dict[str, Any]], request: str) -> str:
     """The model's pick among the tasks (constrained to their ids) when the request's words do not decide."""
     listing = "\n".join(f"{t['id']}: {t['title']} ({t['file']})" for t in tasks)
     tail = f"Tasks:\n{listing}\n{prompts.ARGS.format(request=request, tool='execute_analysis')}"
-    schema = {"type": "object", "properties": {"task_id": {"type": "string", "enum": [t["id"] for t in tasks]}}, "required": ["task_id"]}
-    reply = _invoke(model, [system_message(), HumanMessage(content=tail)], tags, response_format={"type": "json_object", "schema": schema},
-                    max_tokens=DECIDE_MAX_TOKENS)
+    from dsagent.errors import StructuredOutputError
+
+    schema = create_model("TaskChoice", task_id=(str, Field(json_schema_extra={"enum": [t["id"] for t in tasks]})))
     try:
-        return normalize_task_id(json.loads(reply[reply.find("{"): reply.rfind("}") + 1]).get("task_id"))
-    except (ValueError, AttributeError):
+        return normalize_task_id(ctx.llm_structured([system_message(), HumanMessage(content=tail)], schema).task_id) or tasks[0]["id"]
+    except StructuredOutputError:
         return tasks[0]["id"]
 
 
-def fill_args(tool: str, turn: Turn, project: Project, current_task: str | None, pending_clean: bool, model: Any, tags: list[str]) -> dict[str, Any]:
+def fill_args(tool: str, turn: Turn, project: Project, current_task: str | None, pending_clean: bool, ctx: Any) -> dict[str, Any]:
     """The arguments of ``tool`` for this request (exact by code where the request says them)."""
     request = turn.request
     files = mentioned_files(project, request)
@@ -253,7 +265,7 @@ def fill_args(tool: str, turn: Turn, project: Project, current_task: str | None,
             return {"task_id": current_task} if current_task and tool != "view_results" else ({"task_id": "T1"} if tool != "view_results" else {})
         scoped = [t for t in tasks if t["file"] in files] or tasks
         chosen = closest_task(scoped, request) or (current_task if current_task and not files else None)
-        return {"task_id": chosen or (scoped[0]["id"] if len(scoped) == 1 else pick_task(model, scoped, request, tags))}
+        return {"task_id": chosen or (scoped[0]["id"] if len(scoped) == 1 else pick_task(ctx, scoped, request))}
     if tool == "answer_question":
         return {"question": request}
     if tool == "clean_data":

@@ -16,6 +16,7 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import InjectedState
 from pydantic import BaseModel, Field
 
+from dsagent.workflows.assistant import turn as turns
 from dsagent.workflows.assistant.configuration import Configuration
 from dsagent.workflows.assistant.project import Project, normalize_task_id
 
@@ -36,20 +37,24 @@ def _clip(text: Any, limit: int = RESULT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
-def guarded(fn: Callable[..., str]) -> Callable[..., str]:
-    """Any exception becomes an error string with what to do (seed 004: errors are data)."""
+def guarded(fn: Callable[..., Any] | None = None, *, artifact: bool = False) -> Any:
+    """Any exception becomes an error string with what to do (seed 004: errors are data); for a tool
+    that returns (content, artifact), the pair (error, None)."""
+    if fn is None:
+        return functools.partial(guarded, artifact=artifact)
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> str:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except FileNotFoundError as exc:
-            return f"Error: a file is missing ({exc}). Next step: list_data_files to see what is in data/raw."
+            text = f"Error: a file is missing ({exc}). Next step: list_data_files to see what is in data/raw."
         except Exception as exc:  # noqa: BLE001 — the agent must read it, not crash
             from dsagent.errors import DsagentError
 
             kind = "" if isinstance(exc, DsagentError) else f"{type(exc).__name__}: "
-            return f"Error: {kind}{_clip(exc, 400)}. Next step: check the request and try again, or ask me for help."
+            text = f"Error: {kind}{_clip(exc, 400)}. Next step: check the request and try again, or ask me for help."
+        return (text, None) if artifact else text
 
     return wrapper
 
@@ -234,7 +239,10 @@ def plan_analysis(task_id: str, *, state: dict, config: RunnableConfig) -> str:
     task, error = _task_or_error(runtime.project, task_id)
     if task is None:
         return error
-    plan = runtime.project.plan(task) or make_plan(runtime, task)
+    plan = runtime.project.plan(task)
+    if plan is None:
+        with turns.stage_context(state, runtime, f"{task['id']}: plan") as ctx:
+            plan = make_plan(runtime, task, ctx)
     steps = "\n".join(f"{n}. {s}" for n, s in enumerate(plan["steps"], 1))
     return (f"✓ Plan for {task['id']} ({task['title']}), saved in {runtime.project.rel(runtime.project.plan_path(task['id']))}:\n{steps}"
             f"\nNext step: execute_analysis {task['id']} to run it.")
@@ -253,7 +261,8 @@ def execute_analysis(task_id: str, *, state: dict, config: RunnableConfig) -> st
     plan = runtime.project.plan(task)
     if plan is None:
         return f"Error: {task['id']} has no plan yet. Next step: plan_analysis {task['id']} first."
-    record = execute(runtime, task, plan, conf.max_retries)
+    with turns.stage_context(state, runtime, f"{task['id']}: {task['question']}") as ctx:
+        record = execute(runtime, task, plan, conf.max_retries, ctx)
     if not record["success"]:
         return f"Error: {task['id']} failed after {record['attempts']} attempt(s): {record['error']}. Report: {record['report']}. Next step: plan_analysis {task['id']} again or pick another task."
     via = " (the model's code failed; the task's recipe code ran)" if record["made_by"] == "recipe" else ""
@@ -270,18 +279,22 @@ class QuestionInput(BaseModel):
     state: State
 
 
-@tool("answer_question", args_schema=QuestionInput)
-@guarded
-def answer_question(question: str, *, state: dict, config: RunnableConfig) -> str:
+@tool("answer_question", args_schema=QuestionInput, response_format="content_and_artifact")
+@guarded(artifact=True)
+def answer_question(question: str, *, state: dict, config: RunnableConfig) -> tuple[str, dict[str, Any] | None]:
     """Answer one specific question about the data files with the robust workflow (code checked by independent code)."""
     runtime, _ = _runtime(state, config)
     if not runtime.project.raw_files():
-        return _no_files(runtime.project)
+        return _no_files(runtime.project), None
     result = runtime.session().ask(question, workflow="robust")
     if result.output_type == "error":
-        return f"Error: the analysis failed: {_clip(result.error, 300)}. Report: {result.report_path}. Next step: rephrase the question."
+        return f"Error: the analysis failed: {_clip(result.error, 300)}. Report: {result.report_path}. Next step: rephrase the question.", None
     shown = f"\nResult: {_clip(result.result_str, 500)}" if result.result_str else ""
-    return f"Answer: {result.explanation.strip()}{shown}\nReport: {result.report_path}\nNext step: ask a follow-up question, or suggest_tasks for more ideas."
+    # The artifact (kept in the thread, not shown to the model): the robust run, its whole result and
+    # the grounding check's record of the answer against all of that run's outputs.
+    artifact = {"run_id": result.run_id, "result_str": result.result_str, "grounding": result.grounding}
+    return (f"Answer: {result.explanation.strip()}{shown}\nReport: {result.report_path}\nNext step: ask a follow-up question, or suggest_tasks for more ideas.",
+            artifact)
 
 
 class CleanInput(BaseModel):

@@ -1,0 +1,141 @@
+"""When a turn ends, what its reply says first, and where its model calls are logged (scripted model).
+
+The slow tools (answer_question, clean_data) are stood in for by tools of the same name and schema,
+so these tests check the routing and the reply, not minutes of code generation.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dsagent.workflows.assistant import Configuration, run_turn
+from dsagent.workflows.assistant.configuration import AgentLLM
+
+from .conftest import decide
+
+ANSWER = "Answer: The average tip is 3.00 dollars, computed as the mean of the tip column.\nResult: 2.998279\nReport: r.md\nNext step: ask a follow-up question."
+
+
+def stand_ins(replies: dict[str, str]) -> list[Any]:
+    """Every tool, with answer_question and clean_data replaced by ones that return a fixed text."""
+    from langchain_core.tools import StructuredTool
+
+    from dsagent.workflows.assistant.tools import get_all_tools
+
+    def fixed(text: str) -> Any:
+        return lambda **_kw: text
+
+    return [StructuredTool.from_function(func=fixed(replies[t.name]), name=t.name, description=t.description, args_schema=t.args_schema)
+            if t.name in replies else t for t in get_all_tools()]
+
+
+def turn(project: Path, script_file, replies: list, request: str, tools: dict[str, str] | None = None):
+    spec = script_file(replies)
+    conf = Configuration(agent_llm=AgentLLM(model=spec))
+    return run_turn(request, project_dir=project, configuration=conf, tools=stand_ins(tools or {"answer_question": ANSWER, "clean_data": "✓ Cleaned tips.csv: duplicates removed.\nNext step: tell the user."}))
+
+
+def names(out) -> list[str]:
+    return [c["name"] for c in out.tool_calls]
+
+
+def test_a_summary_run_for_a_question_does_not_end_the_turn(project: Path, script_file):
+    # The model first reaches for a summary; the question is still answered in the same turn.
+    out = turn(project, script_file, [decide("summarize_data"), decide("answer_question")], "What is the average tip?")
+    assert names(out) == ["summarize_data", "answer_question"]
+    assert out.answer.startswith("The average tip is 3.00")  # the computed answer, not the list of summaries
+
+
+def test_a_listing_run_for_a_question_does_not_end_the_turn(project: Path, script_file):
+    out = turn(project, script_file, [decide("list_data_files"), decide("answer_question")], "What is the average tip?")
+    assert names(out) == ["list_data_files", "answer_question"]
+
+
+def test_a_request_for_the_listing_ends_after_it(project: Path, script_file):
+    out = turn(project, script_file, [decide("list_data_files"), decide("none"), "You have iris.csv and tips.csv."], "What data files do I have?")
+    assert names(out) == ["list_data_files"] and out.answer == "You have iris.csv and tips.csv."
+
+
+def test_after_answer_question_the_turn_ends(project: Path, script_file):
+    # A two-part request whose second part the model reads as a pipeline stage: the stage (and its
+    # prerequisites summarize → suggest → plan) does not run after the question is answered.
+    out = turn(project, script_file, [{"tool": "answer_question", "then": "execute_analysis"}],
+               "Compute the average tip, and tell me what it means")
+    assert names(out) == ["answer_question"] and out.answer.startswith("The average tip is 3.00")
+
+
+def test_after_clean_data_the_turn_ends(project: Path, script_file):
+    out = turn(project, script_file, [{"tool": "clean_data", "then": "suggest_tasks"}, "I removed the duplicate rows of tips.csv."],
+               "Clean tips.csv, then remove the duplicates")
+    assert names(out) == ["clean_data"] and out.answer == "I removed the duplicate rows of tips.csv."
+
+
+def test_a_question_asked_after_cleaning_is_answered(project: Path, script_file):
+    out = turn(project, script_file, [{"tool": "clean_data", "then": "answer_question"}], "Remove the duplicates, then tell me the average tip")
+    assert names(out) == ["clean_data", "answer_question"] and out.answer.startswith("The average tip is 3.00")
+
+
+def test_the_reply_leads_with_the_one_computed_value(project: Path, script_file):
+    tools = {"answer_question": "Answer: The code groups the rows by day and takes the mean; the highest is Sun.\nResult: Sun\nReport: r.md\nNext step: x."}
+    out = turn(project, script_file, [decide("answer_question")], "On which day is the average total bill highest?", tools)
+    assert out.answer.split(".")[0].count("Sun") == 1  # the first sentence names the answer
+    assert "groups the rows by day" in out.answer  # then how it was computed
+
+
+def test_every_model_call_of_a_turn_is_in_one_run(project: Path, script_file):
+    from dsagent.config import load_settings
+    from dsagent.store import RunLog
+
+    out = turn(project, script_file, [decide("list_data_files"), decide("none"), "You have two files: iris.csv and tips.csv."], "Which files do I have?")
+    log = RunLog(load_settings().db_url)
+    runs = [r for r in log.recent_runs(10) if r["workflow"] == "assistant"]
+    assert len(runs) == 1 and runs[0]["status"] == "ok"
+    calls = log.llm_calls(runs[0]["id"])
+    assert len(calls) == 3 and all(c["prompt"] and c["reply"] is not None for c in calls)
+    assert "Which files do I have?" in calls[0]["prompt"] and calls[-1]["reply"] == out.answer
+    final = runs[0]["final_output"]
+    final = json.loads(final) if isinstance(final, str) else final
+    assert final["answer"] == out.answer and "grounding" in final
+
+
+def test_an_ungrounded_number_in_the_reply_is_mended(project: Path, script_file):
+    # The reply names a count no tool output (nor the data's shape) holds; the regenerated reply is grounded.
+    out = turn(project, script_file, [decide("list_data_files"), decide("none"), "You have 17 files.", "You have 2 files: iris.csv and tips.csv."],
+               "How many files do I have?")
+    assert "17" not in out.answer and "2 files" in out.answer
+
+
+@pytest.mark.parametrize("text, value, lead", [
+    ("The code takes the mean of tip. The average tip is 2.998.", "2.998", "The average tip is 2.998."),
+    ("It is Sun.", "Sun", "It is Sun."),
+    ("The code groups by day.", "Sun", "Answer: Sun."),
+])
+def test_lead_with(text, value, lead):
+    from dsagent.workflows.assistant.reply import lead_with
+
+    assert lead_with(text, value).startswith(lead)
+
+
+def test_stage_four_is_grounded_and_logged_in_the_turns_run(project: Path, script_file):
+    from dsagent.config import load_settings
+    from dsagent.store import RunLog
+
+    from .test_assistant_flows import IRIS_MODEL_CODE
+
+    out = turn(project, script_file, [decide("execute_analysis"), {"steps": ["Select the measurements", "Split", "Fit", "Report"]},
+                                      IRIS_MODEL_CODE, "The accuracy is 0.42.", "The model tells the species apart well.", "T1 ran: see its report."],
+               "Run task T1")
+    assert names(out) == ["summarize_data", "suggest_tasks", "plan_analysis", "execute_analysis"]
+    result = json.loads((project / "data" / "intermediate" / "T1_result.json").read_text())
+    assert result["explanation"] == "The model tells the species apart well."  # 0.42 is no computed value: regenerated
+    assert result["grounding"]["ungrounded_caught"] == ["0.42"] and result["grounding"]["ungrounded_left"] == []
+    log = RunLog(load_settings().db_url)
+    runs = [r for r in log.recent_runs(10) if r["workflow"] == "assistant"]
+    assert len(runs) == 1 and runs[0]["id"] == result["run_id"]  # one run for the turn, stage 4 in it
+    prompts = [c["prompt"] for c in log.llm_calls(runs[0]["id"])]
+    assert len(prompts) == 6
+    assert "<data>" in prompts[1] and "<data>" in prompts[2]  # the profile is fenced in stage 3's and 4's prompts
