@@ -31,7 +31,8 @@ def test_the_year_the_question_names_is_filtered_first():
     code = "df = datasets['census']\nresult = df[df['region'] == 'North']['population'].idxmax()"
     mended, label = mend_misfit("Which northern city had the largest population in 1977?", code,
                                 {"result_type": "int64", "result_str": "1000"}, FACTS)
-    assert mended.splitlines()[1] == "df = df[df['year'] == 1977]" and label == "year filter added"
+    assert mended.splitlines()[1] == "df_1977 = df[df['year'] == 1977]" and label == "year filter added"
+    assert mended.splitlines()[2] == "result = df_1977[df_1977['region'] == 'North']['population'].idxmax()"  # df stays whole
     for question in ("How many countries since 1977?", "Population between 1952 and 1977?"):
         assert mend_misfit(question, code, {"result_type": "int64", "result_str": "3"}, FACTS) is None
     two_years = MendFacts(text_columns=[], year_columns=["year", "birth_year"])
@@ -123,7 +124,6 @@ def orders_session(tmp_path_factory):
 @pytest.mark.parametrize("question,code,expected", [
     ("What is the mean revenue of an order, units times price?", "result = df['units'] * df['price']", 7.0833),
     ("What is the mean ratio of units to price?", "result = df['units'] / df['price'].mean()\nresult = result.iloc[0]", 2.5444),
-    # last: the year filter rebinds the session's df, which the sandbox keeps for later cells
     ("Which shop sold the most units in 2022?", "result = df['units'].idxmax()", "Cedar"),
 ])
 def test_mended_code_gives_the_right_answer_in_the_sandbox(orders_session, question, code, expected):
@@ -145,3 +145,4 @@ def test_mended_code_gives_the_right_answer_in_the_sandbox(orders_session, quest
         assert er["result_str"].strip() == expected
     else:
         assert float(er["result_str"]) == pytest.approx(expected, abs=1e-3)
+    assert run("result = len(df)")[1]["result_str"] == "6"  # the session's df is still the whole table

@@ -4,6 +4,8 @@ the helpers the mends share."""
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from collections.abc import Callable
 
 
@@ -53,3 +55,16 @@ def owns_its_lines(node: ast.stmt, lines: list[str]) -> bool:
 def uses_df(tree: ast.AST) -> bool:
     """The code reads a name ``df`` (the single dataset)."""
     return "df" in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def rename_name(code: str, old: str, new: str) -> str | None:
+    """``code`` with every name token ``old`` written ``new`` (strings and comments untouched,
+    spacing kept); None when it does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    out = []
+    for tok in tokens:  # positions stay the original ones: untokenize spaces by them
+        out.append(tok._replace(string=new) if tok.type == tokenize.NAME and tok.string == old else tok)
+    return tokenize.untokenize(out)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.workflows.common.fit import asks_one_value, name_at_label
-from dsagent.workflows.common.mends._edit import uses_df
+from dsagent.workflows.common.mends._edit import rename_name, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, YEAR
 
@@ -58,7 +58,9 @@ def aggregate_series(question: str, code: str, tree: ast.AST, er: dict, facts: M
 def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """"… in 1977" answered over every row (the code never names the year): that year's rows kept
     first. Only when the data has exactly one integer year column, so the filter is unambiguous,
-    and not for a year that bounds a range ("since 1977", "between 1952 and 1977")."""
+    and not for a year that bounds a range ("since 1977", "between 1952 and 1977"). The filtered
+    rows get a name of their own (``df_1977``), used by the rest of the code: the session's ``df``
+    stays the whole table for later cells."""
     if len(facts.year_columns) != 1 or not facts.single_frame or not uses_df(tree):
         return None
     lowered = code.lower()
@@ -66,12 +68,17 @@ def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
         year = match.group(1)
         if year in lowered or _RANGE_BEFORE.search(question[: match.start()]):
             continue
-        line = f"df = df[df[{facts.year_columns[0]!r}] == {year}]"
+        name = f"df_{year}"
+        if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
+            return None
         body = getattr(tree, "body", [])
         loads = [s for s in body if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "df" for t in s.targets)]
-        lines = code.splitlines()
         at = loads[-1].end_lineno if loads else 0
-        return "\n".join([*lines[:at], line, *lines[at:]]) + "\n"
+        rest = rename_name("\n".join(code.splitlines()[at:]) + "\n", "df", name)
+        if rest is None:
+            return None
+        head = "".join(f"{line}\n" for line in code.splitlines()[:at])
+        return f"{head}{name} = df[df[{facts.year_columns[0]!r}] == {year}]\n{rest}"
     return None
 
 
