@@ -93,3 +93,16 @@ def test_a_filler_value_written_where_others_belong_is_flagged_not_changed():
     cells = next(f for f in findings if f["kind"] == "flagged")["params"]["cells"]
     flagged = {c["row"] for c in cells if c["column"] == "zip"}
     assert set(victims) <= flagged and not [c for c in cells if c["column"] == "region"]  # a region has many towns: no rule broken
+
+
+def test_text_outside_the_columns_format_with_no_evidence_is_flagged_and_kept():
+    rng = np.random.default_rng(2)
+    times = [f"{h}:{m:02d} {'a' if h % 2 else 'p'}.m." for h, m in zip(rng.integers(1, 13, 60), rng.choice([0, 15, 30, 45], 60))]
+    trips = [f"TR-{n}-X" for n in rng.integers(1, 999, 60)]  # an identifier: digits of any length are no format
+    raw = pd.DataFrame({"trip": trips, "arrived": times, "record": range(60)})
+    raw.loc[[4, 9], "arrived"] = ["Contact Airline", "Not Available"]
+    findings, out = run(raw)
+    assert out.loc[4, "arrived"] == "Contact Airline" and out.loc[9, "arrived"] == "Not Available"
+    cells = next(f for f in findings if f["kind"] == "flagged")["params"]["cells"]
+    assert {(c["row"], c["column"]) for c in cells} == {(4, "arrived"), (9, "arrived")}
+    assert "pattern" in cells[0]["why"]

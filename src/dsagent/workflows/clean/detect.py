@@ -118,11 +118,15 @@ def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, An
                     work[col] = work[col].map(lambda v, m=fixes: m.get(v, v) if isinstance(v, str) else v)
             _spellings(work[col], col, add, dominant.get(col))
     repaired = _groups(work, columns, ids, add, findings, dominant, flags)
-    for col in codes:  # cells that break the code's pattern and no repair covers: flagged
+    formats = {c: ck.dominant_shapes([v for v in work[c] if isinstance(v, str)]) for c, k in columns.items()
+               if k == "text" and c not in ids and not evidence.identifier(work[c])}  # an entity's name may be written many ways
+    for col in codes + [c for c, shapes in formats.items() if shapes]:  # cells outside the column's pattern that no repair covers: flagged
         folded = next((f["params"]["mapping"] for f in findings if f["column"] == col and f["kind"] == "spelling"), {})
+        fits = evidence.fitting(col, dominant, formats)
+        pattern = repr(dominant[col]) if col in dominant else " / ".join(map(repr, sorted(formats[col])))
         for row, v in enumerate(work[col]):
-            if isinstance(v, str) and ck.breaks_shape(v, dominant[col]) and v not in folded and (row, col) not in repaired:
-                flags.append({"row": row, "column": col, "value": v, "why": f"breaks the column's pattern {dominant[col]!r}; no evidence for its value"})
+            if isinstance(v, str) and not fits(v) and v not in folded and (row, col) not in repaired:
+                flags.append({"row": row, "column": col, "value": v, "why": f"breaks the column's pattern {pattern}; no evidence for its value"})
     flagged = {(f["row"], f["column"]) for f in flags}
     if flagged:
         add("flagged", None, len(flagged), f"{len(flagged)} cells flagged and left as they were (the evidence to change them is not enough)",

@@ -97,7 +97,7 @@ def _groups(work: pd.DataFrame, key: str, col: str, fits: Callable[[object], boo
     return stats, agreement, len(multi)
 
 
-def _fitting(col: str, dominant: dict[str, str], formats: dict[str, set[str]]) -> Callable[[object], bool]:
+def fitting(col: str, dominant: dict[str, str], formats: dict[str, set[str]]) -> Callable[[object], bool]:
     """Whether a cell is written in the column's format: a code's dominant shape, or one of a text
     column's few frequent shapes; a column with neither accepts every value (so do missing cells)."""
     if col in dominant:
@@ -118,7 +118,7 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
     formats = formats or {}
     for col in targets:
         best = None
-        fits = _fitting(col, dominant, formats)
+        fits = fitting(col, dominant, formats)
         for key in keys:
             if key == col:
                 continue
