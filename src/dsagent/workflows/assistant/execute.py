@@ -1,7 +1,7 @@
 """Stages 3 and 4: plan a task with the model, then run it in the sandbox and write its report.
 
-Stage 4 asks the model for code (the core's ``write_code``/``run_code``, with ``max_retries``
-fixes shown the error); when every attempt fails, the task kind's own code runs instead — a
+Stage 4 asks the model for code (the core's ``write_code`` and code step ``attempt_code``: mends,
+run, fit check; ``max_retries`` fixes shown the error); when every attempt fails, the task kind's own code runs instead — a
 generic recipe over the task's columns (scikit-learn split / fit / metrics / feature importance,
 a scatter with its correlation, a comparison by group) — and the report says so.
 """
@@ -126,6 +126,7 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
     from dsagent.reports.html import write_html
     from dsagent.reports.markdown import write_markdown
     from dsagent.sandbox.base import error_line
+    from dsagent.workflows.common.attempt import attempt_code
     from dsagent.workflows.common.code import follow_up, run_code, write_code
     from dsagent.workflows.common.prompting import code_rules, quote_data
 
@@ -143,8 +144,10 @@ def execute(runtime: Any, task: dict[str, Any], plan: dict[str, Any], max_retrie
             asked = [prefix, HumanMessage(content=first)]
             messages = follow_up(asked, code, prompts.FIX_CODE.format(error=quote_data(failed[-1]["error"], 1200))) if failed else asked
             code, _ = write_code(ctx, messages, {f["code"] for f in failed}, asked)
-            run, result = run_code(ctx, code)
-            problem = off_task(task, run.result) if run.success else None
+            tried = attempt_code(ctx, task["question"], code)  # the shared code step: mends, run, fit check
+            code, run, result = tried.code, tried.run, tried.execution_result
+            misfit = tried.misfit if tried.outcome(last=attempt > max_retries) == "misfit" else None
+            problem = (off_task(task, run.result) or misfit) if run.success else None
             if run.success and (result or {}).get("result_str") is not None and not problem:
                 step["detail"] = f"attempt {attempt}: success"
                 break
