@@ -43,7 +43,7 @@ def test_the_graph_has_the_seeds_nodes_and_edges():
 
     ctx = MagicMock()
     ctx.settings = Settings()
-    graph = build_graph(ctx).get_graph()
+    graph = build_graph(ctx=ctx).get_graph()
     edges = {(e.source, e.target, e.conditional) for e in graph.edges}
     assert set(graph.nodes) == {"__start__", "reason", "code_exec", "report", "__end__"}
     assert edges == {

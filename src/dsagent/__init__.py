@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsagent import _pandas_hook
+from dsagent.doors import pandas_hook
 
 __version__ = "0.1.0"
 __all__ = ["AnalysisResult", "CleanOutcome", "Session", "analyze", "ask", "clean", "load_datasets", "profile_dataset", "__version__"]
 
-_pandas_hook.install()  # df.dsagent, registered when pandas is (or already was) imported
+pandas_hook.install()  # df.dsagent, registered when pandas is (or already was) imported
 
 
 def __getattr__(name: str) -> Any:

@@ -22,12 +22,17 @@ model spec or a project folder is read (``assistant.Configuration``, ``assistant
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from dsagent.errors import UserError
+
+SOURCE_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+._-]*://")
+"""A database URL's scheme (``postgresql://``, ``sqlite:///``): what sets a source apart from a file
+name, here and in ``sources/url.py`` (the access check stands below the sources it guards)."""
 
 _lock = threading.Lock()
 _serving: "ClientPolicy | None" = None
@@ -76,9 +81,8 @@ def allowed_paths(paths: Sequence[str] | str, roots: Iterable[Path | str], sourc
 
 
 def _is_url(raw: str) -> bool:
-    from dsagent.sources.url import is_source
-
-    return is_source(raw) and (raw.startswith("env:") or "://" in raw)
+    """A database source named by URL or ``env:NAME`` (a database file is checked as a file)."""
+    return raw.startswith("env:") or bool(SOURCE_URL.match(raw))
 
 
 def masked_url(raw: str) -> str:

@@ -236,7 +236,7 @@ class Session:
     def _add_footer(self, report: Report, ctx: RunContext, seconds: float) -> None:
         """The report ends with the column notes the model was given and the run's model usage."""
         from dsagent.data.sharing import load_notes_file, notes_for, notes_text
-        from dsagent.doors.text import usage_line
+        from dsagent.reports.usage import usage_line
 
         extra = load_notes_file(self.settings.notes_file) if self.settings.notes_file else None
         notes = {ds.name: notes_text(notes_for(ds, extra), [str(c) for c in ds.frame.columns]) for ds in self.datasets.values()}
@@ -250,7 +250,7 @@ class Session:
                 for ds_id, ds in self.datasets.items()}
         from dsagent.workflows.common.history import cap_history
 
-        graph = package.build_graph(ctx)
+        graph = package.build_graph(ctx=ctx)
         history, dropped = cap_history(self.history, self.settings.history_max_tokens)
         if dropped:
             self.progress(ProgressEvent("info", message=f"a long conversation: the {dropped} oldest exchange(s) are left out of the prompts "

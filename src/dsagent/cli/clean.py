@@ -27,7 +27,7 @@ def split_items(items: list[str]) -> tuple[list[str], str]:
 
 
 def cmd_clean(args: argparse.Namespace) -> int:
-    from dsagent.cli.commands import _err, _progress
+    from dsagent.cli.output import err as _err, progress as _progress
     from dsagent.config import load_settings
     from dsagent.workflows.clean.api import clean, resume
 
@@ -75,7 +75,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
 
 def _rerun(args: argparse.Namespace, settings: object) -> int:
     """``--rerun CLEANER FILE...``: the saved cleaner on new files, in the sandbox; exit 4 when it failed."""
-    from dsagent.cli.commands import _err, _progress
+    from dsagent.cli.output import err as _err, progress as _progress
     from dsagent.workflows.clean.rerun import rerun
 
     if args.resume or args.yes:

@@ -6,22 +6,8 @@ import argparse
 import json
 import sys
 
+from dsagent.cli.output import err as _err, progress as _progress
 from dsagent.errors import UserError
-
-
-def _err(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
-def _progress(event) -> None:  # type: ignore[no-untyped-def]
-    if event.kind == "node_start":
-        _err(f"▸ {event.node} …")
-    elif event.kind == "node_end":
-        mark = "✓" if event.outcome == "ok" else "✗" if event.outcome in {"failed", "error", "exception"} else "•"
-        detail = f" — {event.message}" if event.message else ""
-        _err(f"  {mark} {event.node} {event.seconds:.1f}s{detail}")
-    elif event.kind == "info" and event.message:
-        _err(f"  … {event.message}")
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

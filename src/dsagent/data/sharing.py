@@ -63,8 +63,8 @@ def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, 
     texts, tables = [], []
     share = budget_share(len(datasets))  # the tables share one budget: several wide ones fit as one does
     for ds in datasets.values():
-        if ds.table is not None:  # a database table: profiled by SQL in the database (sources/tables.py)
-            from dsagent.sources.tables import profile_text
+        if ds.table is not None:  # a database table: profiled by SQL in the database (sources/tables.py, data/table_profile.py)
+            from dsagent.data.table_profile import profile_text
 
             tables.append(profile_text(ds.table, ds.frame, settings.data_sharing, ds.id))
             continue
@@ -76,7 +76,7 @@ def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, 
     if len(texts) == 1:
         texts[0] = "df = " + texts[0]  # the sandbox binds df when there is exactly one dataset
     if tables:
-        from dsagent.sources.tables import SQL_GUIDE
+        from dsagent.data.table_profile import SQL_GUIDE
 
         dialects = sorted({ds.table.dialect for ds in datasets.values() if ds.table is not None})
         tables.insert(0, SQL_GUIDE.format(max_rows=settings.sql_max_rows, dialects=", ".join(dialects)))

@@ -9,8 +9,8 @@ streams as custom events (``stream_mode="custom"``). The thread keeps the conver
 ``config["configurable"]["model"]`` picks the model: the settings' ``model`` (default) or one of
 ``allowed_models``; any other is refused (:mod:`dsagent.access`).
 
-The clean workflow's graph and the assistant's are served as their own packages build them
-(``build_graph(checkpointer=None)``): they need the server's checkpointer for their interrupts.
+The clean workflow's graph and the assistant's are served as their own packages build them,
+looked up in the registry (:func:`dsagent.workflows.build_graph`, ``ctx=None``): they need the server's checkpointer for their interrupts.
 Their factories turn on :func:`dsagent.access.serve_clients`, so a model or project folder that
 a client writes into a run's configuration or state is held to the operator's settings.
 """
@@ -65,7 +65,11 @@ def _question(state: DoorState) -> str:
 
 
 def make_graph(workflow: str) -> Any:
-    """A compiled graph that runs ``workflow`` on plain JSON input."""
+    """A compiled graph that runs ``workflow`` (one ``ask`` offers, in :data:`dsagent.workflows.WORKFLOWS`) on plain JSON input."""
+    from dsagent.workflows import WORKFLOWS
+
+    if workflow not in WORKFLOWS:
+        raise ValueError(f"{workflow!r} is not a workflow ask offers ({', '.join(WORKFLOWS)}); clean and assistant are served as built")
 
     def run(state: DoorState, config: RunnableConfig) -> dict[str, Any]:
         from dsagent.errors import ProviderError, UserError
@@ -127,6 +131,7 @@ def make_graph(workflow: str) -> Any:
 quick = make_graph("quick")
 react = make_graph("react")
 robust = make_graph("robust")
+# langgraph.json names these five (the registry's, tests/doors/test_langgraph_registry.py checks it).
 
 
 def clean(config: Any = None) -> Any:
@@ -138,10 +143,10 @@ def clean(config: Any = None) -> Any:
     operator's settings: its workspace is ``<workspace_root>/served-clean/<digest of the thread>/``,
     never a folder the client names in the state or the configuration (workflows/clean/served.py)."""
     from dsagent.access import serve_clients
-    from dsagent.workflows.clean.graph import build_graph
+    from dsagent.workflows import build_graph
 
     serve_clients()
-    return build_graph(ctx=None)
+    return build_graph("clean", ctx=None)
 
 
 def assistant(config: Any = None) -> Any:
@@ -149,7 +154,7 @@ def assistant(config: Any = None) -> Any:
     operator: ``project_dir`` must lie under ``allowed_roots`` and ``agent_llm.model`` must be the
     settings' model or in ``allowed_models`` (checked where each is read, on every run)."""
     from dsagent.access import serve_clients
-    from dsagent.workflows.assistant.graph import build_graph
+    from dsagent.workflows import build_graph
 
     serve_clients()
-    return build_graph()
+    return build_graph("assistant")

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsagent.data.table_profile import APPROX_DISTINCT, SAMPLE_ROWS, quoted, sql_name
 from dsagent.sources.fetch import TooLarge
 from dsagent.sources.guard import translate
 
@@ -18,11 +19,7 @@ MAX_TABLES = 30
 """Tables profiled in full; more are listed by name and column count only."""
 MAX_COLUMNS = 60
 """Columns a statistics query covers (the rest are listed by name and type)."""
-TABLE_TOKEN_BUDGET = 700
-SAMPLE_ROWS = 3
 _ORDERED = re.compile(r"int|real|float|double|numeric|decimal|date|time|number|money|serial", re.IGNORECASE)
-# Engines with an approximate distinct count (a sketch, not a sort); the others count exactly.
-_APPROX_DISTINCT = {"duckdb", "spark", "databricks", "snowflake", "bigquery", "trino", "presto", "redshift"}
 
 
 @dataclass
@@ -42,26 +39,15 @@ class TableInfo:
     """Per column: ``nonnull``, ``distinct`` and, for ordered types, ``min`` and ``max``."""
 
 
-def _quote(name: str) -> str:
-    from sqlglot import exp
-
-    return exp.to_identifier(name, quoted=True).sql("duckdb")
-
-
-def sql_name(name: str) -> str:
-    """A name as the model should write it: bare when lower-case and simple, else double-quoted."""
-    return name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else _quote(name)
-
-
 def _stats_query(table: str, columns: list[tuple[str, str]], dialect: str) -> str:
-    distinct = "APPROX_COUNT_DISTINCT({c})" if dialect in _APPROX_DISTINCT else "COUNT(DISTINCT {c})"
+    distinct = "APPROX_COUNT_DISTINCT({c})" if dialect in APPROX_DISTINCT else "COUNT(DISTINCT {c})"
     parts = ["COUNT(*) AS n"]
     for i, (name, dtype) in enumerate(columns[:MAX_COLUMNS]):
-        c = _quote(name)
+        c = quoted(name)
         parts += [f"COUNT({c}) AS nn_{i}", f"{distinct.format(c=c)} AS u_{i}"]
         if _ORDERED.search(dtype):
             parts += [f"MIN({c}) AS lo_{i}", f"MAX({c}) AS hi_{i}"]
-    return translate(f"SELECT {', '.join(parts)} FROM {_quote(table)}", dialect)
+    return translate(f"SELECT {', '.join(parts)} FROM {quoted(table)}", dialect)
 
 
 def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
@@ -84,7 +70,7 @@ def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
                                     "min": row.get(f"lo_{i}"), "max": row.get(f"hi_{i}")}
             if sharing != "schema":
                 try:
-                    query = translate(f"SELECT * FROM {_quote(table)} LIMIT {SAMPLE_ROWS}", engine.dialect)
+                    query = translate(f"SELECT * FROM {quoted(table)} LIMIT {SAMPLE_ROWS}", engine.dialect)
                     sample, _ = _read(engine, table, query, SAMPLE_ROWS)
                 except TooLarge:
                     pass  # a row over the byte budget: the profile shows no sample rows
@@ -129,51 +115,3 @@ def _role(spec: Any) -> str | None:
         return make_url(spec.url).username
     except Exception:  # noqa: BLE001 - only a better message is lost
         return None
-
-
-def _column_line(info: TableInfo, name: str, dtype: str, sharing: str) -> str:
-    """One column of a table's profile: name, type, missing share, distinct count, and (unless
-    ``schema``) its range."""
-    from dsagent.data.profile import _name, _pct, _value, num
-
-    s = info.stats.get(name) or {}
-    part = f"- {sql_name(name) if len(name) <= 60 else _name(name)} {dtype}"
-    nonnull, distinct = s.get("nonnull"), s.get("distinct")
-    if info.rows and nonnull is not None and nonnull < info.rows:
-        part += f" miss={_pct(info.rows - int(nonnull), info.rows)}"
-    if distinct is not None:
-        part += f" u={'~' if info.dialect in _APPROX_DISTINCT else ''}{int(distinct):,}"
-    if sharing != "schema" and s.get("min") is not None:
-        low, high = s["min"], s["max"]
-        fmt = (lambda v: num(v)) if isinstance(low, (int, float)) and not isinstance(low, bool) else _value
-        part += f" min={fmt(low)} max={fmt(high)}"
-    return part
-
-
-def profile_text(info: TableInfo, sample: Any, sharing: str, dataset_id: str) -> str:
-    """The prompt's description of one table, within :data:`TABLE_TOKEN_BUDGET` tokens."""
-    from dsagent.data.tokens import count_tokens, within_budget
-
-    rows = "? rows" if info.rows is None else f"{info.rows:,} rows"
-    head = (f"table {info.name} (database {info.source}, id {dataset_id!r}): {rows} x {len(info.columns)} cols; "
-            f"in the database, not in pandas: query it with sql(\"SELECT … FROM {sql_name(info.name)} …\")")
-    if sharing == "schema":
-        head += " (schema only: values are not shown)"
-    parts = [_column_line(info, name, dtype, sharing) for name, dtype in info.columns]
-    kept, left, used = within_budget(parts, TABLE_TOKEN_BUDGET, count_tokens(head))
-    lines = [head, *kept]
-    if left:
-        lines.append(f"({left} more columns not shown: over the profile's token budget)")
-    if sharing != "schema" and len(sample):
-        shown = sample.head(SAMPLE_ROWS).to_string(index=False, max_colwidth=24)
-        if used + count_tokens(shown) < TABLE_TOKEN_BUDGET + 200:
-            lines.append("first rows:\n" + shown)
-    return "\n".join(lines)
-
-
-SQL_GUIDE = (
-    "Database tables are not loaded in pandas: sql(query) runs one SELECT in the database and returns a "
-    "pandas DataFrame of at most {max_rows:,} rows. Write DuckDB SQL (it is translated for {dialects}); "
-    "aggregate in SQL (WHERE, GROUP BY, SUM/AVG/COUNT, ORDER BY, LIMIT) and bring only small results into pandas. "
-    "Only reading is allowed."
-)

@@ -10,16 +10,15 @@ is kept out of every message, log line and report (:attr:`SourceSpec.display`, :
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dsagent.access import SOURCE_URL as _URL
 from dsagent.errors import UserError
 
 SQLITE_SUFFIXES = (".sqlite", ".sqlite3", ".db")
 DUCKDB_SUFFIXES = (".duckdb", ".ddb")
-_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+._-]*://")
 
 
 @dataclass

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.web.state import State, ensure_workspace, log, one_line, page_model
-from dsagent.workflows import WORKFLOWS
+from dsagent.workflows import REGISTRY, WORKFLOWS
 
 MODE = "assistant"
-MODES: dict[str, str] = {**WORKFLOWS, MODE: "Seed 004: one agent over your files — summaries, tasks, planned analyses, questions, cleaning."}
+MODES: dict[str, str] = {**WORKFLOWS, MODE: REGISTRY[MODE].description}
 
 
 def project_dir(state: State) -> Path:

@@ -25,7 +25,12 @@ def recursion_limit(max_tool_iterations: int) -> int:
     return 2 * max_tool_iterations + 3
 
 
-def build_graph(checkpointer: Any = None, tools: list[Any] | None = None) -> Any:
+def build_graph(checkpointer: Any = None, tools: list[Any] | None = None, *, ctx: Any = None) -> Any:
+    """The compiled graph (dsagent.workflows' convention). It takes no ``ctx``: its nodes read the
+    project and model from the run's configuration, and stage 4 opens one run per task
+    (``runtime.run_context``, through ``Session.open_run``)."""
+    if ctx is not None:
+        raise TypeError("the assistant takes no RunContext: each task it executes opens its own run")
     graph = StateGraph(AgentState, context_schema=None)
     graph.add_node("agent_node", make_agent_node())
     graph.add_node("tools", ToolNode(tools or get_all_tools()))

@@ -13,7 +13,10 @@ from dsagent.workflows.quick.routing import route_after_code, should_execute_cod
 from dsagent.workflows.quick.state import AgentState
 
 
-def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
+def build_graph(checkpointer: Any = None, *, ctx: RunContext | None = None) -> Any:
+    """The compiled graph; every node reaches ``ctx`` through ``make_nodes(ctx)`` (dsagent.workflows' convention)."""
+    if ctx is None:
+        raise TypeError("quick needs a RunContext (Session.open_run); a server runs it through doors/langgraph_app.py")
     nodes = make_nodes(ctx)
     graph = StateGraph(AgentState)
     for name, fn in nodes.items():

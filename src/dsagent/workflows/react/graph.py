@@ -14,7 +14,10 @@ from dsagent.workflows.react.routing import route_after_reason
 from dsagent.workflows.react.state import AgentState
 
 
-def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
+def build_graph(checkpointer: Any = None, *, ctx: RunContext | None = None) -> Any:
+    """The compiled graph; every node reaches ``ctx`` through ``make_nodes(ctx)`` (dsagent.workflows' convention)."""
+    if ctx is None:
+        raise TypeError("react needs a RunContext (Session.open_run); a server runs it through doors/langgraph_app.py")
     graph = StateGraph(AgentState)
     for name, fn in make_nodes(ctx).items():
         graph.add_node(name, fn)

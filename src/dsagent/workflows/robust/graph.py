@@ -24,7 +24,10 @@ def _to(*names: str) -> dict[str, str]:
     return {name: name for name in names}
 
 
-def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
+def build_graph(checkpointer: Any = None, *, ctx: RunContext | None = None) -> Any:
+    """The compiled graph; every node reaches ``ctx`` through ``make_nodes(ctx)`` (dsagent.workflows' convention)."""
+    if ctx is None:
+        raise TypeError("robust needs a RunContext (Session.open_run); a server runs it through doors/langgraph_app.py")
     settings = ctx.settings
     graph = StateGraph(RobustState)
     for name, fn in make_nodes(ctx).items():

@@ -1,4 +1,4 @@
-"""Registers ``df.dsagent`` when pandas is imported, without importing pandas itself.
+"""The notebook door's hook: registers ``df.dsagent`` when pandas is imported, without importing pandas itself.
 
 ``import dsagent`` must stay fast (the CLI imports it for ``--help``), so the accessor is
 registered right away only if pandas is already loaded; otherwise a meta-path finder waits for
