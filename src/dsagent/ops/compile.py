@@ -1,0 +1,195 @@
+"""A chosen operation written as readable pandas: the code the user sees, runs and can re-run.
+
+Each operation is one small function from a checked :class:`~dsagent.ops.choice.Choice` to source
+lines that end in ``result = …``. The code reads only ``df`` (or the frame name given) and
+pandas/scipy, so it runs in the sandbox as a model's code would and outside dsagent unchanged.
+Filter values are written as the column holds them (a category value in its own spelling, a number
+as a number, a date compared as a date), which is what makes a choice's code right where a
+model's hand-written filter often is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dsagent.ops.choice import Choice, Filter, matched_value, problems
+from dsagent.ops.schema import TableSchema
+
+_PANDAS_AGG = {"mean": "mean", "median": "median", "sum": "sum", "min": "min", "max": "max", "std": "std",
+               "count": "count", "nunique": "nunique"}
+_FREQ = {"day": "D", "week": "W", "month": "MS", "quarter": "QS", "year": "YS"}
+
+
+class NotCompilable(ValueError):
+    """The choice cannot run on this table; the message lists why (``choice.problems``)."""
+
+
+def _literal(value: Any, column: Any) -> str:
+    """``value`` as a Python literal of the column's own type."""
+    if column is not None and column.values:
+        matched = matched_value(value, column.values)
+        if matched is not None:
+            value = matched
+    if column is not None and (column.numeric or column.kind == "number"):
+        number = float(value)
+        return repr(int(number)) if number.is_integer() else repr(number)
+    return repr(str(value))
+
+
+def _mask(frame: str, filters: list[Filter], schema: TableSchema) -> str:
+    parts = []
+    for f in filters:
+        col = schema.column(f.column)
+        left = f"{frame}[{f.column!r}]"
+        if col is not None and col.kind == "date":
+            parts.append(f"(pd.to_datetime({left}) {f.op} pd.Timestamp({str(f.value)!r}))")
+        else:
+            parts.append(f"({left} {f.op} {_literal(f.value, col)})")
+    return " & ".join(parts)
+
+
+def _data(frame: str, filters: list[Filter], schema: TableSchema) -> list[str]:
+    if not filters:
+        return [f"data = {frame}"]
+    return [f"data = {frame}[{_mask(frame, filters, schema)}]"]
+
+
+def _agg(choice: Choice) -> str:
+    return _PANDAS_AGG[choice.agg or "mean"]
+
+
+def _aggregate(c: Choice, s: TableSchema) -> list[str]:
+    return [f"result = data[{c.column!r}].{_agg(c)}()"]
+
+
+def _grouped(c: Choice) -> str:
+    if c.column is None or c.agg == "count" and c.column == c.by:
+        return f"data[{c.by!r}].value_counts()"
+    return f"data.groupby({c.by!r})[{c.column!r}].{_agg(c)}()"
+
+
+def _group_aggregate(c: Choice, s: TableSchema) -> list[str]:
+    ascending = c.direction == "lowest"
+    lines = [f"result = {_grouped(c)}.sort_values(ascending={ascending})"]
+    if c.top:
+        lines.append(f"result = result.head({int(c.top)})")
+    return lines
+
+
+def _extreme_group(c: Choice, s: TableSchema) -> list[str]:
+    pick = "idxmin" if c.direction == "lowest" else "idxmax"
+    what = f"{c.agg or 'mean'} of {c.column}" if c.column else "rows"
+    return [f"per_group = {_grouped(c)}",
+            f"result = {{{c.by!r}: per_group.{pick}(), {what!r}: per_group.loc[per_group.{pick}()]}}"]
+
+
+def _extreme_row(c: Choice, s: TableSchema) -> list[str]:
+    pick = "idxmin" if c.direction == "lowest" else "idxmax"
+    label = c.by or c.other
+    lines = [f"row = data.loc[data[{c.column!r}].{pick}()]"]
+    if label:
+        return [*lines, f"result = {{{label!r}: row[{label!r}], {c.column!r}: row[{c.column!r}]}}"]
+    return [*lines, f"result = row[{c.column!r}]"]
+
+
+def _count_rows(c: Choice, s: TableSchema) -> list[str]:
+    return ["result = len(data)"]
+
+
+def _share(c: Choice, s: TableSchema) -> list[str]:
+    return [f"meets = {_mask('data', c.condition, s)}", "result = 100 * meets.mean()  # percent of the rows"]
+
+
+def _distinct_count(c: Choice, s: TableSchema) -> list[str]:
+    return [f"result = data[{c.column!r}].nunique()"]
+
+
+def _correlation(c: Choice, s: TableSchema) -> list[str]:
+    return [f"result = data[{c.column!r}].corr(data[{c.other!r}])"]
+
+
+def _change(c: Choice, s: TableSchema) -> list[str]:
+    by = s.column(c.by or "")
+    agg = c.agg or ("sum" if _repeats(s, c) or c.freq else "mean")
+    if by is not None and by.kind == "date" and c.freq:  # a period of dates: month, year, …
+        grouped = (f"per_period = data.set_index(pd.to_datetime(data[{c.by!r}]))[{c.column!r}]"
+                   f".resample({_FREQ[c.freq]!r}).{_PANDAS_AGG[agg]}()")
+    else:
+        key = f"pd.to_datetime(data[{c.by!r}])" if by is not None and by.kind == "date" else f"data[{c.by!r}]"
+        grouped = f"per_period = data.groupby({key})[{c.column!r}].{_PANDAS_AGG[agg]}().sort_index()"
+    return [grouped,
+            "first, last = per_period.iloc[0], per_period.iloc[-1]",
+            "result = {'first period': per_period.index[0], 'last period': per_period.index[-1], 'first': first, "
+            "'last': last, 'change': last - first, 'percent change': 100 * (last - first) / first}"]
+
+
+def _repeats(s: TableSchema, c: Choice) -> bool:
+    """A period column with fewer distinct values than rows: each period sums several rows."""
+    col = s.column(c.by or "")
+    return bool(col is not None and col.values and len(col.values) < s.rows)
+
+
+def _quantile(c: Choice, s: TableSchema) -> list[str]:
+    q = c.q if c.q is not None and c.q <= 1 else (c.q or 50) / 100
+    return [f"result = data[{c.column!r}].quantile({q!r})"]
+
+
+def _outliers(c: Choice, s: TableSchema) -> list[str]:
+    return [f"values = data[{c.column!r}]",
+            "q1, q3 = values.quantile(0.25), values.quantile(0.75)",
+            "iqr = q3 - q1",
+            "outside = (values < q1 - 1.5 * iqr) | (values > q3 + 1.5 * iqr)",
+            "result = int(outside.sum())"]
+
+
+def _compare_groups(c: Choice, s: TableSchema) -> list[str]:
+    by = s.column(c.by or "")
+    a, b = (_literal(g, by) for g in c.groups[:2])
+    return ["from scipy import stats",
+            f"a = data.loc[data[{c.by!r}] == {a}, {c.column!r}].dropna()",
+            f"b = data.loc[data[{c.by!r}] == {b}, {c.column!r}].dropna()",
+            "test = stats.ttest_ind(a, b, equal_var=False)  # Welch's t-test",
+            f"result = {{'mean ' + str({a}): a.mean(), 'mean ' + str({b}): b.mean(), "
+            "'t statistic': test.statistic, 'p value': test.pvalue}"]
+
+
+def _regression(c: Choice, s: TableSchema) -> list[str]:
+    return ["from scipy import stats",
+            f"pairs = data[[{c.other!r}, {c.column!r}]].dropna()",
+            f"fit = stats.linregress(pairs[{c.other!r}], pairs[{c.column!r}])",
+            "result = {'slope': fit.slope, 'intercept': fit.intercept, 'r squared': fit.rvalue ** 2}"]
+
+
+def _resample(c: Choice, s: TableSchema) -> list[str]:
+    return [f"series = data.set_index(pd.to_datetime(data[{c.by!r}]))[{c.column!r}]",
+            f"result = series.resample({_FREQ[c.freq or 'month']!r}).{_agg(c)}()"]
+
+
+_WRITERS: dict[str, Callable[[Choice, TableSchema], list[str]]] = {
+    "aggregate": _aggregate, "group_aggregate": _group_aggregate, "extreme_group": _extreme_group,
+    "extreme_row": _extreme_row, "count_rows": _count_rows, "share": _share, "distinct_count": _distinct_count,
+    "correlation": _correlation, "change": _change, "quantile": _quantile, "outliers": _outliers,
+    "compare_groups": _compare_groups, "regression": _regression, "resample": _resample,
+}
+
+
+def compile_choice(choice: Choice, schema: TableSchema, frame: str = "df") -> str:
+    """The pandas code for ``choice`` on the table ``frame`` (raises :class:`NotCompilable`)."""
+    found = problems(choice, schema)
+    if found:
+        raise NotCompilable("; ".join(found))
+    lines = ["import pandas as pd", *_data(frame, choice.filters, schema), *_WRITERS[choice.op](choice, schema)]
+    return "\n".join(lines) + "\n"
+
+
+def run_choice(choice: Choice, frame: Any) -> Any:
+    """Run the compiled code on ``frame`` (a copy: the caller's frame is never changed); returns ``result``.
+
+    The same code the sandbox runs, run here: what the tests and a verifier compare."""
+    from dsagent.ops.schema import table_schema
+
+    code = compile_choice(choice, table_schema(frame))
+    namespace: dict[str, Any] = {"df": frame.copy()}
+    exec(compile(code, "<operation>", "exec"), namespace)  # noqa: S102 — our own generated code
+    return namespace["result"]
