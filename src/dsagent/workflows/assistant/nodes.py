@@ -63,7 +63,10 @@ def make_agent_node() -> Any:
         model = _model(conf)
         ctx = turns.context(state, runtime_for(state.get("project_dir"), conf.agent_llm.model or _spec()))
         try:
-            update = _step(state, conf, model, ctx)
+            with ctx.step("agent_node") as step:  # the run log names each call's node
+                update = _step(state, conf, model, ctx)
+                calls = update["messages"][-1].tool_calls
+                step["detail"] = f"next: {', '.join(c['name'] for c in calls)}" if calls else "answered"
         except BaseException as exc:
             turns.finish(state, error=exc)
             raise
