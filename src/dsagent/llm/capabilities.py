@@ -73,9 +73,7 @@ def refusal(exc: BaseException) -> str | None:
 
 def model_key(model: Any) -> str:
     """Which server and model a capability belongs to: ``<base URL>|<model name>``."""
-    from dsagent.llm.guard import unwrap
-
-    inner = unwrap(model)
+    inner = getattr(model, "inner", model)  # the provider's model inside llm.guard's wrapper (guard imports this module)
     base = getattr(inner, "openai_api_base", None) or getattr(inner, "base_url", None) or type(inner).__name__
     name = getattr(inner, "model_name", None) or getattr(inner, "model", None) or ""
     return f"{base}|{name}"
