@@ -58,3 +58,14 @@ def test_no_module_outside_the_session_reaches_for_its_private_sandbox():
     src = Path(dsagent.__file__).parent
     users = [p for p in src.rglob("*.py") if "_LazySandbox" in p.read_text() and p.name != "session.py"]
     assert users == []
+
+
+def test_a_model_that_fails_to_load_leaves_a_failed_run_in_the_log(sales_csv, tmp_path):
+    from dsagent.errors import DsagentError
+    from dsagent.session import Session
+
+    with Session([sales_csv], model=f"scripted:{tmp_path / 'missing.json'}") as session:
+        with pytest.raises(DsagentError):
+            session.ask("How many rows?")
+        runs = session.run_log.recent_runs()
+        assert len(runs) == 1 and runs[0]["status"] == "failed" and runs[0]["workflow"] == "quick"

@@ -158,14 +158,15 @@ class Session:
             model = self.model
             label = model_label(model)
             self.run_log.set_model(run_id, label)
+            sharing = self.settings.data_sharing
+            sandbox = _SampledSandbox(self) if sharing == "sample" and cut_results else _LazySandbox(self)
+            redact = None
+            if sharing == "schema" and self.datasets:
+                columns = [str(c) for ds in self.datasets.values() for c in ds.frame.columns]
+                redact = Redactor(self.datasets, protect=[question, *columns]).messages
         except BaseException as exc:
             self.run_log.finish_run(run_id, "failed", error=f"{type(exc).__name__}: {exc}")
             raise
-        sharing = self.settings.data_sharing
-        sandbox = _SampledSandbox(self) if sharing == "sample" and cut_results else _LazySandbox(self)
-        redact = None
-        if sharing == "schema" and self.datasets:
-            redact = Redactor(self.datasets, protect=[question, *(str(c) for ds in self.datasets.values() for c in ds.frame.columns)]).messages
         return RunContext(self.settings, model, label, sandbox, self.run_log, run_id, self.workspace, self.progress,
                           datasets=self.datasets, redact=redact)
 
