@@ -246,3 +246,14 @@ def test_code_exec_takes_the_shared_code_step_mends_and_fit_check(script_file, s
     assert result.code.endswith("result = df.loc[result, 'region']\n")
     assert result.result_str == frame.loc[frame["units"].idxmax(), "region"]
     assert result.failed_attempts[0]["error"].startswith("ResultDoesNotFitQuestion")
+
+
+def test_a_misfit_at_the_last_loop_is_kept(script_file, sales_csv):
+    """At the loop limit's last step a result that does not fit is kept (as quick and robust keep
+    one at their last attempt): the report has an answer to show, not only a failure."""
+    spec = script_file([reason("act", instruction="Which month had the largest units value?"), "result = float(df['units'].max())",
+                        reason("act", instruction="again"), report("The largest units value is 32.")])
+    with session_for(spec, [sales_csv], react_max_loops=1) as session:
+        result = session.ask("Which month had the largest units value?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    assert result.failed_attempts == [] and result.result_str == str(float(pd.read_csv(sales_csv)["units"].max()))
