@@ -4,8 +4,11 @@
     final_output["explanation"], final_output["grounding"] = grounded.text, grounded.record()
 
 ``regenerate(feedback) -> str`` asks the model once more with the discrepancy named (None: mend by
-code at once). When a claim was caught, a ``grounding`` step row says what and what was done; the
-report shows it as a caveat (reports.build.grounding_caveat reads ``final_output["grounding"]``).
+code at once). A structured answer of several texts (react's report sections) goes through
+:func:`ground_parts`, which checks each and returns one merged record. When a claim was caught, a
+``grounding`` step row says what and what was done; the report shows it as a caveat
+(reports.build.grounding_caveat reads ``final_output["grounding"]``). The rules themselves are in
+:mod:`.grounding`.
 """
 
 from __future__ import annotations
