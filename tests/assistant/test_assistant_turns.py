@@ -26,11 +26,15 @@ def stand_ins(replies: dict[str, str]) -> list[Any]:
 
     from dsagent.workflows.assistant.tools import get_all_tools
 
-    def fixed(text: str) -> Any:
-        return lambda **_kw: text
+    def fixed(reply: Any) -> Any:
+        return lambda **_kw: reply
 
-    return [StructuredTool.from_function(func=fixed(replies[t.name]), name=t.name, description=t.description, args_schema=t.args_schema)
-            if t.name in replies else t for t in get_all_tools()]
+    def stand_in(t: Any) -> Any:
+        pair = isinstance(replies[t.name], tuple)  # (content, artifact), as answer_question returns
+        return StructuredTool.from_function(func=fixed(replies[t.name]), name=t.name, description=t.description, args_schema=t.args_schema,
+                                            response_format="content_and_artifact" if pair else "content")
+
+    return [stand_in(t) if t.name in replies else t for t in get_all_tools()]
 
 
 def turn(project: Path, script_file, replies: list, request: str, tools: dict[str, str] | None = None):
@@ -80,9 +84,10 @@ def test_a_question_asked_after_cleaning_is_answered(project: Path, script_file)
 
 
 def test_the_reply_leads_with_the_one_computed_value(project: Path, script_file):
-    tools = {"answer_question": "Answer: The code groups the rows by day and takes the mean; the highest is Sun.\nResult: Sun\nReport: r.md\nNext step: x."}
+    tools = {"answer_question": ("Answer: The code groups the rows by day and takes the mean. The highest is Sun.\nResult: Sun\nReport: r.md\nNext step: x.",
+                                 {"result_str": "Sun", "grounding": None})}
     out = turn(project, script_file, [decide("answer_question")], "On which day is the average total bill highest?", tools)
-    assert out.answer.split(".")[0].count("Sun") == 1  # the first sentence names the answer
+    assert out.answer.startswith("The highest is Sun.")  # the sentence that names the answer comes first
     assert "groups the rows by day" in out.answer  # then how it was computed
 
 
@@ -139,3 +144,17 @@ def test_stage_four_is_grounded_and_logged_in_the_turns_run(project: Path, scrip
     prompts = [c["prompt"] for c in log.llm_calls(runs[0]["id"])]
     assert len(prompts) == 6
     assert "<data>" in prompts[1] and "<data>" in prompts[2]  # the profile is fenced in stage 3's and 4's prompts
+
+
+def test_only_one_value_leads(project: Path):
+    from dsagent.workflows.assistant.project import Project
+    from dsagent.workflows.assistant.reply import one_value
+    from dsagent.workflows.assistant.router import Turn
+
+    def asked(result_str):
+        return Turn(request="q", calls=[{"name": "answer_question", "args": {}, "result": "Answer: …", "artifact": {"result_str": result_str}}])
+
+    p = Project.at(project)
+    assert one_value(asked("np.float64(2.998)"), p) == "2.998" and one_value(asked("Sun"), p) == "Sun"
+    assert one_value(asked("day\nSun    21.4\nSat    20.4"), p) is None  # a table leads with nothing
+    assert one_value(asked("{'a': 1}"), p) is None

@@ -5,7 +5,7 @@ message (their results, and the full result a stage-4 task stored), by the same 
 quick's explanation gets (:func:`ground_in_run`): regenerated once with the discrepancy named, then
 mended by code. The record goes to the turn's run (its final output) and to the state.
 
-When a tool computed one value (answer_question's or execute_analysis's ``Result:``), the reply's
+When a tool computed one value (answer_question's or an executed task's result), the reply's
 first sentence states it: the sentence that does is moved first, else the value is put before the
 reply. After ``answer_question`` the reply is its answer, already grounded by the workflow that
 computed it; no model call rewrites it.
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 COMPUTING = ("answer_question", "execute_analysis", "view_results")
 """Tools whose ``Result:`` line is a computed value."""
-_RESULT = re.compile(r"^(?:Result|result): (.+)$", re.M)
+_NUMPY = re.compile(r"^np\.\w+\((.*)\)$")
 _ANSWER = re.compile(r"^Answer: (.*?)(?=\nResult: |\nReport: |\Z)", re.S)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
 _SENTENCE = re.compile(r"(?<=[.!?。])\s+")
@@ -42,14 +42,20 @@ def outputs(turn: "Turn", project: "Project") -> list[str]:
     return found
 
 
-def one_value(turn: "Turn") -> str | None:
-    """The value the last computing tool of the turn produced, when it is one value (a number or a
-    short label), else None."""
+def one_value(turn: "Turn", project: "Project") -> str | None:
+    """The value the last computing tool of the turn produced (answer_question's whole result, kept
+    beside its message; an executed task's stored result), when it is one value: a number or a
+    short label on one line. None otherwise."""
     for call in reversed(turn.calls):
-        if call["name"] in COMPUTING and not call["result"].startswith("Error"):
-            match = _RESULT.search(call["result"])
-            value = match.group(1).strip().strip("'\"") if match else ""
-            return value if value and len(value) <= 60 and len(value.split()) <= 3 and "{" not in value and "\n" not in value else None
+        if call["name"] not in COMPUTING or call["result"].startswith("Error"):
+            continue
+        if call["name"] == "answer_question":
+            result = (call.get("artifact") or {}).get("result_str")
+        else:
+            task = project.task(call["args"].get("task_id")) if call["args"].get("task_id") else None
+            result = (project.result(task) or {}).get("result") if task else None
+        value = _NUMPY.sub(r"\1", str(result or "").strip()).strip("'\"")
+        return value if value and "\n" not in value and len(value) <= 60 and len(value.split()) <= 3 and "{" not in value else None
     return None
 
 
@@ -108,4 +114,4 @@ def grounded_reply(ctx: "RunContext", text: str, turn: "Turn", project: "Project
         regenerate = regenerate_with(ctx, messages, text, max_tokens or 300) if messages else None
         grounded = ground_in_run(ctx, text, outputs(turn, project), turn.request, regenerate)
         text, record = grounded.text, grounded.record()
-    return lead_with(text, one_value(turn)), record
+    return lead_with(text, one_value(turn, project)), record
