@@ -1,7 +1,7 @@
 """Measure the clean workflow on real dirty tables with cell-level truth (dirty.csv / clean.csv pairs).
 
     .venv/bin/python benchmarks/realclean.py --data DIR [--tables flights,movies_1,tax] [--model local]
-        [--out benchmarks/results/realclean-local.json] [--score-only CLEANED.csv --tables NAME]
+        [--out benchmarks/results/realclean-local.json] [--score-only CLEANED.csv --tables NAME] [--no-model]
 
 DIR holds one folder per table with ``dirty.csv`` and ``clean.csv`` (same rows in the same order,
 same columns in the same order; the clean file's header may name them differently). The set used in
@@ -20,6 +20,10 @@ For each table it runs what a user would, in a new process: ``dsagent clean dirt
   errors; F1 their harmonic mean. Records lost: dirty rows absent from the output (rows are matched
   by position when the row count is kept, otherwise by the first column when it is a unique key).
   Cells flagged: the report's count of cells left as they were for want of evidence.
+
+``--no-model`` is the baseline beside the model's figures: the same findings and snippets run in this
+process with the default steps switched by the instruction's plain words only (no model call, no
+sandbox); it also prints the share of flagged cells that are errors.
 """
 
 from __future__ import annotations
@@ -116,6 +120,43 @@ def _flagged(report: Path | None) -> int | None:
     return int(m.group(1).replace(",", "")) if m else 0
 
 
+def no_model(table: Path, instruction: str, work: Path) -> tuple[dict, Path]:
+    """The baseline without a model: the same findings and snippets, the default steps switched by the
+    instruction's plain words only, run in this process; flagged cells are returned whole (``cells``)."""
+    import time
+
+    from dsagent.workflows.clean import detect as clean_detect
+    from dsagent.workflows.clean import snippets
+    from dsagent.workflows.clean.decide import grounded
+    from dsagent.workflows.clean.plan import make_plan
+
+    started = time.perf_counter()
+    raw = pd.read_csv(table / "dirty.csv", low_memory=False)
+    sample, clean_detect.FLAG_SAMPLE = clean_detect.FLAG_SAMPLE, 10**9
+    try:
+        findings = clean_detect.detect(raw)
+    finally:
+        clean_detect.FLAG_SAMPLE = sample
+    policy, skipped, _, _ = grounded(None, instruction, findings)
+    scope: dict = {}
+    exec(snippets.build_function(make_plan(findings, policy, skipped)), scope)  # noqa: S102 - dsagent's own vetted snippets
+    out = work / f"{table.name}_no_model.csv"
+    scope["data_cleaner"](raw).to_csv(out, index=False)
+    flagged = next((f["params"]["cells"] for f in findings if f["kind"] == "flagged"), [])
+    return {"status": "no model", "seconds": round(time.perf_counter() - started, 1), "llm_calls": 0,
+            "flagged": len({(c["row"], c["column"]) for c in flagged}), "cells": flagged}, out
+
+
+def flag_precision(dirty: pd.DataFrame, clean: pd.DataFrame, cells: list[dict]) -> float | None:
+    """The share of flagged cells that are errors (their dirty value differs in substance from clean.csv)."""
+    where = {(c["row"], c["column"]) for c in cells if c["column"] in dirty.columns}
+    if not where:
+        return None
+    clean = clean.set_axis(dirty.columns, axis=1)
+    wrong = sum(not _same(pd.Series([norm(dirty.at[r, c])]), pd.Series([norm(clean.at[r, c])])).iloc[0] for r, c in where)
+    return round(wrong / len(where), 4)
+
+
 def run_table(table: Path, model: str, instruction: str, work: Path) -> tuple[dict, Path | None]:
     outcome, seconds = run_clean(table / "dirty.csv", instruction, model, work)
     row = {"status": outcome.get("status"), "seconds": seconds, "llm_calls": outcome.get("llm_calls"), "error": outcome.get("error")}
@@ -133,6 +174,8 @@ def main() -> int:
     parser.add_argument("--model", default="local")
     parser.add_argument("--instruction", default=INSTRUCTION)
     parser.add_argument("--score-only", type=Path, help="score this cleaned CSV (one table) instead of running dsagent")
+    parser.add_argument("--no-model", action="store_true", help="the baseline: findings and snippets in this process, no model call; "
+                        "also prints the share of flagged cells that are errors")
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     parser.add_argument("--columns", action="store_true", help="print the figures per column too")
     args = parser.parse_args()
@@ -143,6 +186,9 @@ def main() -> int:
         dirty, clean = _read(table / "dirty.csv"), _read(table / "clean.csv")
         if args.score_only:
             row, cleaned = {"status": "scored", "seconds": None, "flagged": None}, args.score_only
+        elif args.no_model:
+            row, cleaned = no_model(table, args.instruction, work)
+            row["flagged_errors"] = flag_precision(dirty, clean, row.pop("cells"))
         else:
             row, cleaned = run_table(table, args.model, args.instruction, work)
         row["table"] = name
@@ -151,7 +197,8 @@ def main() -> int:
         rows.append(row)
         print(f"{name:9} P {row.get('precision', '-'):>6}  R {row.get('recall', '-'):>6}  F1 {row.get('f1', '-'):>6}  "
               f"errors {row.get('errors', '-'):>5}  changed {row.get('changed', '-'):>5}  flagged {row.get('flagged')}  "
-              f"lost {row.get('records_lost', '-')}  {row.get('seconds')}s  {row.get('llm_calls')} LLM calls  {row.get('status')}", flush=True)
+              f"lost {row.get('records_lost', '-')}  {row.get('seconds')}s  {row.get('llm_calls')} LLM calls  {row.get('status')}"
+              + (f"  flagged that are errors {row['flagged_errors']}" if row.get("flagged_errors") is not None else ""), flush=True)
         if row.get("error"):
             print(f"          error: {row['error']}", flush=True)
         if args.columns:
