@@ -21,6 +21,10 @@ _PANDAS_AGG = {"mean": "mean", "median": "median", "sum": "sum", "min": "min", "
 _FREQ = {"day": "D", "week": "W", "month": "MS", "quarter": "QS", "year": "YS"}
 
 
+MARK = "# operation: "
+"""The first line of compiled code: which operation it computes (read back by :func:`composed`)."""
+
+
 class NotCompilable(ValueError):
     """The choice cannot run on this table; the message lists why (``choice.problems``)."""
 
@@ -179,8 +183,14 @@ def compile_choice(choice: Choice, schema: TableSchema, frame: str = "df") -> st
     found = problems(choice, schema)
     if found:
         raise NotCompilable("; ".join(found))
-    lines = ["import pandas as pd", *_data(frame, choice.filters, schema), *_WRITERS[choice.op](choice, schema)]
+    lines = [f"{MARK}{choice.op}", "import pandas as pd", *_data(frame, choice.filters, schema), *_WRITERS[choice.op](choice, schema)]
     return "\n".join(lines) + "\n"
+
+
+def composed(code: str | None) -> str | None:
+    """The operation a code was compiled from (its first line says so), else None."""
+    first = (code or "").split("\n", 1)[0]
+    return first[len(MARK):].strip() if first.startswith(MARK) else None
 
 
 def run_choice(choice: Choice, frame: Any) -> Any:

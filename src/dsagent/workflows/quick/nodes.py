@@ -10,10 +10,12 @@ from pydantic import BaseModel, Field
 
 from dsagent.errors import StructuredOutputError
 from dsagent.llm.structured import Bound
+from dsagent.ops.compile import composed
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.attempt import attempt_code
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, follow_up, held, write_code
+from dsagent.workflows.common.compose import composed_code
 from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.named import names_data
@@ -106,7 +108,11 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             generate = _generate(state)
             fresh = None
             rejected = {f["code"] for f in state["failed_attempts"]}
-            if state["attempts"] == 0 or not state.get("code"):
+            first = state["attempts"] == 0 or not state.get("code")
+            code = composed_code(ctx, state["question"], lambda text: _messages(state, text), step) if first else None
+            if code is not None:  # an operation the model chose, written by code (dsagent.ops)
+                resampled = False
+            elif first or composed(state.get("code")):  # a composed code that failed is not fixed: free code
                 code, resampled = write_code(ctx, _messages(state, generate), rejected)
             elif attempt == max_attempts and len(state["failed_attempts"]) >= 2:
                 # Repeated failure: a second, different approach — a fresh generation that does not

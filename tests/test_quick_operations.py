@@ -1,0 +1,53 @@
+"""quick's code step composes a question's first code from an operation the model chooses
+(setting ``operations``), with the scripted model, a real sandbox and a real run log."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from dsagent.session import Session
+from dsagent.store import RunLog
+from dsagent.config import load_settings
+
+PLAN = {"needs_code": True, "needs_evaluation": False, "needs_explanation": True, "reasoning": "compute it"}
+
+
+def steps(run_id: str) -> list[dict]:
+    return RunLog(load_settings().db_url).steps(run_id)
+
+
+def ask(spec: str, files, question: str, **settings):
+    with Session(files, model=spec, **settings) as session:
+        return session.ask(question, workflow="quick")
+
+
+def test_the_first_code_is_the_chosen_operation(script_file, sales_csv, monkeypatch):
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    spec = script_file([PLAN, {"operation": "extreme_group"},
+                        {"group_column": "region", "value_column": "units", "agg": "mean", "direction": "lowest"},
+                        "The lowest is the answer."])
+    result = ask(spec, [sales_csv], "Which region sells the fewest units on average?")
+    frame = pd.read_csv(sales_csv)
+    lowest = frame.groupby("region")["units"].mean().idxmin()
+    assert result.code.startswith("# operation: extreme_group") and "idxmin" in result.code
+    assert lowest in result.result_str
+    code = [s for s in steps(result.run_id) if s["node"] == "code"][0]
+    assert "operation extreme_group" in code["detail"]
+
+
+def test_a_failing_choice_falls_back_to_free_code(script_file, sales_csv, monkeypatch):
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    spec = script_file([PLAN, {"operation": "count_rows"},
+                        {"filters": [{"column": "region", "op": "==", "value": "Atlantis"}]},
+                        "result = len(df)", "There are that many rows."])
+    result = ask(spec, [sales_csv], "How many orders are there?")
+    assert result.code.strip() == "result = len(df)"
+    code = [s for s in steps(result.run_id) if s["node"] == "code"][0]
+    assert "no operation ('Atlantis' is not a value of 'region'" in code["detail"]
+
+
+def test_off_by_default_the_model_writes_the_code(script_file, sales_csv):
+    spec = script_file([PLAN, "result = df['units'].sum()", "The total."])
+    result = ask(spec, [sales_csv], "What is the total number of units?")
+    assert result.code.strip() == "result = df['units'].sum()"
