@@ -164,10 +164,22 @@ def _sniff(stripped: pd.Series) -> str:
     zeros = sum(len(v) > 1 and v[0] == "0" and v[1].isdigit() for v in sample)
     if numbers >= PARSE_SHARE * len(sample) and not zeros:  # leading zeros: a code (zip, phone, id), kept as text
         return "number"
-    dates = sum(tv.parse_date(v) is not None for v in sample)
-    if dates >= PARSE_SHARE * len(sample) and any(not v.isdigit() for v in sample):
+    if _at_least(sample, lambda v: tv.parse_date(v) is not None, PARSE_SHARE) and any(not v.isdigit() for v in sample):
         return "date"
     return "text"
+
+
+def _at_least(values: list[str], test: Any, share: float) -> bool:
+    """Whether ``test`` holds for at least ``share`` of the values; stops as soon as the misses decide it
+    (parsing dates is slow, and a column of names fails fast)."""
+    allowed = len(values) - share * len(values)
+    misses = 0
+    for v in values:
+        if not test(v):
+            misses += 1
+            if misses > allowed:
+                return False
+    return True
 
 
 def _dayfirst(series: pd.Series) -> bool:

@@ -137,12 +137,13 @@ def dependency_findings(work: pd.DataFrame, targets: list[str], keys: list[str],
         keys_text = work[key].map(_key_text)
         fill = not pd.api.types.is_numeric_dtype(work[col])
         pairs = Counter(zip(keys_text, work[col]))
+        groups_of = {k: (m, int(n), int(z)) for k, m, n, z in zip(stats.index, stats["mode"], stats["support"], stats["size"])}
         fixes: dict[str, list] = {}
         filled = replaced = 0
         for row, (k, v) in enumerate(zip(keys_text, work[col])):
-            if k is None or k not in stats.index:
+            if k is None or k not in groups_of:
                 continue
-            mode, support, size = stats.at[k, "mode"], int(stats.at[k, "support"]), int(stats.at[k, "size"])
+            mode, support, size = groups_of[k]
             if not _missing(v) and v == mode:
                 continue
             clear = (support >= MIN_SUPPORT and support >= GROUP_SHARE * size) or (support >= UNANIMOUS_SUPPORT and support == size)
