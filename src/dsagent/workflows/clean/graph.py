@@ -32,9 +32,10 @@ NODE_NAMES = ("recommend_cleaning_steps", "human_review", "create_data_cleaner_c
 
 def build_graph(checkpointer: Any = None, *, ctx: Any = None, human_in_the_loop: bool = True, bypass_recommended_steps: bool = False,
                 bypass_explain_code: bool = False) -> Any:
-    """The compiled graph. ``ctx``: a :class:`~dsagent.runtime.RunContext` (or a callable returning
-    one, called on first use) of a caller that is the user (the CLI, the Python API); None: served
-    to clients, each thread's context from the operator's settings (:class:`.served.ServedContexts`)."""
+    """The compiled graph (dsagent.workflows' convention). ``ctx``: the
+    :class:`~dsagent.runtime.RunContext` of a caller that is the user (the CLI, the Python API),
+    handed to every node through ``make_nodes(ctx)``; None: served to clients, each thread's context
+    from the operator's settings (:class:`.served.ServedContexts`)."""
     from dsagent.workflows.clean.nodes import make_nodes
     from dsagent.workflows.clean.served import ServedContexts
 
@@ -47,8 +48,7 @@ def build_graph(checkpointer: Any = None, *, ctx: Any = None, human_in_the_loop:
             if served is not None:  # never the state's workspace: the door's own, per thread
                 return served.nodes(dict(state), config)[name](state)
             if not nodes:
-                context = ctx() if callable(ctx) and not hasattr(ctx, "settings") else ctx
-                nodes.update(make_nodes(context, reviewed))
+                nodes.update(make_nodes(ctx, reviewed))
             return nodes[name](state)
 
         run.__name__ = name
