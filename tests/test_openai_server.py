@@ -33,6 +33,9 @@ from dsagent.store import RunLog
 pytestmark = [pytest.mark.real_model, pytest.mark.openai_server]
 
 QUESTION = "What is the total number of units sold? Give the number."
+PROBE = ("Write pandas code that sets result to the total population of Africa in 1952 from df "
+         "(columns country, continent, year, pop). Only code.")
+"""A request whose reply llama-cpp-python's server writes differently with its default repeat_penalty 1.1."""
 REFUSED = ("1 validation error: {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
            "'msg': 'response_format is not supported by this server'}")
 
@@ -45,13 +48,24 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(local_spec: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """llama-cpp-python's server on a free loopback port, serving the embedded model; its base URL."""
-    pytest.importorskip("uvicorn", reason="llama-cpp-python's server needs the dev group (uv sync --group dev)")
+    """llama-cpp-python's server on a free loopback port, serving the embedded model; its base URL.
+    Its OpenMP threads spin briefly before they sleep, as the in-process model's do
+    (llm/token_threads.py): with libgomp's default a loaded machine makes each token take seconds."""
+    try:
+        import uvicorn  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the OpenAI-server tests, but llama-cpp-python's server extra is missing (uv sync --group dev)")
+        pytest.skip("llama-cpp-python's server needs the dev group (uv sync --group dev)")
+    from dsagent.llm.token_threads import configure_openmp
+
     port = _free_port()
     log = (tmp_path_factory.mktemp("server") / "server.log").open("w")
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", local_spec.split(":", 1)[1], "--host", "127.0.0.1",
            "--port", str(port), "--n_ctx", str(load_settings().local_n_ctx), "--n_threads", str(os.cpu_count() or 2)]
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    env = dict(os.environ)
+    configure_openmp(env)
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 120
@@ -223,3 +237,19 @@ def test_a_server_without_response_format_gets_plain_prompts(server: str, sales_
     note("quick, response_format refused", right, time.perf_counter() - started, used)
     assert right, (result.result_str, result.explanation, result.error)
     assert used and set(used) == {"prompt"} and proxy.refused == 2  # json_schema, then json_object: once each
+
+
+def test_the_same_model_writes_the_same_through_the_server_and_in_process(server: str, local_spec: str):
+    """The server is sent the in-process sampling (llm/sampling.py): the same prompt, the same reply.
+    With the server's own defaults (repeat_penalty 1.1) this reply goes on past the code."""
+    from langchain_core.messages import HumanMessage
+
+    from dsagent.llm import get_chat_model
+
+    settings = load_settings()
+    served = get_chat_model(spec(server), settings)
+    asked = [HumanMessage(content=PROBE)]
+    through_server = served.invoke(asked, max_tokens=60).content
+    in_process = get_chat_model(local_spec, settings).invoke(asked, max_tokens=60).content
+    assert through_server == in_process
+    assert not capabilities.refused(served) & {"sampling", "llama_fields"}  # the server took every field
