@@ -51,3 +51,20 @@ def test_off_by_default_the_model_writes_the_code(script_file, sales_csv):
     spec = script_file([PLAN, "result = df['units'].sum()", "The total."])
     result = ask(spec, [sales_csv], "What is the total number of units?")
     assert result.code.strip() == "result = df['units'].sum()"
+
+
+def test_a_column_the_question_names_but_the_operation_ignores_means_free_code(script_file, sales_csv, monkeypatch):
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    spec = script_file([PLAN, {"operation": "aggregate"}, {"value_column": "units", "agg": "mean"},
+                        "result = (df['units'] * df['price']).mean()", "The mean revenue."])
+    result = ask(spec, [sales_csv], "What is the mean of units times price?")
+    assert result.code.strip() == "result = (df['units'] * df['price']).mean()"
+    code = [s for s in steps(result.run_id) if s["node"] == "code"][0]
+    assert "aggregate does not use price" in code["detail"]
+
+
+def test_several_named_values_are_not_one_operation(script_file, sales_csv, monkeypatch):
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    spec = script_file([PLAN, "result = {'low': df['units'].min(), 'high': df['units'].max()}", "Low and high."])
+    result = ask(spec, [sales_csv], "Give the answer as a dict with the keys low, high: the fewest and most units.")
+    assert result.code.strip().startswith("result = {'low'")

@@ -59,6 +59,11 @@ class Choice(BaseModel):
     top: Optional[int] = None
     freq: Optional[str] = None
 
+    def columns(self) -> set[str]:
+        """Every column the operation reads (its roles, its filters and condition)."""
+        used = {c for c in (self.column, self.by, self.other) if c}
+        return used | {f.column for f in [*self.filters, *self.condition]}
+
 
 _ARGS: dict[str, dict[str, str]] = {
     # operation -> its fields (as the model writes them) -> the field of Choice each fills

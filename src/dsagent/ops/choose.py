@@ -25,7 +25,7 @@ ESCAPE = "code"
 
 PICK = """Which ONE operation computes the answer to the question? Reply with JSON only.
 {operations}
-- code: none of these (several steps, a chart, reshaping, something else)
+- code: anything else: a new column made from others (a sum, ratio or bins), a prediction or model, several steps, a chart
 Question: {question}"""
 
 FILL = """Operation {op}: {what}.
