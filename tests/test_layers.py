@@ -45,6 +45,21 @@ def test_a_planted_upward_import_or_circle_breaks_the_check(tmp_path: Path, modu
     assert run.returncode != 0 and "1 broken" in run.stdout, run.stdout[-2000:]
 
 
+def test_every_package_and_module_has_a_layer_and_every_package_a_circle_check():
+    """A new package outside the contracts would be checked by nothing: each one needs its place."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
+    placed = {name.strip() for layer in layers for name in layer.replace(":", "|").split("|")}
+    packages = {f"dsagent.{p.name}" for p in SRC.iterdir() if (p / "__init__.py").exists()}
+    modules = {f"dsagent.{p.stem}" for p in SRC.glob("*.py") if p.stem != "__init__"}
+    workflows = {f"dsagent.workflows.{p.name}" for p in (SRC / "workflows").iterdir() if (p / "__init__.py").exists()}
+    assert (packages - {"dsagent.workflows"}) | modules | workflows <= placed, "give it a layer in [tool.importlinter] and docs/architecture.md"
+    acyclic = set(next(c for c in contracts if c["type"] == "acyclic_siblings")["ancestors"])
+    assert packages <= acyclic, "add the package to the acyclic_siblings contract's ancestors"
+
+
 def test_the_registry_imports_no_workflow():
     """Session finds a graph by name in the registry: a table of module paths, imported only when asked for."""
     tree = ast.parse((SRC / "workflows" / "__init__.py").read_text())
