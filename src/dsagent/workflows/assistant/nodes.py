@@ -60,8 +60,9 @@ def make_agent_node() -> Any:
         from dsagent.workflows.assistant.runtime import runtime_for
 
         conf = Configuration.from_runnable_config(config)
+        runtime = runtime_for(state.get("project_dir"), conf.agent_llm.model or _spec())  # the folder held to the allowed roots first
         model = _model(conf)
-        ctx = turns.context(state, runtime_for(state.get("project_dir"), conf.agent_llm.model or _spec()))
+        ctx = turns.context(state, runtime)
         try:
             with ctx.step("agent_node") as step:  # the run log names each call's node
                 update = _step(state, conf, model, ctx)
@@ -106,7 +107,7 @@ def _step(state: AgentState, conf: Configuration, model: Any, ctx: Any) -> dict[
     pending_clean = pending_review(project) is not None
     queue = list(state.get("pending_tools") or [])
     done = router.request_done(turn) and not queue
-    if native_tools(model) and not done and (reply := _native_step(ctx, model, state, project)) is not None:
+    if native_tools(model) and not done and (reply := _native_step(model, state, project, ctx)) is not None:
         if not reply.tool_calls:
             reply = _checked(ctx, reply, turn, project, None, conf)
         return {**update, "messages": [reply]}
@@ -180,7 +181,7 @@ def _written_call(reply: AIMessage, names: set[str]) -> bool:
     return not reply.tool_calls and ("<tool_call>" in text or ('"name"' in text and any(f'"{n}"' in text for n in names)))
 
 
-def _native_step(ctx: Any, model: Any, state: AgentState, project: Project) -> AIMessage | None:
+def _native_step(model: Any, state: AgentState, project: Project, ctx: Any = None) -> AIMessage | None:
     """A hosted model with native tool calling: the seed's own agent step. None when the server
     refuses ``tools`` or writes the call as text: the node routes instead (and will from now on)."""
     from dsagent.llm import capabilities
@@ -197,7 +198,8 @@ def _native_step(ctx: Any, model: Any, state: AgentState, project: Project) -> A
     messages, _ = cap_history(without_unanswered_calls(state["messages"]), load_settings().history_max_tokens, keep_last=True)
     tools = get_all_tools()
     try:
-        reply = turns.invoke(ctx, model.bind_tools(tools), [system, *messages])
+        bound, sent = model.bind_tools(tools), [system, *messages]
+        reply = turns.invoke(ctx, bound, sent) if ctx is not None else bound.invoke(sent)  # the node always logs through ctx
     except capabilities.FeatureRefused as exc:
         if exc.feature != "tools":
             raise
