@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from dsagent.sandbox.base import ExecutionResult
+from dsagent.sandbox.base import CodeRun
 from dsagent.workflows.common.attempt import attempt_code
 
 FRAME = pd.DataFrame({"shop": ["Ash", "Birch", "Cedar"], "units": [3, 9, 4], "returned": ["no", "yes", "no"]})
@@ -17,15 +17,15 @@ class Sandbox:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict]] = []
 
-    def run(self, code: str, **options) -> ExecutionResult:
+    def run(self, code: str, **options) -> CodeRun:
         self.calls.append((code, options))
         ns = {"df": FRAME.copy(), "pd": pd}
         try:
             exec(code, ns)  # noqa: S102 — the test's own code
         except Exception as exc:  # noqa: BLE001
-            return ExecutionResult(success=False, code=code, error=f"{type(exc).__name__}: {exc}")
+            return CodeRun(success=False, code=code, error=f"{type(exc).__name__}: {exc}")
         result = ns.get("result")
-        return ExecutionResult(success=True, code=code, result=None if result is None else str(result),
+        return CodeRun(success=True, code=code, result=None if result is None else str(result),
                                result_type=type(result).__name__, figures=["/tmp/f.png"] if "fig" in ns else [])
 
 

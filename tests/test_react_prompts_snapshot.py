@@ -9,7 +9,7 @@ from snapshot_check import check_snapshot, render
 
 from dsagent.workflows.react import prompts
 from dsagent.workflows.react.nodes import messages_for
-from dsagent.workflows.react.state import AgentState, ExecutionResult, ExpectedOutput, initial_state
+from dsagent.workflows.react.state import ReactState, ExecutionResult, ExpectedOutput, initial_state
 
 SUMMARY = "datasets['sales'] (sales.csv): 3 rows x 2 columns\n- 'region' (object) …\n- 'price' (float64) …"
 QUESTION = "What is the average price per region? Plot it."
@@ -20,8 +20,8 @@ DONE = ExecutionResult(success=True, code="result = df.groupby('region')['price'
                        result="region\nNorth    3.5\nSouth    4.0", outputs=[ExpectedOutput(file_name="price.png", description="Average price by region", output_type="figure")])
 
 
-def state(*results: ExecutionResult, assumptions=(), history=(), question=QUESTION) -> AgentState:
-    return AgentState(**{**initial_state(question, DATASETS, SUMMARY, list(history)), "execution_results": list(results), "assumptions": list(assumptions)})
+def state(*results: ExecutionResult, assumptions=(), history=(), question=QUESTION) -> ReactState:
+    return ReactState(**{**initial_state(question, DATASETS, SUMMARY, list(history)), "execution_results": list(results), "assumptions": list(assumptions)})
 
 
 CHART_ONLY = DONE.model_copy(update={"result": None, "instruction": "地域別の平均価格を棒グラフで表示"})

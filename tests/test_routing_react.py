@@ -2,11 +2,11 @@
 
 from dsagent.config import Settings
 from dsagent.workflows.react.routing import DEFAULT_MAX_LOOPS, limit_reached, route_after_reason
-from dsagent.workflows.react.state import AgentState
+from dsagent.workflows.react.state import ReactState
 
 
-def state(action, loops=0) -> AgentState:
-    return AgentState(messages=[], next_action=action, loop_count=loops)
+def state(action, loops=0) -> ReactState:
+    return ReactState(messages=[], next_action=action, loop_count=loops)
 
 
 def test_each_action_routes_to_its_branch_below_the_limit():

@@ -5,8 +5,8 @@ Importing this package is cheap: pandas and the plotting libraries load only in 
 
 from __future__ import annotations
 
-from dsagent.sandbox.base import ExecutionResult, Isolation, Limits
+from dsagent.sandbox.base import CodeRun, Isolation, Limits
 from dsagent.sandbox.manager import Sandbox, SandboxStartError
 from dsagent.sandbox.process import SandboxWarning
 
-__all__ = ["ExecutionResult", "Isolation", "Limits", "Sandbox", "SandboxStartError", "SandboxWarning"]
+__all__ = ["CodeRun", "Isolation", "Limits", "Sandbox", "SandboxStartError", "SandboxWarning"]

@@ -1,4 +1,4 @@
-"""The sandbox contract: ``Sandbox.run(code, limits) -> ExecutionResult``.
+"""The sandbox contract: ``Sandbox.run(code, limits) -> CodeRun``.
 
 Generated code never runs in the agent's process. Code sees ``datasets[id]`` (and ``df`` when
 there is exactly one dataset) with pd, np, plt, px, go, make_subplots, sns, sm, smf, scipy,
@@ -36,7 +36,7 @@ class Limits:
         )
 
 
-class ExecutionResult(BaseModel):
+class CodeRun(BaseModel):
     """What one execution produced. Figures and tables are dsagent's own copies in the workspace's
     ``figures/`` and ``tables/`` (checked and copied from the code's directory, see outputs.py)."""
 
@@ -66,7 +66,7 @@ _EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Warning|Interrupt|Exit)
 
 
 def error_line(error: str | None) -> str:
-    """The exception line of an ``ExecutionResult.error`` (the sandbox appends hints after it),
+    """The exception line of an ``CodeRun.error`` (the sandbox appends hints after it),
     else its last line."""
     lines = [line.strip() for line in (error or "").strip().splitlines() if line.strip()]
     found = [line for line in lines if _EXCEPTION_LINE.match(line)]

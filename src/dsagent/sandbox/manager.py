@@ -27,7 +27,7 @@ from dsagent.sandbox.leftovers import DATA_PREFIX, breach_message
 from dsagent.sandbox.limits import cell_limits, idle_limits
 from dsagent.sandbox.leftovers import cleanup as _cleanup
 from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
-from dsagent.sandbox.base import ExecutionResult, Isolation, Limits
+from dsagent.sandbox.base import CodeRun, Isolation, Limits
 from dsagent.sandbox.process import WorkerProcess, build_isolation, sandbox_uid, worker_env
 from dsagent.sandbox.protocol import ProtocolError
 
@@ -244,7 +244,7 @@ class Sandbox:
             self._note = f"{why} {_STATE_LOST}"
 
     def run(self, code: str, limits: Limits | None = None, *, allowed_imports: Sequence[str] | None = None,
-            apart: bool = False) -> ExecutionResult:
+            apart: bool = False) -> CodeRun:
         """Run one cell. ``allowed_imports`` (top-level module names), when given, is an allow-list
         for this cell only: its other imports fail with an ImportError that names the allowed ones,
         and the pre-imported names of other modules (px, sm, stats, …) are hidden from it.
@@ -254,7 +254,7 @@ class Sandbox:
         with self._start_lock:
             return self._run(code, limits, allowed_imports, apart)
 
-    def _run(self, code: str, limits: Limits | None, allowed_imports: Sequence[str] | None, apart: bool = False) -> ExecutionResult:
+    def _run(self, code: str, limits: Limits | None, allowed_imports: Sequence[str] | None, apart: bool = False) -> CodeRun:
         limits = limits or self.limits
         self._check_between_cells(limits)
         self.start()
@@ -322,7 +322,7 @@ class Sandbox:
                 killed_for, violation = "protocol", str(exc)
         if reply is not None and killed_for is None and reply["breached"] is None:
             self._idle_limits(worker.pid, limits)
-            result = ExecutionResult(
+            result = CodeRun(
                 success=reply["error"] is None, code=code, stdout=reply["stdout"], error=reply["error"],
                 result=reply["result"], result_type=reply["result_type"], figures=figures, figure_data=reply.get("figure_data"),
                 tables=tables, duration_s=round(reply.get("duration_s") or duration, 4),
@@ -332,7 +332,7 @@ class Sandbox:
             result = self._breach(code, limits, reply if killed_for is None else None, killed_for, oom_before, duration, peak_mb, violation)
         return self._with_note(result)
 
-    def _with_note(self, result: ExecutionResult) -> ExecutionResult:
+    def _with_note(self, result: CodeRun) -> CodeRun:
         note, self._note = self._note, ""
         if not note:
             return result
@@ -364,7 +364,7 @@ class Sandbox:
     def _breach(
         self, code: str, limits: Limits, reply: dict[str, Any] | None, killed_for: str | None,
         oom_before: int, duration: float, peak_mb: float, violation: str | None = None,
-    ) -> ExecutionResult:
+    ) -> CodeRun:
         worker: WorkerProcess = self._state["worker"]
         breached = killed_for or (reply or {}).get("breached")
         exit_code = worker.kill()
@@ -378,7 +378,7 @@ class Sandbox:
         self._restart()
         stdout = (reply or {}).get("stdout", "")
         breached, error = breach_message(breached, limits, reply, violation, exit_code, log)
-        return ExecutionResult(
+        return CodeRun(
             success=False, code=code, stdout=stdout, error=f"{error} {_STATE_LOST}",
             duration_s=round(duration, 4), peak_mb=round(peak_mb, 1), limit_breached=breached,
         )

@@ -25,7 +25,7 @@ from dsagent.workflows.common.mends import mend_before_run, mend_chain, run_fact
 
 if TYPE_CHECKING:
     from dsagent.runtime import RunContext
-    from dsagent.sandbox import ExecutionResult
+    from dsagent.sandbox import CodeRun
 
 
 @dataclass
@@ -34,7 +34,7 @@ class Attempt:
 
     code: str
     """The code as it ran last: the written code with the mends applied."""
-    run: "ExecutionResult"
+    run: "CodeRun"
     """The sandbox run of :attr:`code` (for a code refused before running, a failed run that says why)."""
     execution_result: dict[str, Any] | None
     """The state's ``execution_result`` of the run (None when it failed)."""
@@ -73,15 +73,15 @@ def attempt_code(ctx: "RunContext", question: str, code: str, *, check: Callable
     ``allowed_imports``); ``record``: record the run's figures in the run log (react keeps only
     some and records those itself).
     """
-    from dsagent.sandbox.base import ExecutionResult
+    from dsagent.sandbox.base import CodeRun
 
     facts = run_facts(ctx)
     code, mends = mend_before_run(code, facts)
     refusal = check(code) if check else None
     if refusal is not None:
-        return Attempt(code, ExecutionResult(success=False, code=code, error=refusal), None, mends=mends, refused=True)
+        return Attempt(code, CodeRun(success=False, code=code, error=refusal), None, mends=mends, refused=True)
 
-    def run(c: str) -> tuple["ExecutionResult", dict[str, Any] | None]:
+    def run(c: str) -> tuple["CodeRun", dict[str, Any] | None]:
         return run_code(ctx, c, record=record, **dict(options or {}))
 
     def misfit(c: str, result: dict[str, Any] | None) -> str | None:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
     from dsagent.runtime import RunContext
-    from dsagent.sandbox import ExecutionResult
+    from dsagent.sandbox import CodeRun
 
 RESAMPLE_TEMPERATURE = 0.7
 CODE_MAX_TOKENS = 768
@@ -165,7 +165,7 @@ def held(ctx: "RunContext", first: list["BaseMessage"]) -> list["BaseMessage"] |
     return first if continues(ctx, first) else None
 
 
-def run_code(ctx: "RunContext", code: str, *, record: bool = True, **options: Any) -> tuple["ExecutionResult", dict[str, Any] | None]:
+def run_code(ctx: "RunContext", code: str, *, record: bool = True, **options: Any) -> tuple["CodeRun", dict[str, Any] | None]:
     """Run in the sandbox (``options`` go to ``sandbox.run``, e.g. react's ``allowed_imports``),
     record its figures in the run log unless ``record`` is False (a workflow that keeps only some
     of them records those with :func:`record_figures`), and return the run and the state's
@@ -176,13 +176,13 @@ def run_code(ctx: "RunContext", code: str, *, record: bool = True, **options: An
     return run, execution_result(run)
 
 
-def record_figures(ctx: "RunContext", figures: "list[str] | ExecutionResult") -> None:
+def record_figures(ctx: "RunContext", figures: "list[str] | CodeRun") -> None:
     """Each figure path (or each figure of a run) as an artifact of the run in the run log."""
     for path in getattr(figures, "figures", figures):
         ctx.run_log.add_artifact(ctx.run_id, "figure", path)
 
 
-def execution_result(run: "ExecutionResult") -> dict[str, Any] | None:
+def execution_result(run: "CodeRun") -> dict[str, Any] | None:
     """The state's execution_result of a run (None if it failed)."""
     if not run.success:
         return None

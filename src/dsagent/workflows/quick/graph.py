@@ -10,7 +10,7 @@ from langgraph.graph import END, START, StateGraph
 from dsagent.runtime import RunContext
 from dsagent.workflows.quick.nodes import make_nodes
 from dsagent.workflows.quick.routing import route_after_code, should_execute_code
-from dsagent.workflows.quick.state import AgentState
+from dsagent.workflows.quick.state import QuickState
 
 
 def build_graph(checkpointer: Any = None, *, ctx: RunContext | None = None) -> Any:
@@ -18,7 +18,7 @@ def build_graph(checkpointer: Any = None, *, ctx: RunContext | None = None) -> A
     if ctx is None:
         raise TypeError("quick needs a RunContext (Session.open_run); a server runs it through doors/langgraph_app.py")
     nodes = make_nodes(ctx)
-    graph = StateGraph(AgentState)
+    graph = StateGraph(QuickState)
     for name, fn in nodes.items():
         graph.add_node(name, fn)
     graph.add_edge(START, "plan")

@@ -21,9 +21,9 @@ from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, ru
 from dsagent.workflows.common.named import names_data
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
-from dsagent.workflows.quick.state import AgentState
+from dsagent.workflows.quick.state import QuickState
 
-Node = Callable[[AgentState], dict[str, Any]]
+Node = Callable[[QuickState], dict[str, Any]]
 
 
 class Plan(BaseModel):
@@ -37,21 +37,21 @@ class Plan(BaseModel):
     needs_explanation: bool = Field(True, description="Explain the answer to the user?")
 
 
-def _messages(state: AgentState, instruction: str) -> list[BaseMessage]:
+def _messages(state: QuickState, instruction: str) -> list[BaseMessage]:
     """The stable prefix (context + data profile), the earlier turns, then this node's task."""
     return stable_messages(state, instruction)
 
 
-def _code_rules(state: AgentState) -> str:
+def _code_rules(state: QuickState) -> str:
     return code_rules(state["datasets"], state["question"])
 
 
-def _generate(state: AgentState) -> str:
+def _generate(state: QuickState) -> str:
     """The code step's first prompt: the explanation continues its conversation too."""
     return prompts.GENERATE_CODE.format(rules=_code_rules(state), question=state["question"], plan=state["plan"].get("reasoning", ""))
 
 
-def explain_messages(state: AgentState, brief: bool, first: list[BaseMessage] | None) -> list[BaseMessage]:
+def explain_messages(state: QuickState, brief: bool, first: list[BaseMessage] | None) -> list[BaseMessage]:
     """The explain step's prompt. ``first``, the code step's first prompt, when the run's last call
     was the conversation that wrote the code, so the model's cache holds it (``common.code.held``):
     the next turn of that conversation, which reads only the output and the instruction, not the
@@ -71,7 +71,7 @@ def explain_messages(state: AgentState, brief: bool, first: list[BaseMessage] | 
                                                    brief=f"\n{prompts.BRIEF_ANSWER}" if brief else ""))
 
 
-def code_prompt(state: AgentState) -> list[BaseMessage]:
+def code_prompt(state: QuickState) -> list[BaseMessage]:
     """The code step's first prompt (its fixes and the explanation continue this conversation)."""
     return _messages(state, _generate(state))
 
@@ -79,7 +79,7 @@ def code_prompt(state: AgentState) -> list[BaseMessage]:
 def make_nodes(ctx: RunContext) -> dict[str, Node]:
     max_attempts = ctx.settings.max_code_attempts
 
-    def plan_node(state: AgentState) -> dict[str, Any]:
+    def plan_node(state: QuickState) -> dict[str, Any]:
         with ctx.step("plan") as step:
             named = names_data(state["question"], ctx.datasets) if ctx.settings.decide_by_code else []
             if named and brief_answer(state["question"]):
@@ -101,7 +101,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             step["detail"] = f"needs_code={plan['needs_code']} needs_evaluation={plan['needs_evaluation']}"
             return {"plan": plan}
 
-    def code_node(state: AgentState) -> dict[str, Any]:
+    def code_node(state: QuickState) -> dict[str, Any]:
         attempt = state["attempts"] + 1
         with ctx.step("code") as step:
             rules = _code_rules(state)
@@ -152,7 +152,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 step["detail"] += f"attempt {attempt}/{max_attempts}: {error_line(run.error)}"
             return update
 
-    def evaluate_node(state: AgentState) -> dict[str, Any]:
+    def evaluate_node(state: QuickState) -> dict[str, Any]:
         with ctx.step("evaluate") as step:
             if ctx.settings.decide_by_code and asks_one_value(state["question"]) and not result_misfit(
                     state["question"], state["code"], state["execution_result"], run_labels(ctx), run_text_columns(ctx)):
@@ -164,7 +164,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             instruction = prompts.EVALUATE.format(question=state["question"], code=state["code"], output=output)
             return {"evaluation": ctx.llm(_messages(state, instruction), max_tokens=300).strip()}
 
-    def explain_node(state: AgentState) -> dict[str, Any]:
+    def explain_node(state: QuickState) -> dict[str, Any]:
         with ctx.step("explain") as step:
             result = state.get("execution_result")
             brief = result is not None and brief_answer(state["question"])  # a length that fits the question
@@ -189,7 +189,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             }
             return {"explanation": explanation, "final_output": final_output}
 
-    def error_node(state: AgentState) -> dict[str, Any]:
+    def error_node(state: QuickState) -> dict[str, Any]:
         with ctx.step("error") as step:
             message = prompts.ERROR_MESSAGE.format(attempts=state["attempts"], error=(state["error"] or "").strip())
             step["outcome"] = "error"

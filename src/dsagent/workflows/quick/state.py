@@ -1,11 +1,11 @@
-"""Seed 000's ``AgentState``, field for field."""
+"""Seed 000's ``AgentState``, field for field (named ``QuickState`` here: each workflow's state has its own name)."""
 
 from __future__ import annotations
 
 from typing import Any, Optional, TypedDict
 
 
-class AgentState(TypedDict, total=False):
+class QuickState(TypedDict, total=False):
     # Input
     question: str
     """The user's question."""
@@ -41,8 +41,8 @@ class AgentState(TypedDict, total=False):
     """The complete output package (see explain_node / error_node)."""
 
 
-def initial_state(question: str, datasets: dict[str, dict[str, Any]], data_summary: str, messages: list | None = None) -> AgentState:
-    return AgentState(
+def initial_state(question: str, datasets: dict[str, dict[str, Any]], data_summary: str, messages: list | None = None) -> QuickState:
+    return QuickState(
         question=question, datasets=datasets, data_summary=data_summary, messages=list(messages or []),
         plan=None, code=None, execution_result=None, execution_success=False, error=None,
         attempts=0, failed_attempts=[], evaluation=None, explanation=None, final_output=None,

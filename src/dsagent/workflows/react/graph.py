@@ -11,14 +11,14 @@ from langgraph.graph import END, START, StateGraph
 from dsagent.runtime import RunContext
 from dsagent.workflows.react.nodes import make_nodes
 from dsagent.workflows.react.routing import route_after_reason
-from dsagent.workflows.react.state import AgentState
+from dsagent.workflows.react.state import ReactState
 
 
 def build_graph(checkpointer: Any = None, *, ctx: RunContext | None = None) -> Any:
     """The compiled graph; every node reaches ``ctx`` through ``make_nodes(ctx)`` (dsagent.workflows' convention)."""
     if ctx is None:
         raise TypeError("react needs a RunContext (Session.open_run); a server runs it through doors/langgraph_app.py")
-    graph = StateGraph(AgentState)
+    graph = StateGraph(ReactState)
     for name, fn in make_nodes(ctx).items():
         graph.add_node(name, fn)
     graph.add_edge(START, "reason")

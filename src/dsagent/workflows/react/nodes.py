@@ -21,7 +21,7 @@ from dsagent.workflows.react.code_policy import ALLOWED_IMPORTS, check_code, exp
 from dsagent.workflows.react.report import build_final_output, fallback_report, package_of
 from dsagent.workflows.react.routing import limit_reached
 from dsagent.workflows.react.state import (
-    AgentState,
+    ReactState,
     DataFrameInfo,
     ExecutionResult,
     ExpectedOutput,
@@ -29,18 +29,18 @@ from dsagent.workflows.react.state import (
     ReportOutput,
 )
 
-Node = Callable[[AgentState], dict[str, Any]]
+Node = Callable[[ReactState], dict[str, Any]]
 _NONE = {"", "none", "null", "n/a", "-"}
 
 
-def history(state: AgentState) -> list[BaseMessage]:
+def history(state: ReactState) -> list[BaseMessage]:
     """The earlier turns: everything before this user message (the last human message)."""
     messages = list(state.messages)
     last = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=len(messages))
     return messages[:last]
 
 
-def messages_for(state: AgentState, instruction: str) -> list[BaseMessage]:
+def messages_for(state: ReactState, instruction: str) -> list[BaseMessage]:
     """The stable prefix (role + data profile), the earlier turns, then the node's instruction."""
     return stable_messages({"messages": history(state), "data_summary": state.data_summary}, instruction)
 
@@ -63,7 +63,7 @@ def _text(value: str | None) -> str:
 def make_nodes(ctx: RunContext) -> dict[str, Node]:
     max_loops = ctx.settings.react_max_loops
 
-    def reason_node(state: AgentState) -> dict[str, Any]:
+    def reason_node(state: ReactState) -> dict[str, Any]:
         with ctx.step("reason") as step:
             update: dict[str, Any] = {}
             # Back from code_exec: one loop done (the seed's increment, counted per request).
@@ -111,7 +111,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             step["detail"] = f"{note}{action} ({loops}/{max_loops} loops done): {clip_line(said)}"
             return update
 
-    def code_exec_node(state: AgentState) -> dict[str, Any]:
+    def code_exec_node(state: ReactState) -> dict[str, Any]:
         with ctx.step("code_exec") as step:
             instruction = state.instruction or state.question
             rejected = {r.code for r in state.execution_results if not r.success}
@@ -134,7 +134,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             step["detail"] += "success" if run.success else clip_line(error[-1] if not tried.misfit else error[0])
             return {"execution_results": [run]}
 
-    def report_node(state: AgentState) -> dict[str, Any]:
+    def report_node(state: ReactState) -> dict[str, Any]:
         with ctx.step("report") as step:
             limit = limit_reached(state, max_loops)
             try:
@@ -154,7 +154,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
     return {"reason": reason_node, "code_exec": code_exec_node, "report": report_node}
 
 
-def _grounded(ctx: RunContext, state: AgentState, output: ReportOutput) -> tuple[ReportOutput, dict[str, Any] | None]:
+def _grounded(ctx: RunContext, state: ReactState, output: ReportOutput) -> tuple[ReportOutput, dict[str, Any] | None]:
     """The report's text sections checked against what the successful steps computed (result,
     printed output, result tables), ungrounded claims mended by code (``common.grounded.ground_parts``).
     Returns the report and the grounding record (None when nothing ran)."""

@@ -15,7 +15,7 @@ from typing import Any
 from dsagent.workflows.common.code import clip
 from dsagent.workflows.common.prompting import data_where, named_keys_rule, quote_data
 from dsagent.workflows.react.code_policy import ALLOWED_LIBRARIES
-from dsagent.workflows.react.state import AgentState, ExecutionResult
+from dsagent.workflows.react.state import ReactState, ExecutionResult
 
 REASON = """You are a data analysis assistant who works step by step. Decide the next step for the user's latest message.
 
@@ -139,14 +139,14 @@ def _assumptions(items: Sequence[str]) -> str:
     return "Assumptions so far: " + "; ".join(items) + "\n" if items else ""
 
 
-def reason(state: AgentState) -> str:
+def reason(state: ReactState) -> str:
     results = state.execution_results
     hint = HINT_NONE if not results else HINT_SUCCEEDED if results[-1].success else HINT_FAILED
     return REASON.format(question=state.question, results=describe_results(results) if results else "",
                          assumptions=_assumptions(state.assumptions), hint=hint, language=LANGUAGE[language(state.question)])
 
 
-def code(state: AgentState, instruction: str) -> str:
+def code(state: ReactState, instruction: str) -> str:
     last = state.execution_results[-1] if state.execution_results else None
     previous = ""
     if last is not None and not last.success:
@@ -154,7 +154,7 @@ def code(state: AgentState, instruction: str) -> str:
     return CODE.format(rules=code_rules(state.datasets, state.question), question=state.question, instruction=instruction, previous=previous)
 
 
-def report(state: AgentState, limit_reached: bool, max_loops: int) -> str:
+def report(state: ReactState, limit_reached: bool, max_loops: int) -> str:
     limit = LIMIT.format(max_loops=max_loops) + "\n" if limit_reached else ""
     return REPORT.format(question=state.question, results=describe_results(state.execution_results, detail=True),
                          assumptions=_assumptions(state.assumptions), limit=limit, language=LANGUAGE[language(state.question)])

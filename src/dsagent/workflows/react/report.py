@@ -15,7 +15,7 @@ from typing import Any
 from dsagent.reports.model import Report, Section
 from dsagent.workflows.common.code import clip
 from dsagent.workflows.react import prompts
-from dsagent.workflows.react.state import AgentState, ExecutionResult, ReportOutput, ReportSection
+from dsagent.workflows.react.state import ReactState, ExecutionResult, ReportOutput, ReportSection
 
 TABLE_ROWS = 50
 TITLE_CHARS = 120
@@ -33,7 +33,7 @@ def _fence(body: str) -> str:
     return f"{ticks}text\n{body.rstrip()}\n{ticks}"
 
 
-def fallback_report(state: AgentState) -> ReportOutput:
+def fallback_report(state: ReactState) -> ReportOutput:
     """The report without the model: each successful step's instruction and result."""
     lang = prompts.language(state.question)
     successes = [r for r in state.execution_results if r.success]
@@ -102,7 +102,7 @@ def _checked_sections(output: ReportOutput, figures: dict[str, str]) -> list[Rep
     return kept
 
 
-def build_final_output(state: AgentState, output: ReportOutput, limit: bool, max_loops: int) -> tuple[ReportOutput, dict[str, Any]]:
+def build_final_output(state: ReactState, output: ReportOutput, limit: bool, max_loops: int) -> tuple[ReportOutput, dict[str, Any]]:
     """(the checked ``ReportOutput`` for ``final_report``, the ``final_output`` package)."""
     lang = prompts.language(state.question)
     successes = [r for r in state.execution_results if r.success]
@@ -131,7 +131,7 @@ def build_final_output(state: AgentState, output: ReportOutput, limit: bool, max
     return final_report, package
 
 
-def package_of(state: AgentState, explanation: str, output_type: str) -> dict[str, Any]:
+def package_of(state: ReactState, explanation: str, output_type: str) -> dict[str, Any]:
     """Seed 000's keys, which the CLI and AnalysisResult read: for a report, and for a turn that
     ends with a question (``output_type`` "ask", the question as the explanation)."""
     results = state.execution_results

@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from dsagent.workflows.react.state import AgentState
+from dsagent.workflows.react.state import ReactState
 
 DEFAULT_MAX_LOOPS = 5
 
 
-def _get(state: AgentState | Mapping[str, Any], key: str) -> Any:
+def _get(state: ReactState | Mapping[str, Any], key: str) -> Any:
     return state.get(key) if isinstance(state, Mapping) else getattr(state, key)
 
 
-def route_after_reason(state: AgentState | Mapping[str, Any], max_loops: int = DEFAULT_MAX_LOOPS) -> Literal["ask", "act", "finalize", "limit"]:
+def route_after_reason(state: ReactState | Mapping[str, Any], max_loops: int = DEFAULT_MAX_LOOPS) -> Literal["ask", "act", "finalize", "limit"]:
     """Route from reason: its ``next_action``, unless another loop would pass the limit."""
     action = _get(state, "next_action")
     if action == "ask":
@@ -31,6 +31,6 @@ def route_after_reason(state: AgentState | Mapping[str, Any], max_loops: int = D
     return "act"
 
 
-def limit_reached(state: AgentState, max_loops: int = DEFAULT_MAX_LOOPS) -> bool:
+def limit_reached(state: ReactState, max_loops: int = DEFAULT_MAX_LOOPS) -> bool:
     """Did this request end at the loop limit? (report's view of the ``limit`` route.)"""
     return route_after_reason(state, max_loops) == "limit"

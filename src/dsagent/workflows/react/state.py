@@ -1,4 +1,4 @@
-"""Seed 001's pydantic models and ``AgentState``, as the seed writes them, with the differences
+"""Seed 001's pydantic models and ``ReactState``, as the seed writes them, with the differences
 marked: the frames stay in the sandbox, ``df_info`` covers every dataset, and the few fields a
 dsagent workflow shares with the others (question, datasets, data_summary, final_output).
 """
@@ -109,8 +109,8 @@ class ReportOutput(BaseModel):
 
 # --- State -------------------------------------------------------------------------------------
 
-class AgentState(BaseModel):
-    """The LangGraph state of one ``graph.invoke()``: one user message.
+class ReactState(BaseModel):
+    """Seed 001's ``AgentState`` (named ``ReactState`` here): the LangGraph state of one ``graph.invoke()``: one user message.
 
     The seed's ``df`` is left out on purpose: the frames live in the sandbox worker (generated code
     never runs in the agent's process), and nodes that need them read ``ctx.datasets``.
