@@ -7,6 +7,6 @@ message on a thread (the CLI's ``dsagent assistant``, the web app's assistant mo
 from dsagent.workflows.assistant.api import TurnResult, run_turn
 from dsagent.workflows.assistant.configuration import Configuration
 from dsagent.workflows.assistant.graph import build_graph
-from dsagent.workflows.assistant.state import AgentState
+from dsagent.workflows.assistant.state import AssistantState
 
-__all__ = ["AgentState", "Configuration", "TurnResult", "build_graph", "run_turn"]
+__all__ = ["AssistantState", "Configuration", "TurnResult", "build_graph", "run_turn"]

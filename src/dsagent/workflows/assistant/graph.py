@@ -16,7 +16,7 @@ from langgraph.prebuilt import ToolNode
 from dsagent.workflows.assistant.configuration import Configuration
 from dsagent.workflows.assistant.nodes import make_agent_node
 from dsagent.workflows.assistant.routing import route_after_agent
-from dsagent.workflows.assistant.state import AgentState
+from dsagent.workflows.assistant.state import AssistantState
 from dsagent.workflows.assistant.tools import get_all_tools
 
 
@@ -31,7 +31,7 @@ def build_graph(checkpointer: Any = None, tools: list[Any] | None = None, *, ctx
     (``runtime.run_context``, through ``Session.open_run``)."""
     if ctx is not None:
         raise TypeError("the assistant takes no RunContext: each task it executes opens its own run")
-    graph = StateGraph(AgentState, context_schema=None)
+    graph = StateGraph(AssistantState, context_schema=None)
     graph.add_node("agent_node", make_agent_node())
     graph.add_node("tools", ToolNode(tools or get_all_tools()))
     graph.add_edge(START, "agent_node")

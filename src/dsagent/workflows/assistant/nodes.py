@@ -20,7 +20,7 @@ from dsagent.workflows.assistant import reply as replies
 from dsagent.workflows.assistant import turn as turns
 from dsagent.workflows.assistant.configuration import Configuration
 from dsagent.workflows.assistant.project import Project
-from dsagent.workflows.assistant.state import AgentState
+from dsagent.workflows.assistant.state import AssistantState
 from dsagent.workflows.common.prompting import quote_data
 
 ANSWER_TAG = "assistant:answer"
@@ -56,7 +56,7 @@ def _tool_call(name: str, args: dict[str, Any]) -> AIMessage:
 
 
 def make_agent_node() -> Any:
-    def agent_node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+    def agent_node(state: AssistantState, config: RunnableConfig) -> dict[str, Any]:
         from dsagent.workflows.assistant.runtime import runtime_for
 
         conf = Configuration.from_runnable_config(config)
@@ -86,7 +86,7 @@ def _spec() -> str:
     return load_settings().model
 
 
-def _step(state: AgentState, conf: Configuration, model: Any, ctx: Any) -> dict[str, Any]:
+def _step(state: AssistantState, conf: Configuration, model: Any, ctx: Any) -> dict[str, Any]:
     """One decision of the agent node: its update (a tool call, or the turn's answer)."""
     from dsagent.workflows.assistant.tools import pending_review
 
@@ -181,7 +181,7 @@ def _written_call(reply: AIMessage, names: set[str]) -> bool:
     return not reply.tool_calls and ("<tool_call>" in text or ('"name"' in text and any(f'"{n}"' in text for n in names)))
 
 
-def _native_step(model: Any, state: AgentState, project: Project, ctx: Any = None) -> AIMessage | None:
+def _native_step(model: Any, state: AssistantState, project: Project, ctx: Any = None) -> AIMessage | None:
     """A hosted model with native tool calling: the seed's own agent step. None when the server
     refuses ``tools`` or writes the call as text: the node routes instead (and will from now on)."""
     from dsagent.llm import capabilities

@@ -6,10 +6,10 @@ from typing import Literal
 
 from langchain_core.messages import AIMessage
 
-from dsagent.workflows.assistant.state import AgentState
+from dsagent.workflows.assistant.state import AssistantState
 
 
-def route_after_agent(state: AgentState) -> Literal["tools", "__end__"]:
+def route_after_agent(state: AssistantState) -> Literal["tools", "__end__"]:
     last = state["messages"][-1] if state.get("messages") else None
     if isinstance(last, AIMessage) and last.tool_calls:
         return "tools"

@@ -1,4 +1,4 @@
-"""Seed 004's ``AgentState``: the conversation plus the pipeline's progress, read from the project.
+"""Seed 004's ``AgentState`` (named ``AssistantState`` here): the conversation plus the pipeline's progress, read from the project.
 
 The pipeline fields are a view of the project's ``data/`` folder, refreshed by ``agent_node``
 before every decision (the files are the truth: a resumed thread or a second process sees the
@@ -17,7 +17,7 @@ def override_reducer(current: Any, new: Any) -> Any:
     return new
 
 
-class AgentState(MessagesState, total=False):
+class AssistantState(MessagesState, total=False):
     # Input (plain JSON: a LangGraph server sends {"messages": [...], "project_dir": "..."})
     project_dir: str
     """The project folder; its ``data/raw/`` holds the user's files (default: the current folder)."""
