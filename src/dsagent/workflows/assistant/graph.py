@@ -27,10 +27,10 @@ def recursion_limit(max_tool_iterations: int) -> int:
 
 def build_graph(checkpointer: Any = None, tools: list[Any] | None = None, *, ctx: Any = None) -> Any:
     """The compiled graph (dsagent.workflows' convention). It takes no ``ctx``: its nodes read the
-    project and model from the run's configuration, and stage 4 opens one run per task
-    (``runtime.run_context``, through ``Session.open_run``)."""
+    project and model from the run's configuration, and each user turn opens its own run
+    (``turn.py``, through ``Session.open_run``), which every model call of the turn is logged in."""
     if ctx is not None:
-        raise TypeError("the assistant takes no RunContext: each task it executes opens its own run")
+        raise TypeError("the assistant takes no RunContext: each turn opens its own run")
     graph = StateGraph(AssistantState, context_schema=None)
     graph.add_node("agent_node", make_agent_node())
     graph.add_node("tools", ToolNode(tools or get_all_tools()))
