@@ -287,22 +287,29 @@ class Session:
 
 
 class _LazySandbox:
-    """Waits for the warm-up thread on first use, so the first model call overlaps the cold start."""
+    """One run's sandbox: waits for the warm-up thread on first use, so the first model call
+    overlaps the cold start; the run's first cell gets the data as loaded (``fresh_data``)."""
 
     def __init__(self, session: Session) -> None:
         self._session = session
+        self._first = True
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session._ready_sandbox(), name)
+
+    def run(self, code: str, *args: Any, **kwargs: Any) -> Any:
+        if self._first and not kwargs.get("apart"):
+            kwargs["fresh_data"], self._first = True, False
+        return self._session._ready_sandbox().run(code, *args, **kwargs)
 
 
 class _SampledSandbox(_LazySandbox):
     """data_sharing = sample: each printed result reaches the workflow (and so the model) cut to a few lines."""
 
-    def run(self, code: str, **kwargs: Any) -> Any:
+    def run(self, code: str, *args: Any, **kwargs: Any) -> Any:
         from dsagent.data.sharing import clip_lines
 
-        result = self._session._ready_sandbox().run(code, **kwargs)
+        result = super().run(code, *args, **kwargs)
         return result.model_copy(update={"stdout": clip_lines(result.stdout) or "", "result": clip_lines(result.result),
                                          "figure_data": clip_lines(result.figure_data)})
 

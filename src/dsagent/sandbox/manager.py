@@ -244,17 +244,20 @@ class Sandbox:
             self._note = f"{why} {_STATE_LOST}"
 
     def run(self, code: str, limits: Limits | None = None, *, allowed_imports: Sequence[str] | None = None,
-            apart: bool = False) -> CodeRun:
+            apart: bool = False, fresh_data: bool = False) -> CodeRun:
         """Run one cell. ``allowed_imports`` (top-level module names), when given, is an allow-list
         for this cell only: its other imports fail with an ImportError that names the allowed ones,
         and the pre-imported names of other modules (px, sm, stats, …) are hidden from it.
         ``apart``: the cell sees the session's names but what it binds or changes is not kept
         (an independent check must not change the data the analysis' own cells see).
+        ``fresh_data``: ``df`` and ``datasets`` are the data as loaded again before the cell runs (a
+        run's first cell: what earlier questions' cells bound to those names is not this one's data).
         Cells asked for from several threads run one after another (one worker, one cell)."""
         with self._start_lock:
-            return self._run(code, limits, allowed_imports, apart)
+            return self._run(code, limits, allowed_imports, apart, fresh_data)
 
-    def _run(self, code: str, limits: Limits | None, allowed_imports: Sequence[str] | None, apart: bool = False) -> CodeRun:
+    def _run(self, code: str, limits: Limits | None, allowed_imports: Sequence[str] | None, apart: bool = False,
+             fresh_data: bool = False) -> CodeRun:
         limits = limits or self.limits
         self._check_between_cells(limits)
         self.start()
@@ -282,7 +285,8 @@ class Sandbox:
             cap_mb = self._apply_limits(worker.pid, limits, status)
             memory.reset_peak(worker.pid)
             sent = worker.send({"op": "run", "cell": n, "code": code, "output_bytes": limits.output_kb * 1024,
-                                "allowed_imports": None if allowed_imports is None else list(allowed_imports), "apart": apart})
+                                "allowed_imports": None if allowed_imports is None else list(allowed_imports), "apart": apart,
+                                "fresh_data": fresh_data})
             deadline, next_size = started + limits.wall_s, started + _SIZE_EVERY_S
             while sent:
                 remaining = deadline - time.monotonic()

@@ -252,21 +252,37 @@ def _build_namespace(datasets: dict[str, Any], tables: duck.Tables) -> dict[str,
     return namespace
 
 
-def _apart(namespace: dict[str, Any]) -> dict[str, Any]:
-    """A cell's namespace of its own: the session's names, each DataFrame a shallow copy (pandas'
-    copy-on-write keeps the original as it was), so what the cell binds, adds or drops stays its own."""
+def _own(value: Any) -> Any:
+    """A DataFrame as a shallow copy (pandas' copy-on-write keeps the original as it was)."""
     import pandas as pd
 
-    own = lambda v: v.copy(deep=False) if isinstance(v, pd.DataFrame) else v  # noqa: E731
+    return value.copy(deep=False) if isinstance(value, pd.DataFrame) else value
+
+
+def _apart(namespace: dict[str, Any]) -> dict[str, Any]:
+    """A cell's namespace of its own: the session's names, each DataFrame a shallow copy, so what
+    the cell binds, adds or drops stays its own."""
     apart = dict(namespace)
-    apart["datasets"] = {k: own(v) for k, v in namespace.get("datasets", {}).items()}
+    apart["datasets"] = {k: _own(v) for k, v in namespace.get("datasets", {}).items()}
     if "df" in namespace:
-        apart["df"] = own(namespace["df"])
+        apart["df"] = _own(namespace["df"])
     return apart
 
 
-def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Path) -> dict[str, Any]:
+def _fresh_data(namespace: dict[str, Any], loaded: dict[str, Any]) -> None:
+    """``df`` and ``datasets`` as loaded, whatever earlier cells bound to them: a new question's
+    code reads the data its profile describes (an earlier question's ``df = df[...]`` would
+    silently answer this one on a subset). The session's other names stay."""
+    namespace["datasets"] = {k: _own(v) for k, v in loaded.items()}
+    if len(loaded) == 1:
+        namespace["df"] = _own(next(iter(loaded.values())))
+
+
+def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Path,
+              loaded: dict[str, Any] | None = None) -> dict[str, Any]:
     n, code = message["cell"], message["code"]
+    if message.get("fresh_data") and loaded is not None:
+        _fresh_data(namespace, loaded)
     if message.get("apart"):
         namespace = _apart(namespace)
     namespace.pop("result", None)
@@ -362,6 +378,7 @@ def main() -> int:
             confine.confine(config["workspace"], config["data_dir"], str(mpl_dir), config["read_files"], report,
                             uid=config.get("uid"), parent_pid=config["parent_pid"], hard_limits=config.get("hard_limits"))
         namespace = _build_namespace(datasets, tables)
+        loaded = dict(namespace["datasets"])  # the data as loaded, for a cell that asks for it fresh
         if tables.big:  # DuckDB's threads start here, confined: Landlock and capabilities are per thread
             tables.con  # noqa: B018 - opens the views over the big files before the first cell
         if config.get("sql_bridge"):  # a database source: sql() asks dsagent, which holds the connection
@@ -382,7 +399,7 @@ def main() -> int:
                                      "importing": warmup.importing})
         elif message["op"] == "run":
             started = time.perf_counter()
-            reply = _run_cell(message, namespace, workspace)
+            reply = _run_cell(message, namespace, workspace, loaded)
             reply["duration_s"] = time.perf_counter() - started
             protocol.send(reply_fd, reply)
             warmup.may_import.set()
