@@ -4,6 +4,7 @@ one step's code), ``report`` (the structured report); the report's assembly is i
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -89,8 +90,10 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 decision = ReasonOutput(rationale=f"reason reply was not valid JSON ({str(exc).splitlines()[0][:120]})",
                                         next_action=action, instruction=state.question if action == "act" else None)
             action, instruction, question = decision.next_action, _text(decision.instruction), _text(decision.question)
-            if action == "ask" and not question:
-                action = "act"  # a question without text cannot be asked: try the request instead
+            if action == "ask" and (not question or _restates(question, state.question)):
+                # A question without text, or the user's own request asked back, asks nothing the
+                # user has not said: try the request instead.
+                action, instruction = "act", instruction or state.question
             if action == "act" and not instruction:
                 instruction = state.question
             repeated = action == "act" and _same(instruction, [r.instruction for r in successes])
@@ -118,7 +121,12 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             code, resampled = write_code(ctx, messages_for(state, prompts.code(state, instruction)), rejected)
             # The shared code step, under the seed's library allow-list (checked, then enforced by
             # the sandbox); it records only the figures this workflow keeps (_execute).
-            tried = attempt_code(ctx, instruction, code, check=check_code, options={"allowed_imports": ALLOWED_IMPORTS}, record=False)
+            # The request's first step is checked against the request itself: a step written as
+            # "compute the maximum" for "which country has the highest …" computes a value, not
+            # the name asked for (the after-misfit mends can take the name at that row).
+            first = not any(r.success for r in state.execution_results)
+            tried = attempt_code(ctx, state.question if first else instruction, code, check=check_code,
+                                 options={"allowed_imports": ALLOWED_IMPORTS}, record=False)
             step["detail"] = ("resampled a repeated code; " if resampled else "") + tried.detail
             if tried.refused:
                 run = ExecutionResult(success=False, code=tried.code, error=tried.error, instruction=instruction)
@@ -171,6 +179,15 @@ def _grounded(ctx: RunContext, state: ReactState, output: ReportOutput) -> tuple
     for i, text in zip(checked, texts):
         sections[i] = sections[i].model_copy(update={"content": text})
     return output.model_copy(update={"sections": sections}), grounded.record()
+
+
+def _restates(asked: str, request: str) -> bool:
+    """Whether a clarifying question is the user's request asked back (most of its words again)."""
+    def words(text: str) -> set[str]:
+        return {w for w in re.findall(r"\w+", text.lower()) if len(w) > 2}
+
+    said, request_words = words(asked), words(request)
+    return bool(said) and len(said & request_words) >= 0.7 * len(said)
 
 
 def _same(instruction: str, done: list[str]) -> bool:
