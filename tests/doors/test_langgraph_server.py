@@ -146,7 +146,7 @@ def test_chat_form_input_and_a_follow_up_on_the_same_thread(script_file, sales_c
 
 @pytest.fixture
 def clean_server(tmp_path):
-    from tests.clean.conftest import decision
+    from tests.workflows.clean.conftest import decision
 
     script = tmp_path / "clean_script.json"
     script.write_text(json.dumps([decision()]))

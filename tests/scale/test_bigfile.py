@@ -117,7 +117,7 @@ def test_dsagent_clean_on_a_big_file_works_end_to_end(orders_csv: Path, script_f
 
     import duckdb
 
-    from tests.clean.conftest import decision
+    from tests.workflows.clean.conftest import decision
 
     lines = orders_csv.read_text().splitlines()
     dirty = orders_csv.with_name("orders_dirty.csv")  # a stray space, a placeholder, two repeated rows far apart

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from browser_harness import SKIP_VAR, WebServer, ask, chromium_problem, launch_browser, open_app, upload, wait_for_answer
+from tests.web.browser_harness import SKIP_VAR, WebServer, ask, chromium_problem, launch_browser, open_app, upload, wait_for_answer
 
 pytestmark = pytest.mark.browser
 

@@ -18,7 +18,7 @@ file (``Dataset.big``) is never loaded whole, here or in the sandbox:
 3. bigcheck.py compares and verifies by DuckDB aggregates over the cleaned Parquet.
 
 So a small file sent down this path gives the same cleaned table as the pandas path
-(tests/clean/test_bigpath.py), up to the last bits of an imputed mean.
+(tests/workflows/clean/test_bigpath.py), up to the last bits of an imputed mean.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Assemble ``data_cleaner(data_raw)`` from vetted snippets, one per step of the plan.
 
-Every step kind has one snippet, tested on its own (tests/clean/test_snippets.py); the parameters
+Every step kind has one snippet, tested on its own (tests/workflows/clean/test_detect_and_snippets.py); the parameters
 the findings computed (columns, placeholder lists, spelling maps, group fixes) are written into
 the code as literals, so the function is readable, reviewable and re-runnable by a person on the
 raw file: ``data_cleaner(pd.read_csv("raw.csv"))``. Steps the model adds arrive as the body of

@@ -2,7 +2,7 @@
 
 These helpers run in two places: here, when the findings are detected, and — as source text copied
 into the generated ``data_cleaner`` — in the sandbox. :data:`HELPERS_SOURCE` is that text, so the
-detector and the cleaner parse a cell the same way (one copy; ``tests/clean`` tests both).
+detector and the cleaner parse a cell the same way (one copy; ``tests/workflows/clean`` tests both).
 """
 
 from __future__ import annotations

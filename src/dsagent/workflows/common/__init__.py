@@ -4,7 +4,7 @@ Where a thing goes (one module each):
 
 - **a new mend of model code** → :mod:`.mends`: before the run (``mends/before_run.py``,
   ``BEFORE_RUN``: ``mend(code, facts) -> code``) or after a misfit (``mends/after_misfit.py``,
-  ``AFTER_MISFIT``), with its test in ``tests/mends/``; a hint on an error's text (no rewrite) goes
+  ``AFTER_MISFIT``), with its test in ``tests/workflows/common/mends/``; a hint on an error's text (no rewrite) goes
   to ``sandbox/api_drift.py``;
 - **a new fit check** (a result that runs but does not answer the question) → :mod:`.fit`;
 - **a new grounding rule** (a claim of an explanation checked against the computed outputs) →

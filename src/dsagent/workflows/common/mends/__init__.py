@@ -10,7 +10,7 @@
   it (``sandbox.api_drift``), and the model writes the fix.
 
 :mod:`.facts` reads what the mends need to know of the data once per run. The code step
-(``common.attempt``) applies both registries; each has its own test file in ``tests/mends/``.
+(``common.attempt``) applies both registries; each has its own test file in ``tests/workflows/common/mends/``.
 """
 
 from dsagent.workflows.common.mends.after_misfit import AFTER_MISFIT, mend_chain, mend_misfit

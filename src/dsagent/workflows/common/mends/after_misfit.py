@@ -6,7 +6,7 @@ Shown a misfit, a small model tends to write the same code again. Each mend here
 and the shape of a question, never about a dataset, that applies only when what the code meant is
 unambiguous. The code step (``common.attempt``) runs the mended code and keeps it only if the
 result then fits (:func:`mend_chain`). A new after-misfit mend is a function of that shape added
-to :data:`AFTER_MISFIT` with a label, and tested in ``tests/mends/test_after_misfit.py``.
+to :data:`AFTER_MISFIT` with a label, and tested in ``tests/workflows/common/mends/test_after_misfit.py``.
 """
 
 from __future__ import annotations

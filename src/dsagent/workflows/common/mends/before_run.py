@@ -4,7 +4,7 @@ Each mend is ``mend(code, facts=None) -> code``: it rewrites one mistake small m
 over and cannot fix from the error (or that gives no error and a wrong number), only where what the
 code means is unambiguous, and returns the code unchanged otherwise. The rest of the code, comments
 included, is kept as written. A new before-run mend is a function of that shape in this package,
-added to :data:`BEFORE_RUN` with a label, and tested in ``tests/mends/test_before_run.py``.
+added to :data:`BEFORE_RUN` with a label, and tested in ``tests/workflows/common/mends/test_before_run.py``.
 The code step (``common.attempt``) applies them; callers that write code outside it (robust's
 checks, clean's cleaner, the assistant's stage 4) call :func:`mend_before_run`.
 """

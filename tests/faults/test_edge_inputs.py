@@ -28,7 +28,7 @@ PLAN = {"reasoning": "sum", "needs_code": True, "needs_evaluation": False, "need
 def dsagent(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
     """`dsagent` in a child process, so a file that blocks on open would fail the test, not hang it."""
     return subprocess.run([sys.executable, "-m", "dsagent.cli.main", *args], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")})
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")})
 
 
 def test_an_unreadable_file_exits_2_with_the_reason(tmp_path, capsys, script_file, monkeypatch):

@@ -257,3 +257,34 @@ def test_a_misfit_at_the_last_loop_is_kept(script_file, sales_csv):
         result = session.ask("Which month had the largest units value?")
     assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
     assert result.failed_attempts == [] and result.result_str == str(float(pd.read_csv(sales_csv)["units"].max()))
+
+
+def test_the_request_asked_back_is_no_question_it_is_acted_on(script_file, sales_csv):
+    spec = script_file([
+        reason("ask", question="What is the total number of units?"),
+        "result = df['units'].sum()",
+        reason("finalize"),
+        report("The total is in the result."),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("What is the total number of units?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    assert result.output_type == "report"
+
+
+def test_the_first_step_is_checked_against_the_request_not_only_its_instruction(script_file, sales_csv):
+    spec = script_file([
+        reason("act", instruction="Compute the highest price of one order"),
+        "result = df['price'].max()",
+        reason("act", instruction="Find the region of the order with the highest price"),
+        "result = df.loc[df['price'].idxmax(), 'region']",
+        reason("finalize"),
+        report("That region sold the most units in one order."),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("Which region had the highest price in one order?")
+    steps = RunLog(load_settings().db_url).steps(result.run_id)
+    first = [s for s in steps if s["node"] == "code_exec"][0]
+    # a number for a "which region" request is not its answer: sent back to reason like an error
+    assert first["outcome"] == "misfit" and "asks which one" in first["detail"]
+    assert result.output_type == "report" and result.code.startswith("result = df.loc[")

@@ -1,6 +1,6 @@
 """Seed 001's prompts are snapshot-tested: a change to one is a visible diff in tests/snapshots/.
 
-Regenerate after an intended change with: UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_react_prompts_snapshot.py
+Regenerate after an intended change with: UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/workflows/react/test_react_prompts_snapshot.py
 """
 
 import pytest

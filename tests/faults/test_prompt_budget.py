@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from robust_script import ALIGNED, DATA_WORK, PROFILE_OK
-from test_edge_inputs import PLAN, _tokenizer
+from .test_edge_inputs import PLAN, _tokenizer
 
 from dsagent.config import load_settings
 from dsagent.session import Session

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 BATCH = BENCH / "heldout_c"
 sys.path.insert(0, str(BENCH))
 from dabench_scoring import expected_names  # noqa: E402

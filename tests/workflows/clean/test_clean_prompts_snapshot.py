@@ -1,6 +1,6 @@
 """The clean workflow's prompts are snapshot-tested: a change is a visible diff in tests/snapshots/.
 
-Regenerate after an intended change with: UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/clean/test_clean_prompts_snapshot.py
+Regenerate after an intended change with: UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/workflows/clean/test_clean_prompts_snapshot.py
 """
 
 import sys
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
+sys.path.insert(0, str(Path(__file__).parents[2]))
 from snapshot_check import check_snapshot  # noqa: E402
 
 from dsagent.workflows.clean import prompts  # noqa: E402

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-HELDOUT = Path(__file__).resolve().parents[1] / "benchmarks" / "heldout"
+HELDOUT = Path(__file__).resolve().parents[2] / "benchmarks" / "heldout"
 sys.path.insert(0, str(HELDOUT.parent))
 from dabench_scoring import expected_names  # noqa: E402
 

@@ -1,7 +1,7 @@
 """The robust workflow's prompts, snapshot-tested: a change to one is a visible diff in tests/snapshots/.
 
 Regenerate after an intended change with:
-UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_prompts_snapshot_robust.py
+UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/workflows/robust/test_robust_prompts_snapshot.py
 """
 
 import pytest
