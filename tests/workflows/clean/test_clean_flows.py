@@ -56,13 +56,15 @@ def test_review_loop_edit_once_then_yes(dirty_csv, script_file):
 
 def test_fix_loop_stops_at_max_retries(dirty_csv, script_file, monkeypatch):
     monkeypatch.setenv("DSAGENT_CLEAN_MAX_RETRIES", "2")
-    script = script_file([decision(extra_steps=["add a column named flag set to 1"]), FAILING, FAILING, FAILING])
+    script = script_file([decision(extra_steps=["add a column named flag set to 1"]), *[FAILING] * 5])
     out = clean(dirty_csv, KEEP + " Also add a flag column.", yes=True, model=script)
     assert out.status == "error"
     assert "boom in custom step" in out.error
     state = saved_state(out.thread_id, load_settings())
     assert state["retry_count"] == 2
-    assert out.llm_calls == 4  # recommend, custom code, two fixes
+    # recommend, custom code, two fixes: each repeats the failing code, so it is asked once more,
+    # warmer (common.code.write_code), as every workflow's code step does
+    assert out.llm_calls == 6
     assert out.report_path and "did not pass" in Path(out.report_path).read_text()
 
 

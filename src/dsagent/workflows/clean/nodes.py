@@ -31,7 +31,7 @@ from dsagent.workflows.clean.report import write_report
 from dsagent.workflows.clean.review import added_instructions, answer_text, interrupt_value
 from dsagent.workflows.clean.routing import after_review, is_yes
 from dsagent.workflows.clean.state import CleanState
-from dsagent.workflows.common.code import clip, extract_code
+from dsagent.workflows.common.code import clip, extract_code, write_code
 from dsagent.workflows.common.mends import mend_before_run  # the code step's before-run mends
 
 Node = Callable[[CleanState], Any]
@@ -317,14 +317,16 @@ def make_nodes(ctx: RunContext, reviewed: bool = False) -> dict[str, Node]:
             error = clip(state["data_cleaner_error"] or "", 1500)
             update: dict[str, Any] = {"retry_count": state.get("retry_count", 0) + 1}
             if state.get("custom_code"):
-                fixed = mend_before_run(extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="custom_steps", code_snippet=state["custom_code"], error=error))], max_tokens=700)))[0]
+                ask = [HumanMessage(content=prompts.FIX.format(function_name="custom_steps", code_snippet=state["custom_code"], error=error))]
+                fixed = mend_before_run(write_code(ctx, ask, {state["custom_code"]}, max_tokens=700)[0])[0]
                 update.update(assemble(state["plan"], fixed if "def custom_steps" in fixed else state["custom_code"]))
                 functions = update["functions"]
                 step["detail"] = "fixed custom_steps"
             else:
                 functions, origin = dict(state["functions"]), dict(state.get("function_origin", {}))
                 for ds_id in state["plan"]:
-                    fixed = mend_before_run(extract_code(ctx.llm([HumanMessage(content=prompts.FIX.format(function_name="data_cleaner", code_snippet=functions[ds_id], error=error))], max_tokens=1500)))[0]
+                    ask = [HumanMessage(content=prompts.FIX.format(function_name="data_cleaner", code_snippet=functions[ds_id], error=error))]
+                    fixed = mend_before_run(write_code(ctx, ask, {functions[ds_id]}, max_tokens=1500)[0])[0]
                     if "def data_cleaner" in fixed:
                         functions[ds_id], origin[ds_id] = fixed, "model"
                 first = next(iter(functions))

@@ -117,7 +117,7 @@ def _values_put_in_result(tree: Any) -> list[Any]:
 
 
 def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[str],
-               fresh: list["BaseMessage"] | None = None) -> tuple[str, bool]:
+               fresh: list["BaseMessage"] | None = None, max_tokens: int = CODE_MAX_TOKENS) -> tuple[str, bool]:
     """Ask for code; if it repeats a rejected one, ask once more, warmer. Returns (code, resampled).
 
     Greedy decoding repeats itself, and a code that already failed would fail again. When the
@@ -131,12 +131,12 @@ def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[s
     def repeated(code: str) -> bool:
         return code in rejected or mend_before_run(code, run_facts(ctx))[0] in rejected
 
-    code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS))
+    code = extract_code(ctx.llm(messages, max_tokens=max_tokens))
     if not repeated(code):
         return code, False
-    code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+    code = extract_code(ctx.llm(messages, max_tokens=max_tokens, temperature=RESAMPLE_TEMPERATURE))
     if repeated(code) and fresh is not None:
-        code = extract_code(ctx.llm(fresh, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+        code = extract_code(ctx.llm(fresh, max_tokens=max_tokens, temperature=RESAMPLE_TEMPERATURE))
     return code, True
 
 
