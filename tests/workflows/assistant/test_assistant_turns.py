@@ -158,3 +158,13 @@ def test_only_one_value_leads(project: Path):
     assert one_value(asked("np.float64(2.998)"), p) == "2.998" and one_value(asked("Sun"), p) == "Sun"
     assert one_value(asked("day\nSun    21.4\nSat    20.4"), p) is None  # a table leads with nothing
     assert one_value(asked("{'a': 1}"), p) is None
+
+
+def test_a_which_question_is_not_led_by_a_number():
+    from dsagent.workflows.assistant.reply import lead_with, leading_value
+
+    assert leading_value("Which country had the lowest GDP per capita?", "876") is None
+    assert leading_value("Which country had the lowest GDP per capita?", "Lesotho") == "Lesotho"
+    assert leading_value("What is the mean GDP per capita?", "876.5") == "876.5"
+    text = "Lesotho had the lowest GDP per capita, 298.8."
+    assert lead_with(text, leading_value("Which country had the lowest GDP per capita?", "298.8")) == text

@@ -288,3 +288,27 @@ def test_the_first_step_is_checked_against_the_request_not_only_its_instruction(
     # a number for a "which region" request is not its answer: sent back to reason like an error
     assert first["outcome"] == "misfit" and "asks which one" in first["detail"]
     assert result.output_type == "report" and result.code.startswith("result = df.loc[")
+
+
+def test_a_clarifying_question_about_nothing_the_request_or_data_names_is_acted_on(script_file, sales_csv):
+    spec = script_file([
+        reason("ask", question="Do you mean total sales per customer segment?"),
+        "result = df['price'].max()",
+        reason("finalize"),
+        report("The highest price is in the result."),
+    ])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("What is the highest price?")
+    assert [node for node, _ in route(result.run_id)][:2] == ["reason", "code_exec"]
+
+
+def test_founded_questions_name_the_request_or_the_data():
+    from dsagent.workflows.react.nodes import _founded
+
+    class Ds:
+        frame = pd.DataFrame(columns=["region", "units", "price"])
+        id = "sales"
+
+    data = {"sales": Ds()}
+    assert _founded("Do you mean the total units per region (my guess), or the average?", "Which region is best?", data)
+    assert not _founded("Do you mean total units per month?", "Which continent had the largest population?", {})

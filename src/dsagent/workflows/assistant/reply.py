@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from dsagent.workflows.common.wording import WHICH
+
 if TYPE_CHECKING:
     from dsagent.runtime import RunContext
     from dsagent.workflows.assistant.project import Project
@@ -114,4 +116,20 @@ def grounded_reply(ctx: "RunContext", text: str, turn: "Turn", project: "Project
         regenerate = regenerate_with(ctx, messages, text, max_tokens or 300) if messages else None
         grounded = ground_in_run(ctx, text, outputs(turn, project), turn.request, regenerate)
         text, record = grounded.text, grounded.record()
-    return lead_with(text, one_value(turn, project)), record
+    return lead_with(text, leading_value(turn.request, one_value(turn, project))), record
+
+
+def leading_value(request: str | None, value: str | None) -> str | None:
+    """The computed value a reply leads with: none when the request asks which / who (a name) and
+    the value is a number (the number computed on the way is not the answer asked for)."""
+    if value is not None and WHICH.search(request or "") and _is_number(value):
+        return None
+    return value
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value.replace(",", ""))
+    except ValueError:
+        return False
+    return True

@@ -90,9 +90,11 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 decision = ReasonOutput(rationale=f"reason reply was not valid JSON ({str(exc).splitlines()[0][:120]})",
                                         next_action=action, instruction=state.question if action == "act" else None)
             action, instruction, question = decision.next_action, _text(decision.instruction), _text(decision.question)
-            if action == "ask" and (not question or _restates(question, state.question)):
-                # A question without text, or the user's own request asked back, asks nothing the
-                # user has not said: try the request instead.
+            if action == "ask" and (not question or _restates(question, state.question)
+                                    or not _founded(question, state.question, ctx.datasets)):
+                # A question without text, the user's own request asked back, or one about
+                # nothing the request or the data names (a prompt's example copied) asks nothing
+                # the user could settle: try the request instead.
                 action, instruction = "act", instruction or state.question
             if action == "act" and not instruction:
                 instruction = state.question
@@ -188,6 +190,22 @@ def _restates(asked: str, request: str) -> bool:
 
     said, request_words = words(asked), words(request)
     return bool(said) and len(said & request_words) >= 0.7 * len(said)
+
+
+_GENERIC = {"mean", "means", "total", "average", "which", "what", "your", "guess", "like", "want", "would", "should",
+            "value", "values", "data", "number", "show", "tell", "about", "this", "that", "with", "from", "each"}
+
+
+def _founded(asked: str, request: str, datasets: Mapping[str, Any]) -> bool:
+    """Whether a clarifying question is about this request: it names a column of the data or a
+    word of the request beyond the generic ones."""
+    from dsagent.workflows.common.named import column_words
+
+    def words(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 3 and w not in _GENERIC}
+
+    known = words(request) | {w for said in column_words(datasets) for w in said.split()}
+    return not words(asked) or bool(words(asked) & known)
 
 
 def _same(instruction: str, done: list[str]) -> bool:
