@@ -10,6 +10,7 @@ one operation's few named fields does not. A choice with problems
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -91,8 +92,6 @@ def choose(ask: Ask, question: str, schema: TableSchema, frame: str = "df") -> C
 def _periods_named(choice: Choice, question: str, schema: TableSchema) -> Choice:
     """A period over a date column that the question names in words ("monthly", "per year") but the
     model left out: a small model skips optional fields, and code can read the word."""
-    import re
-
     column = schema.column(choice.by or "")
     if choice.op not in {"change", "resample"} or choice.freq or column is None or column.kind != "date":
         return choice

@@ -24,7 +24,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from dsagent.sandbox import aliases, artifacts, confine, duck, loaded_files, protocol, sql_bridge
+from dsagent.sandbox import aliases, artifacts, cell_names, confine, duck, loaded_files, protocol, sql_bridge
 
 # aliases.BOUND's order, most used first: a cell that needs plt soon after a restart waits the least.
 _WARMUP_ORDER = tuple(dict.fromkeys(module for alias, module in aliases.BOUND.items() if alias not in aliases.EAGER))
@@ -252,39 +252,13 @@ def _build_namespace(datasets: dict[str, Any], tables: duck.Tables) -> dict[str,
     return namespace
 
 
-def _own(value: Any) -> Any:
-    """A DataFrame as a shallow copy (pandas' copy-on-write keeps the original as it was)."""
-    import pandas as pd
-
-    return value.copy(deep=False) if isinstance(value, pd.DataFrame) else value
-
-
-def _apart(namespace: dict[str, Any]) -> dict[str, Any]:
-    """A cell's namespace of its own: the session's names, each DataFrame a shallow copy, so what
-    the cell binds, adds or drops stays its own."""
-    apart = dict(namespace)
-    apart["datasets"] = {k: _own(v) for k, v in namespace.get("datasets", {}).items()}
-    if "df" in namespace:
-        apart["df"] = _own(namespace["df"])
-    return apart
-
-
-def _fresh_data(namespace: dict[str, Any], loaded: dict[str, Any]) -> None:
-    """``df`` and ``datasets`` as loaded, whatever earlier cells bound to them: a new question's
-    code reads the data its profile describes (an earlier question's ``df = df[...]`` would
-    silently answer this one on a subset). The session's other names stay."""
-    namespace["datasets"] = {k: _own(v) for k, v in loaded.items()}
-    if len(loaded) == 1:
-        namespace["df"] = _own(next(iter(loaded.values())))
-
-
 def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Path,
               loaded: dict[str, Any] | None = None) -> dict[str, Any]:
     n, code = message["cell"], message["code"]
     if message.get("fresh_data") and loaded is not None:
-        _fresh_data(namespace, loaded)
+        cell_names.fresh_data(namespace, loaded)
     if message.get("apart"):
-        namespace = _apart(namespace)
+        namespace = cell_names.apart(namespace)
     namespace.pop("result", None)
     namespace.pop("fig", None)
     capture = _Capture(message["output_bytes"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from dsagent.workflows.common.computed import is_number
 from dsagent.workflows.common.wording import WHICH
 
 if TYPE_CHECKING:
@@ -122,14 +123,7 @@ def grounded_reply(ctx: "RunContext", text: str, turn: "Turn", project: "Project
 def leading_value(request: str | None, value: str | None) -> str | None:
     """The computed value a reply leads with: none when the request asks which / who (a name) and
     the value is a number (the number computed on the way is not the answer asked for)."""
-    if value is not None and WHICH.search(request or "") and _is_number(value):
+    if value is not None and WHICH.search(request or "") and is_number(value):
         return None
     return value
 
-
-def _is_number(value: str) -> bool:
-    try:
-        float(value.replace(",", ""))
-    except ValueError:
-        return False
-    return True

@@ -90,7 +90,7 @@ def data_labels(datasets: Any, limit: int = MAX_LABELS) -> list[str]:
                 continue
             for value in series.dropna().unique()[:limit]:
                 text = str(value).strip()
-                if text.lower() not in _COMMON_WORDS and 2 <= len(text) <= 60 and re.search(r"[A-Za-z\u00c0-\uffff]", text) and not _is_number(text):
+                if text.lower() not in _COMMON_WORDS and 2 <= len(text) <= 60 and re.search(r"[A-Za-z\u00c0-\uffff]", text) and not is_number(text):
                     labels.add(text)
             if len(labels) >= limit:
                 break
@@ -109,7 +109,8 @@ def data_facts(datasets: Any) -> str:
     return "\n".join(facts)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """Whether ``text`` reads as one number (thousands commas allowed)."""
     try:
         float(text.replace(",", ""))
         return True
