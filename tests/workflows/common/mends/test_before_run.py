@@ -272,3 +272,39 @@ def test_sum_of_a_yes_no_column_counts_the_yes():
     assert mend_yes_no("result = df['units'].sum()", FACTS) == "result = df['units'].sum()"
     mapped = "df['returned'] = df['returned'].map({'yes': 1, 'no': 0})\nresult = df['returned'].sum()"
     assert mend_yes_no(mapped, FACTS) == mapped
+
+
+def test_a_column_grouped_by_another_column_groups_the_frame():
+    """On a table of its own: ``frame['x'].groupby('k')`` (a Series has no column 'k': KeyError,
+    and shown it the model writes the same line again) is ``frame.groupby('k')['x']``."""
+    import pandas as pd
+
+    from dsagent.workflows.common.mends import mend_facts
+
+    frame = pd.DataFrame({"region": ["n", "s", "n", "s"], "season": [1, 1, 2, 2], "litres": [3, 4, 5, 9]})
+    facts = mend_facts({"rain": frame})
+    code = "result = df[df['season'] == 2]['litres'].groupby('region').sum().idxmax()\n"
+    mended, labels = mend_before_run(code, facts)
+    assert mended == "result = df[df['season'] == 2].groupby('region')['litres'].sum().idxmax()\n"
+    assert labels == ["column grouped as the frame"]
+    ns: dict = {"df": frame}
+    exec(mended, ns)  # noqa: S102 — the test's own code
+    assert ns["result"] == "s"
+    listed = mend_before_run("t = df['litres'].groupby(['region', 'season']).mean()\n", facts)[0]
+    assert listed == "t = df.groupby(['region', 'season'])['litres'].mean()\n"
+
+
+@pytest.mark.parametrize("code", [
+    "t = df.groupby('region')['litres'].sum()\n",          # already right
+    "t = df['litres'].groupby(df['region']).sum()\n",      # a Series key: right as written
+    "t = df['litres'].groupby('station').sum()\n",         # not a column: maybe an index level
+    "t = df['litres'].groupby('litres').sum()\n",          # the column itself
+])
+def test_a_grouping_that_may_be_right_is_left_alone(code):
+    import pandas as pd
+
+    from dsagent.workflows.common.mends import mend_facts
+
+    facts = mend_facts({"rain": pd.DataFrame({"region": ["n"], "litres": [3]})})
+    assert mend_before_run(code, facts)[0] == code
+    assert mend_before_run(code)[0] == code

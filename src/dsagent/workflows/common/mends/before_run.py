@@ -158,6 +158,31 @@ def mend_groupby_tuple(code: str, facts: MendFacts | None = None) -> str:
     return mend_nodes(code, edit)
 
 
+def mend_series_groupby(code: str, facts: MendFacts | None = None) -> str:
+    """``frame['x'].groupby('k')`` written ``frame.groupby('k')['x']``: a column selected first has
+    no column ``k`` to group by (a KeyError, and shown it the model writes the same line again).
+    Only when every key is a column name of the data other than ``x`` (a Series may have an index
+    level of that name) and the keys are written as names, not as Series."""
+    columns = set(facts.columns) if facts else set()
+
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "groupby"
+                and len(node.args) == 1 and isinstance(node.func.value, ast.Subscript)):
+            return None
+        selected, key = node.func.value, node.args[0]
+        keys = key.elts if isinstance(key, ast.List) else [key]
+        if not (isinstance(selected.slice, ast.Constant) and isinstance(selected.slice.value, str) and keys
+                and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys)):
+            return None
+        names = {k.value for k in keys}
+        if not names <= columns or selected.slice.value in names:
+            return None
+        rest = "".join(", " + ast.unparse(k) for k in node.keywords)
+        return node, f"{ast.unparse(selected.value)}.groupby({ast.unparse(key)}{rest})[{ast.unparse(selected.slice)}]"
+
+    return mend_nodes(code, edit)
+
+
 _AGGREGATES = {"sum", "mean", "min", "max", "median", "count"}
 
 
@@ -240,6 +265,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("test result unpacked", mend_test_unpacking),
     ("renamed keyword", mend_renamed_keywords),
     ("groupby columns as a list", mend_groupby_tuple),
+    ("column grouped as the frame", mend_series_groupby),
     ("groupby arithmetic per row", mend_groupby_arithmetic),
     ("chart kept out of result", mend_result_figure),
     ("failing import dropped", mend_imports),
@@ -260,5 +286,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference",
+           "mend_imports", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_test_unpacking", "mend_yes_no"]

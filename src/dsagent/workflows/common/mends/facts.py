@@ -1,5 +1,5 @@
-"""What the mends need to know of the run's data, read once per run: text columns, year columns,
-Yes/No columns. A fact a new mend needs is added here."""
+"""What the mends need to know of the run's data, read once per run: column names, text columns,
+year columns, Yes/No columns. A fact a new mend needs is added here."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ class MendFacts:
     yes_no: dict[str, str] = field(default_factory=dict)
     """Text columns of exactly two values, yes and no in some spelling: column -> its yes value."""
     single_frame: bool = True
+    columns: list[str] = field(default_factory=list)
+    """Every column name of every dataset."""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
@@ -29,6 +31,7 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
     for ds in datasets.values():
         frame = getattr(ds, "frame", ds)
         for name, dtype in getattr(frame, "dtypes", {}).items():
+            facts.columns.append(str(name))
             column, kind = frame[name], str(dtype)
             if kind in ("object", "category") or kind.startswith("str"):
                 facts.text_columns.append(str(name))
