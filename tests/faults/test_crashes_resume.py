@@ -133,8 +133,9 @@ def test_assistant_killed_during_a_turn_resumes_the_thread(phase, script_file, s
         replies = [json.dumps(r) for r in ({"tool": "answer_question"}, DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED)] + [SLOW_CELL]
     script = tmp_path / "turn2.json"
     script.write_text(json.dumps(replies))
+    # answer_question runs the workflow `ask` uses: robust here, whose scripted replies these are
     child = Child(["assistant", "-q", "How many units in total?", "--thread", thread, *common, "--model", f"scripted:{script}"],
-                  stdin=subprocess.DEVNULL, cwd=project)
+                  {"DSAGENT_WORKFLOW": "robust"}, stdin=subprocess.DEVNULL, cwd=project)
     cells = project / "data" / "intermediate" / "workspace"
     try:
         if phase == "route choice":

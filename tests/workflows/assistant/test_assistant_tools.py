@@ -61,18 +61,22 @@ def test_nothing_is_written_into_data_raw(project: Path):
         p.write_text(project / "outside.txt", "a")
 
 
-def test_answer_question_runs_the_robust_workflow(project: Path, monkeypatch, script_file):
+@pytest.mark.parametrize("setting", [None, "robust"])
+def test_answer_question_runs_the_workflow_ask_uses(setting, project: Path, monkeypatch, script_file):
+    """The same workflow as `dsagent ask` (the setting `workflow`, quick unless set): one question, one answer through every door."""
     from dsagent.session import AnalysisResult, Session
 
     asked = {}
+    if setting:
+        monkeypatch.setenv("DSAGENT_WORKFLOW", setting)
 
     def fake_ask(self, question, workflow=None):
-        asked.update(question=question, workflow=workflow, datasets=sorted(self.datasets))
+        asked.update(question=question, workflow=workflow or self.settings.workflow, datasets=sorted(self.datasets))
         return AnalysisResult(explanation="The mean tip is 3.00.", result_str="3.0", report_path="/tmp/r.md", output_type="analysis")
 
     monkeypatch.setattr(Session, "ask", fake_ask)
     text, artifact = call(T.answer_question, project, script_file([]), question="What is the mean tip?")
-    assert asked == {"question": "What is the mean tip?", "workflow": "robust", "datasets": ["iris", "tips"]}
+    assert asked == {"question": "What is the mean tip?", "workflow": setting or "quick", "datasets": ["iris", "tips"]}
     assert "The mean tip is 3.00." in text and "Next step:" in text
     assert artifact["result_str"] == "3.0"  # the whole result, kept beside the message the model reads
 

@@ -64,7 +64,7 @@ def one_value(turn: "Turn", project: "Project") -> str | None:
 
 def tool_answer(turn: "Turn") -> tuple[str, dict[str, Any] | None] | None:
     """answer_question's answer when it is the turn's last call and succeeded, with the grounding
-    record the robust run made of it (checked against all that run's outputs), or None."""
+    record the question's run made of it (checked against all that run's outputs), or None."""
     if not turn.calls or turn.calls[-1]["name"] != "answer_question":
         return None
     match = _ANSWER.match(turn.calls[-1]["result"])
@@ -112,7 +112,7 @@ def grounded_reply(ctx: "RunContext", text: str, turn: "Turn", project: "Project
     record = None
     computed = tool_answer(turn)
     if computed is not None and computed[1] is not None and text == computed[0]:
-        record = computed[1]  # the robust run's own check, against all of its outputs
+        record = computed[1]  # the question's run's own check, against all of its outputs
     elif turn.calls:
         regenerate = regenerate_with(ctx, messages, text, max_tokens or 300) if messages else None
         grounded = ground_in_run(ctx, text, outputs(turn, project), turn.request, regenerate)

@@ -282,15 +282,17 @@ class QuestionInput(BaseModel):
 @tool("answer_question", args_schema=QuestionInput, response_format="content_and_artifact")
 @guarded(artifact=True)
 def answer_question(question: str, *, state: dict, config: RunnableConfig) -> tuple[str, dict[str, Any] | None]:
-    """Answer one specific question about the data files with the robust workflow (code checked by independent code)."""
+    """Answer one specific question about the data files with the workflow ``dsagent ask`` uses
+    (the setting ``workflow``: quick unless set), so the assistant and ``ask`` give one question
+    the same answer."""
     runtime, _ = _runtime(state, config)
     if not runtime.project.raw_files():
         return _no_files(runtime.project), None
-    result = runtime.session().ask(question, workflow="robust")
+    result = runtime.session().ask(question)
     if result.output_type == "error":
         return f"Error: the analysis failed: {_clip(result.error, 300)}. Report: {result.report_path}. Next step: rephrase the question.", None
     shown = f"\nResult: {_clip(result.result_str, 500)}" if result.result_str else ""
-    # The artifact (kept in the thread, not shown to the model): the robust run, its whole result and
+    # The artifact (kept in the thread, not shown to the model): the question's run, its whole result and
     # the grounding check's record of the answer against all of that run's outputs.
     artifact = {"run_id": result.run_id, "result_str": result.result_str, "grounding": result.grounding}
     return (f"Answer: {result.explanation.strip()}{shown}\nReport: {result.report_path}\nNext step: ask a follow-up question, or suggest_tasks for more ideas.",
