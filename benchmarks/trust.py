@@ -171,7 +171,7 @@ def headline_right(expected: Any, explanation: str) -> bool:
     if isinstance(expected, str):
         return label_stated(expected, explanation)
     if isinstance(expected, int) and not isinstance(expected, bool) and 0 <= expected < 10:
-        return re.search(rf"(?<![\w.]){expected}(?![\w.]|\.\d)", explanation or "") is not None  # a class or a small count
+        return re.search(rf"(?<![\w.]){expected}(?!\w|[.,]\d)", explanation or "") is not None  # a class or a small count (a full stop may end it)
     return number_stated(float(expected), explanation)
 
 

@@ -1,0 +1,27 @@
+"""benchmarks/trust.py's scorer: the expected value stated in the answer's text, as a user would read it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import trust  # noqa: E402
+
+
+@pytest.mark.parametrize("expected, text, right", [
+    (0, "The target class with the highest mean alcohol is 0.", True),   # a class at the end of a sentence
+    (0, "The class is 0.5 on average.", False),
+    (3, "There are 3 groups.", True),
+    (3, "There are 13 groups.", False),
+    (11680.0718, "The mean is 11,680.07.", True),
+    (11680.0718, "The mean is 11,680.", True),
+    (58.4507, "58 % of them.", False),                                      # a rounded share says less than asked
+    ("Sat", "Saturday has the most parties.", True),
+    (["Norway", "Kuwait"], "Norway and Kuwait.", True),
+    (["Norway", "Kuwait"], "Norway only.", False),
+])
+def test_headline_right(expected, text, right):
+    assert trust.headline_right(expected, text) is right
