@@ -264,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rescore:
         rows = [json.loads(line) for line in Path(args.rescore).read_text().splitlines() if line.strip()]
+        for row in rows:  # scored again by the scorer as it is now
+            row["right"] = headline_right(row["expected"], row.get("explanation") or "")
         print("\n".join(summarize(rows)))
         return 0
     questions = QUESTIONS
