@@ -308,3 +308,25 @@ def test_a_grouping_that_may_be_right_is_left_alone(code):
     facts = mend_facts({"rain": pd.DataFrame({"region": ["n"], "litres": [3]})})
     assert mend_before_run(code, facts)[0] == code
     assert mend_before_run(code)[0] == code
+
+
+def test_a_whole_frame_with_text_columns_is_aggregated_over_its_numbers():
+    """On a table of its own: ``df.mean()`` over a frame with a text or date column fails in pandas 2
+    (TypeError; shown it the model writes the same line again): it means the numeric columns."""
+    import pandas as pd
+
+    from dsagent.workflows.common.mends import mend_facts
+
+    frame = pd.DataFrame({"day": ["2020-01-01", "2020-01-02"], "oats": [1.0, 3.0], "rye": [4.0, 8.0]})
+    facts = mend_facts({"prices": frame})
+    code = "means = df.mean()\nresult = means.idxmax()\nr = df[df['oats'] > 0].corr()\n"
+    mended, labels = mend_before_run(code, facts)
+    assert mended == "means = df.mean(numeric_only=True)\nresult = means.idxmax()\nr = df[df['oats'] > 0].corr(numeric_only=True)\n"
+    assert labels == ["whole frame over its numbers"]
+    ns: dict = {"df": frame}
+    exec(mended, ns)  # noqa: S102 — the test's own code
+    assert ns["result"] == "rye"
+    for kept in ("m = df['oats'].mean()\n", "m = df[['oats', 'rye']].mean()\n", "m = df.mean(axis=1)\n", "m = df.groupby('day').mean()\n"):
+        assert mend_before_run(kept, facts)[0] == kept
+    numbers_only = mend_facts({"prices": frame[["oats", "rye"]]})
+    assert mend_before_run("m = df.mean()\n", numbers_only)[0] == "m = df.mean()\n"

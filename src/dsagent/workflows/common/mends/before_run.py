@@ -183,6 +183,43 @@ def mend_series_groupby(code: str, facts: MendFacts | None = None) -> str:
     return mend_nodes(code, edit)
 
 
+_NUMERIC_ONLY = {"mean", "median", "std", "var", "sum", "corr", "cov"}
+
+
+def _whole_frame(node: ast.AST) -> bool:
+    """``df``, ``datasets['x']``, or rows of one (``df[df['a'] > 0]``, ``df.loc[...]``, ``.head(n)``):
+    a frame with all its columns, as far as the code shows."""
+    if isinstance(node, ast.Name):
+        return node.id == "df"
+    if isinstance(node, ast.Subscript):
+        base = node.value
+        if isinstance(base, ast.Name) and base.id == "datasets":
+            return isinstance(node.slice, ast.Constant)
+        if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
+            return _whole_frame(base.value) and not isinstance(node.slice, ast.Tuple)
+        return _whole_frame(base) and isinstance(node.slice, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("head", "tail", "dropna", "copy"):
+        return _whole_frame(node.func.value)
+    return False
+
+
+def mend_numeric_only(code: str, facts: MendFacts | None = None) -> str:
+    """``df.mean()`` (median, std, var, sum, corr, cov) of a whole frame that has text or date
+    columns written ``df.mean(numeric_only=True)``: pandas 2 raises a TypeError (or sums the text)
+    where what the line means is the numeric columns. Only for calls with no arguments on the data's
+    frame or rows of it (``df``, ``datasets['x']``, ``df[df['a'] > 0]``), when the data has such columns."""
+    if not (facts and facts.mixed_frames):
+        return code
+
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _NUMERIC_ONLY
+                and not node.args and not node.keywords and _whole_frame(node.func.value)):
+            return node, f"{ast.unparse(node.func.value)}.{node.func.attr}(numeric_only=True)"
+        return None
+
+    return mend_nodes(code, edit)
+
+
 _AGGREGATES = {"sum", "mean", "min", "max", "median", "count"}
 
 
@@ -266,6 +303,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("renamed keyword", mend_renamed_keywords),
     ("groupby columns as a list", mend_groupby_tuple),
     ("column grouped as the frame", mend_series_groupby),
+    ("whole frame over its numbers", mend_numeric_only),
     ("groupby arithmetic per row", mend_groupby_arithmetic),
     ("chart kept out of result", mend_result_figure),
     ("failing import dropped", mend_imports),
@@ -286,5 +324,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
+           "mend_imports", "mend_numeric_only", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_test_unpacking", "mend_yes_no"]

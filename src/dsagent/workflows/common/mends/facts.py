@@ -23,6 +23,8 @@ class MendFacts:
     single_frame: bool = True
     columns: list[str] = field(default_factory=list)
     """Every column name of every dataset."""
+    mixed_frames: bool = False
+    """Does some dataset have a column that is neither a number nor a bool (text, dates)?"""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
@@ -33,6 +35,7 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
         for name, dtype in getattr(frame, "dtypes", {}).items():
             facts.columns.append(str(name))
             column, kind = frame[name], str(dtype)
+            facts.mixed_frames |= not (kind.startswith(("int", "Int", "float", "Float", "uint", "UInt")) or kind in ("bool", "boolean"))
             if kind in ("object", "category") or kind.startswith("str"):
                 facts.text_columns.append(str(name))
                 values = {str(v) for v in column.dropna().unique()[:3]}
