@@ -274,6 +274,16 @@ def test_sum_of_a_yes_no_column_counts_the_yes():
     assert mend_yes_no(mapped, FACTS) == mapped
 
 
+def mended_result(code: str, frame) -> tuple[str, list[str], object]:
+    """``code`` mended for a table of its own, the mends' labels, and its ``result`` run on the table."""
+    from dsagent.workflows.common.mends import mend_facts
+
+    mended, labels = mend_before_run(code, mend_facts({"t": frame}))
+    ns: dict = {"df": frame}
+    exec(mended, ns)  # noqa: S102 — the test's own code
+    return mended, labels, ns["result"]
+
+
 def test_a_column_grouped_by_another_column_groups_the_frame():
     """On a table of its own: ``frame['x'].groupby('k')`` (a Series has no column 'k': KeyError,
     and shown it the model writes the same line again) is ``frame.groupby('k')['x']``."""
@@ -284,12 +294,8 @@ def test_a_column_grouped_by_another_column_groups_the_frame():
     frame = pd.DataFrame({"region": ["n", "s", "n", "s"], "season": [1, 1, 2, 2], "litres": [3, 4, 5, 9]})
     facts = mend_facts({"rain": frame})
     code = "result = df[df['season'] == 2]['litres'].groupby('region').sum().idxmax()\n"
-    mended, labels = mend_before_run(code, facts)
-    assert mended == "result = df[df['season'] == 2].groupby('region')['litres'].sum().idxmax()\n"
-    assert labels == ["column grouped as the frame"]
-    ns: dict = {"df": frame}
-    exec(mended, ns)  # noqa: S102 — the test's own code
-    assert ns["result"] == "s"
+    assert mended_result(code, frame) == ("result = df[df['season'] == 2].groupby('region')['litres'].sum().idxmax()\n",
+                                          ["column grouped as the frame"], "s")
     listed = mend_before_run("t = df['litres'].groupby(['region', 'season']).mean()\n", facts)[0]
     assert listed == "t = df.groupby(['region', 'season'])['litres'].mean()\n"
 
@@ -320,12 +326,8 @@ def test_a_whole_frame_with_text_columns_is_aggregated_over_its_numbers():
     frame = pd.DataFrame({"day": ["2020-01-01", "2020-01-02"], "oats": [1.0, 3.0], "rye": [4.0, 8.0]})
     facts = mend_facts({"prices": frame})
     code = "means = df.mean()\nresult = means.idxmax()\nr = df[df['oats'] > 0].corr()\n"
-    mended, labels = mend_before_run(code, facts)
-    assert mended == "means = df.mean(numeric_only=True)\nresult = means.idxmax()\nr = df[df['oats'] > 0].corr(numeric_only=True)\n"
-    assert labels == ["whole frame over its numbers"]
-    ns: dict = {"df": frame}
-    exec(mended, ns)  # noqa: S102 — the test's own code
-    assert ns["result"] == "rye"
+    assert mended_result(code, frame) == ("means = df.mean(numeric_only=True)\nresult = means.idxmax()\n"
+                                          "r = df[df['oats'] > 0].corr(numeric_only=True)\n", ["whole frame over its numbers"], "rye")
     for kept in ("m = df['oats'].mean()\n", "m = df[['oats', 'rye']].mean()\n", "m = df.mean(axis=1)\n", "m = df.groupby('day').mean()\n"):
         assert mend_before_run(kept, facts)[0] == kept
     numbers_only = mend_facts({"prices": frame[["oats", "rye"]]})
