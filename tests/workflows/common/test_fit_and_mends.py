@@ -143,3 +143,31 @@ def test_robust_explain_and_evaluate_get_the_ranked_note():
              "requirements": {}, "code": "result = s", "evaluation": {}, "alignment_caveats": []}
     for prompt in (robust_prompts.explain_results(state, gave_up=False), robust_prompts.evaluate(state)):
         assert "the highest is South (90133.50)" in prompt
+
+
+# Sanity by code: results no answer can be
+
+@pytest.mark.parametrize("kind, shown", [("NoneType", "None"), ("float", "nan"), ("float64", "NaN"),
+                                         ("Series", "Series([], Name: rain, dtype: float64)"),
+                                         ("DataFrame", "Empty DataFrame\nColumns: [rain]\nIndex: []")])
+def test_a_none_or_empty_result_for_one_value_goes_back(kind, shown):
+    finding = result_misfit("What is the mean rain in the north?", "result = df[df['area'] == 'North']['rain'].mean()",
+                            {"result_type": kind, "result_str": shown})
+    assert finding and finding.startswith("ResultIsEmpty") and "no rows" in finding
+
+
+def test_an_empty_result_of_a_chart_request_is_left_to_the_workflow():
+    assert result_misfit("Plot rain per month", "df.plot()\nresult = None", {"result_type": "NoneType", "result_str": "None"}) is None
+
+
+@pytest.mark.parametrize("question, shown, out", [
+    ("What percentage of the stations had rain above 10?", "263.4", True),
+    ("What share of the rows are from the north, as a percentage?", "-3.0", True),
+    ("What proportion of the days were dry?", "0.41", False),
+    ("What percentage of the stations had rain above 10?", "26.3", False),
+    ("What is the percentage change of rain from the first to the last year?", "263.4", False),  # a change may exceed 100
+    ("What is the mean rain percentage?", "120.0", False),  # a mean of a column, not a share of rows
+])
+def test_a_share_outside_0_to_100_goes_back(question, shown, out):
+    finding = result_misfit(question, "result = 100 * df['rain'].mean()", {"result_type": "float", "result_str": shown})
+    assert (finding is not None and finding.startswith("ResultOutOfRange") and "between 0 and 100" in finding) is out

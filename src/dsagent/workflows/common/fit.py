@@ -55,6 +55,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 "and the computed answer (the numbers or the name) in `result`.")
     kind, shown = er.get("result_type") or "", er.get("result_str") or ""
     one = asks_one_value(question)
+    impossible = _impossible(question, kind, shown, one)
+    if impossible:
+        return impossible
     if one and kind in ("Series", "DataFrame") and _MULTIROW.search(shown):
         rows = _rows(shown)
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
@@ -84,6 +87,32 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
+_EMPTY = re.compile(r"^(None|nan|NaN|NaT|<NA>|Series\(\[\],.*|Empty DataFrame\b.*)$", re.S)
+_SHARE = re.compile(r"\b(percentage|percent|share|proportion|fraction)\s+of\b", re.I)
+_CHANGE = re.compile(r"\b(chang\w*|grow\w*|growth|increas\w*|decreas\w*|differ\w*|return|ratio|compared?|more|less|higher|lower)\b", re.I)
+
+
+def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
+    """A result no answer to the question can be: nothing (None, NaN, an empty table) where one
+    value was asked, or a share of the rows outside 0–100 %."""
+    text = shown.strip()
+    if one and _EMPTY.match(text):
+        return (f"ResultIsEmpty: `result` is {text.splitlines()[0][:40]}: it was computed from no rows (a filter "
+                "value not written as in DATA, or a column with no values there). Check each filter value against DATA's "
+                "values, then compute the answer again.")
+    if _SHARE.search(question or "") and not _CHANGE.search(question or "") and kind in _NUMBER_KINDS:
+        try:
+            value = float(text.replace(",", ""))
+        except ValueError:
+            return None
+        if not 0 <= value <= 100:
+            return (f"ResultOutOfRange: the question asks for a share, but `result` is {text[:40]}; a share of the rows is "
+                    "between 0 and 100 %. Count the rows that match and divide by all the rows it is a share of, e.g. "
+                    "result = 100 * (df['col'] > value).mean().")
+    return None
+
+
+_NUMBER_KINDS = {"int", "float", "int64", "float64", "int32", "float32"}
 _FIRST_ROW = re.compile(r"^result\s*=\s*(.+?(?:\.iloc\[0\]|\.values\[0\]|\.iat\[0\]))\s*$", re.M)
 
 
