@@ -138,8 +138,18 @@ def test_without_regenerate_the_sentence_with_an_ungrounded_label_is_dropped():
 
 def test_nothing_left_shows_the_computed_result():
     grounded = ground_explanation("Zimbabwe.", {"result_str": "803"}, labels=LABELS)
-    assert grounded.text.endswith("803") and "Zimbabwe" not in grounded.text
+    assert grounded.text == "The answer computed is 803." and "Zimbabwe" not in grounded.text
     assert grounded.ungrounded_left == []
+
+
+@pytest.mark.parametrize("result, text", [
+    ("Japan", "The answer computed is Japan."),                      # one value: a sentence a user can quote
+    ("None", "The analysis computed no answer (its result is None)."),
+    (SERIES, "The analysis computed:\n\n" + SERIES),                # a table stays a table
+])
+def test_what_replaces_a_whole_explanation_reads_as_an_answer(result, text):
+    grounded = ground_explanation("Zimbabwe.", {"result_str": result}, labels=LABELS)
+    assert grounded.text == text
 
 
 def test_a_failing_regenerate_falls_back_to_mending():

@@ -364,10 +364,22 @@ def _mend(text: str, ungrounded: list[Claim], outputs: Any, actions: list[str]) 
         actions.append(f"dropped a sentence: {sentence[:80]}")
     mended = "".join(keep).strip()
     if not mended or not re.search(r"\w", mended):
-        shown = outputs_text(result_of(outputs)).strip()
         actions.append("replaced the explanation by the computed result")
-        return f"The analysis computed:\n\n{shown[:1500]}"
+        return computed_text(outputs_text(result_of(outputs)).strip())
     return mended
+
+
+_NOTHING = {"", "None", "nan", "NaN", "NaT", "<NA>"}
+
+
+def computed_text(shown: str) -> str:
+    """The computed result said as the answer when no sentence of the explanation holds: one value
+    in a sentence a user can quote, nothing said as nothing, a table as it was printed."""
+    if shown in _NOTHING:
+        return f"The analysis computed no answer (its result is {shown or 'empty'})."
+    if "\n" not in shown and len(shown) <= 80:
+        return f"The answer computed is {shown.strip(chr(39) + chr(34))}."
+    return f"The analysis computed:\n\n{shown[:1500]}"
 
 
 def _format_like(value: float, claim: Claim) -> str:
