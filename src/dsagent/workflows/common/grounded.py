@@ -8,7 +8,7 @@ code at once). A structured answer of several texts (react's report sections) go
 :func:`ground_parts`, which checks each and returns one merged record. When a claim was caught, a
 ``grounding`` step row says what and what was done; the report shows it as a caveat
 (reports.build.grounding_caveat reads ``final_output["grounding"]``). The rules themselves are in
-:mod:`.grounding`.
+:mod:`.grounding`; the decimals a question asks for are then applied by :mod:`.precision`.
 """
 
 from __future__ import annotations
@@ -77,20 +77,24 @@ def ground_parts(ctx: "RunContext", texts: list[str], outputs: Any, question: st
     merged = GroundedText(text="\n\n".join(p.text for p in parts), claims_checked=sum(p.claims_checked for p in parts),
                           ungrounded_caught=[c for p in parts for c in p.ungrounded_caught],
                           ungrounded_left=[c for p in parts for c in p.ungrounded_left],
-                          actions=[a for p in parts for a in p.actions])
+                          actions=[a for p in parts for a in p.actions], rounded=[r for p in parts for r in p.rounded])
     _log(ctx, merged)
     return [p.text for p in parts], merged
 
 
 def _ground(ctx: "RunContext", text: str, outputs: Any, question: str, regenerate: Callable[[str], str] | None,
             code: str | list[str] | None) -> GroundedText:
+    from dsagent.workflows.common.precision import apply_precision
+
     known = "\n".join(filter(None, [data_facts(ctx.datasets or {}), code_conditions(code)]))
-    return ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate, known=known)
+    grounded = ground_explanation(text, outputs, question=question, labels=run_labels(ctx), regenerate=regenerate, known=known)
+    grounded.text, grounded.rounded = apply_precision(grounded.text, question, outputs)  # the decimals the question asks for
+    return grounded
 
 
 def _log(ctx: "RunContext", grounded: GroundedText) -> None:
     """A ``grounding`` step row saying what was caught and done, when anything was."""
-    if grounded.ungrounded_caught or grounded.actions:
+    if grounded.ungrounded_caught or grounded.actions or grounded.rounded:
         outcome = "left" if grounded.ungrounded_left else ("mended" if any(not a.startswith("regenerated") for a in grounded.actions) else "regenerated")
         step_id = ctx.run_log.start_step(ctx.run_id, "grounding")
         ctx.run_log.finish_step(step_id, outcome, 0.0, grounded.detail())

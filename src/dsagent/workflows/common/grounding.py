@@ -96,12 +96,14 @@ class GroundedText:
     """Claims still ungrounded in :attr:`text` (empty unless nothing could be done)."""
     actions: list[str] = field(default_factory=list)
     """What was done, in order: "regenerated", "replaced 16.05 by 16.08", "dropped a sentence: …"."""
+    rounded: list[str] = field(default_factory=list)
+    """Numbers written again at the decimals the question asks for (:mod:`.precision`)."""
 
     def record(self) -> dict[str, Any]:
         """A JSON-safe summary for the run's final output and the report."""
         return {"claims_checked": self.claims_checked, "caught": len(self.ungrounded_caught),
                 "ungrounded_caught": self.ungrounded_caught, "ungrounded_left": self.ungrounded_left,
-                "actions": self.actions}
+                "actions": self.actions, **({"rounded": self.rounded} if self.rounded else {})}
 
     def detail(self) -> str:
         """One line for the run log's step detail."""
@@ -112,6 +114,8 @@ class GroundedText:
             line += f"; {'; '.join(self.actions)}"
         if self.ungrounded_left:
             line += f"; still ungrounded: {', '.join(self.ungrounded_left)}"
+        if self.rounded:
+            line += f"; {'; '.join(self.rounded)}"
         return line
 
 
