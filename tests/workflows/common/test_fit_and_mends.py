@@ -171,3 +171,13 @@ def test_an_empty_result_of_a_chart_request_is_left_to_the_workflow():
 def test_a_share_outside_0_to_100_goes_back(question, shown, out):
     finding = result_misfit(question, "result = 100 * df['rain'].mean()", {"result_type": "float", "result_str": shown})
     assert (finding is not None and finding.startswith("ResultOutOfRange") and "between 0 and 100" in finding) is out
+
+
+@pytest.mark.parametrize("question, code, shown, back", [
+    ("Which northern station had the most rain in 2020?", "result = df[df['area'] == 'North']['rain'].max()", "1318", True),
+    ("Which year had the most rain?", "result = df.groupby('year')['rain'].sum().idxmax()", "2007", False),
+    ("Which class has the highest mean rain?", "result = df.groupby('class')['rain'].mean().idxmax()", "2", False),
+])
+def test_a_whole_number_for_which_names_a_text_column_goes_back(question, code, shown, back):
+    finding = result_misfit(question, code, {"result_type": "int64", "result_str": shown}, text_columns=["station", "area"])
+    assert (finding is not None and "asks which one (a name)" in finding and "'station'" in finding) is back

@@ -63,7 +63,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
                 f"{f' of {rows} rows' if rows else ''}. Reduce it to the single answer (for example .mean() or .sum() "
                 "of the computed column, or the top label of the grouped values with .idxmax()), and put that in `result`.")
-    if WHICH_OPENS.search(question or "") and kind in ("float", "float64", "float32"):
+    whole = kind in ("int", "int64", "int32") and _position_call(tree) is None and _named_after_which(question, text_columns)
+    if WHICH_OPENS.search(question or "") and (kind in ("float", "float64", "float32") or whole):
         name = _name_column(question, text_columns)
         return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is the number {shown.strip()[:40]}. "
                 f"Compute the value for every {repr(name) if name else 'group'} and take the label of the top one, e.g. "
@@ -173,6 +174,14 @@ def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
                 return columns[candidate]
     asked = (question or "").lower()
     return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
+
+
+def _named_after_which(question: str, text_columns: Iterable[str]) -> bool:
+    """Does "which" / "who" name a text column in its next two words ("which Asian country")? Then a
+    whole number is no answer to it (one for "which year" or "which class" may be)."""
+    columns = {str(c).lower() for c in text_columns}
+    words = re.search(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", question or "", re.I)
+    return bool(words) and any(w and (w.lower() in columns or w.lower().rstrip("s") in columns) for w in words.groups())
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
