@@ -14,7 +14,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.wording import AGGREGATE, HIGH, LOW, WHICH, WHICH_OPENS, YEAR
+from dsagent.workflows.common.wording import AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -81,6 +81,10 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                f"result = df.loc[{call}, 'name_col'] with the column that holds the names")
         return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is {shown.strip()}, the "
                 f"row label that {call.rsplit('.', 1)[-1]} gives, not the name. Take the name at that row: {fix}.")
+    numbered = numbered_names(question, code, er, text_columns)
+    if numbered:
+        return (f"ResultDoesNotFitQuestion: the question asks which ones (names), but the rows of `result` are row numbers, "
+                f"not names. Label them with the names: {numbered}")
     missing = _unfiltered(question, code, labels)
     if missing:
         return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
@@ -89,8 +93,6 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
 
 
 _EMPTY = re.compile(r"^(None|nan|NaN|NaT|<NA>|Series\(\[\],.*|Empty DataFrame\b.*)$", re.S)
-_SHARE = re.compile(r"\b(percentage|percent|share|proportion|fraction)\s+of\b", re.I)
-_CHANGE = re.compile(r"\b(chang\w*|grow\w*|growth|increas\w*|decreas\w*|differ\w*|return|ratio|compared?|more|less|higher|lower)\b", re.I)
 
 
 def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
@@ -101,7 +103,7 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
         return (f"ResultIsEmpty: `result` is {text.splitlines()[0][:40]}: it was computed from no rows (a filter "
                 "value not written as in DATA, or a column with no values there). Check each filter value against DATA's "
                 "values, then compute the answer again.")
-    if _SHARE.search(question or "") and not _CHANGE.search(question or "") and kind in _NUMBER_KINDS:
+    if SHARE_OF.search(question or "") and not CHANGE.search(question or "") and kind in _NUMBER_KINDS:
         try:
             value = float(text.replace(",", ""))
         except ValueError:
@@ -165,10 +167,10 @@ def _position_call(tree: ast.AST) -> str | None:
 
 
 def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
-    """The text column a "which <word>" question asks for: the word after which/who, else the first
-    text column the question names."""
+    """The text column a "which <word>" question asks for: one of the two words after which/who
+    ("which Asian country", "which two stations"), else the first text column the question names."""
     columns = {str(c).lower(): str(c) for c in text_columns}
-    for word in re.findall(r"\b(?:which|who)\s+(\w+)", question or "", re.I):
+    for word in (w for pair in re.findall(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", question or "", re.I) for w in pair if w):
         for candidate in (word.lower(), word.lower().rstrip("s"), word.lower()[:-3] + "y" if word.lower().endswith("ies") else ""):
             if candidate in columns:
                 return columns[candidate]
@@ -213,6 +215,21 @@ def name_at_label(question: str, code: str, execution_result: dict | None, text_
     if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
         return None
     return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"
+
+
+def numbered_names(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
+    """The line that labels a ranked Series by the names a "which … " question asks for, when its
+    rows are row numbers (``df[...]['gdp'].nlargest(3)`` for "which three countries"):
+    ``result = result.set_axis(df.loc[result.index, 'country'])``; else None. Row labels survive
+    filtering (not a reset_index)."""
+    er = execution_result or {}
+    rows = series_rows(er.get("result_str")) if er.get("result_type") == "Series" else []
+    if not (rows and re.search(r"\b(which|who)\b", question or "", re.I) and all(label.isdigit() for label, _ in rows)):
+        return None
+    name = _name_column(question, text_columns) if _named_after_which(question, text_columns) else None
+    if name is None or "reset_index" in (code or "") or not re.search(r"\bdf\b", code or ""):
+        return None
+    return f"result = result.set_axis(df.loc[result.index, {name!r}])"
 
 
 _SERIES_ROW = re.compile(r"^(\S.*?)\s{2,}(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*$", re.I)

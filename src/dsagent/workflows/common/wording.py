@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+SHARE_OF = re.compile(r"\b(percentage|percent|share|proportion|fraction)\s+of\b", re.I)
+"""A share of something: "what percentage of the rows …", "what share of all votes …"."""
+CHANGE = re.compile(r"\b(chang\w*|grow\w*|growth|increas\w*|decreas\w*|differ\w*|return|ratio|compared?|more|less|higher|lower)\b", re.I)
+"""A change or a comparison, whose percentage may be below 0 or above 100."""
 HIGH = re.compile(r"\b(highest|largest|biggest|greatest|most|maximum|best|top)\b", re.I)
 LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re.I)
 _ENDS = r"(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst)"

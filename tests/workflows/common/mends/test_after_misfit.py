@@ -91,8 +91,8 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["year filter added", "row label → name", "aggregate of the per-row values",
-                                                     "aggregate of the per-row values"]
+    assert [label for label, _ in AFTER_MISFIT] == ["year filter added", "row label → name", "row numbers → names", "share of the totals",
+                                                     "aggregate of the per-row values", "aggregate of the per-row values"]
     import ast
 
     for _, mend in AFTER_MISFIT:  # a result that fits nothing they mend: each leaves it
@@ -146,3 +146,40 @@ def test_mended_code_gives_the_right_answer_in_the_sandbox(orders_session, quest
     else:
         assert float(er["result_str"]) == pytest.approx(expected, abs=1e-3)
     assert run("result = len(df)")[1]["result_str"] == "6"  # the session's df is still the whole table
+
+
+def test_a_per_row_ratio_for_a_share_of_all_is_the_ratio_of_the_totals():
+    """On a table of its own: "what share of all litres fell in the north" answered by each row's
+    ratio is the sum of one over the sum of the other; a question that asks a mean keeps the mean."""
+    frame = pd.DataFrame({"north": [1.0, 3.0, 0.0], "total": [2.0, 4.0, 10.0]})
+    facts = mend_facts({"rain": frame})
+    code = "df = datasets['rain']\nresult = df['north'] / df['total'] * 100\n"
+    shown = {"result_type": "Series", "result_str": "0    50.0\n1    75.0\n2     0.0\ndtype: float64"}
+    mended, label = mend_misfit("What share of all litres, as a percentage, fell in the north?", code, shown, facts)
+    assert mended.splitlines()[-1] == "result = df['north'].sum() / df['total'].sum() * 100" and label == "share of the totals"
+    ns = {"datasets": {"rain": frame}}
+    exec(mended, ns)  # noqa: S102 — the test's own code
+    assert ns["result"] == pytest.approx(25.0)
+    mean = mend_misfit("What is the mean share of the north, as a percentage?", code, shown, facts)[0]
+    assert mean.endswith("result = result.mean()\n")  # the mean of the per-row shares, as asked
+    grouped = "result = df.groupby('area')['north'].sum() / df.groupby('area')['total'].sum()\n"
+    assert mend_misfit("What share of all litres fell in the north?", grouped, shown, facts) is None
+
+
+def test_a_ranked_series_of_row_numbers_for_which_ones_is_labelled_by_the_names():
+    """On a table of its own: "which two stations …" answered by ``nlargest`` of a column (rows
+    numbered) goes back, and the mend labels the rows with the names at those rows."""
+    frame = pd.DataFrame({"station": ["Ash", "Birch", "Cedar", "Dale"], "year": [2020, 2020, 2021, 2020], "rain": [3.0, 9.0, 7.0, 5.0]})
+    facts = mend_facts({"rain": frame})
+    code = "result = df[df['year'] == 2020]['rain'].nlargest(2)\n"
+    shown = {"result_type": "Series", "result_str": "1    9.0\n3    5.0\nName: rain, dtype: float64"}
+    question = "Which two stations had the most rain in 2020?"
+    assert "row numbers" in result_misfit(question, code, shown, text_columns=facts.text_columns)
+    mended, label = mend_misfit(question, code, shown, facts)
+    assert label == "row numbers → names" and mended.endswith("result = result.set_axis(df.loc[result.index, 'station'])\n")
+    ns = {"df": frame}
+    exec(mended, ns)  # noqa: S102 — the test's own code
+    assert list(ns["result"].index) == ["Birch", "Dale"] and list(ns["result"]) == [9.0, 5.0]
+    named = {"result_type": "Series", "result_str": "station\nBirch    9.0\nDale     5.0\nName: rain, dtype: float64"}
+    assert result_misfit(question, code, named, text_columns=facts.text_columns) is None
+    assert result_misfit("Which two years had the most rain?", code, shown, text_columns=facts.text_columns) is None

@@ -16,10 +16,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from dsagent.workflows.common.fit import asks_one_value, name_at_label
+from dsagent.workflows.common.fit import asks_one_value, name_at_label, numbered_names
 from dsagent.workflows.common.mends._edit import rename_name, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, YEAR
+from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR
 
 MisfitMend = Callable[[str, str, ast.AST, dict, MendFacts], "str | None"]
 
@@ -112,14 +112,46 @@ def precedence(question: str, code: str, tree: ast.AST, er: dict, facts: MendFac
     return ast.unparse(ast.fix_missing_locations(mended)) + "\n"
 
 
+def share_of_totals(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``result = df['a'] / df['b'] * 100`` (each row's ratio) for "what share of all b is a": the
+    share of the totals, ``df['a'].sum() / df['b'].sum() * 100``. Not when the question asks an
+    aggregate of the shares ("the mean share"), nor after a grouping."""
+    if not (SHARE_OF.search(question or "") and asks_one_value(question) and not CHANGE.search(question or "")
+            and not _asked_aggregate(question)) or er.get("result_type") != "Series" or not _numeric_series(er.get("result_str") or ""):
+        return None
+    calls = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    last = next((s for s in reversed(getattr(tree, "body", [])) if isinstance(s, ast.Assign)
+                 and [ast.unparse(t) for t in s.targets] == ["result"]), None)
+    if calls & _GROUPING or last is None:
+        return None
+    ratios = [n for n in ast.walk(last.value) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div)
+              and isinstance(n.left, ast.Subscript) and isinstance(n.right, ast.Subscript)]
+    if len(ratios) != 1:
+        return None
+    ratio = ratios[0]
+    ratio.left, ratio.right = (ast.Call(func=ast.Attribute(value=side, attr="sum", ctx=ast.Load()), args=[], keywords=[])
+                               for side in (ratio.left, ratio.right))
+    lines = code.rstrip("\n").splitlines()
+    return "\n".join(lines[:last.lineno - 1] + [ast.unparse(ast.fix_missing_locations(last))] + lines[last.end_lineno:]) + "\n"
+
+
 def name_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """idxmax's row label for "which country …": the name at that row (:func:`fit.name_at_label`)."""
     return name_at_label(question, code, er, facts.text_columns) if facts.single_frame else None
 
 
+def names_of_rows(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A ranked Series whose rows are row numbers for "which three countries …": labelled by the
+    names at those rows (:func:`fit.numbered_names`)."""
+    line = numbered_names(question, code, er, facts.text_columns) if facts.single_frame else None
+    return code.rstrip("\n") + f"\n{line}\n" if line else None
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("year filter added", year_filter),
     ("row label → name", name_at_row),
+    ("row numbers → names", names_of_rows),
+    ("share of the totals", share_of_totals),  # before the mean of the per-row shares
     ("aggregate of the per-row values", precedence),  # before the next: a / b.mean() is no per-row value
     ("aggregate of the per-row values", aggregate_series),
 ]
