@@ -131,8 +131,12 @@ def test_a_request_that_names_a_task_is_offered_the_task_tools_only(project: Pat
 
 def test_after_a_prerequisite_only_the_summary_or_the_question_is_offered(project: Path):
     p = Project.at(project)
-    listed = router.Turn(request="What is the average tip?", calls=[{"name": "list_data_files", "args": {}, "result": "Found 2"}])
+    listed = router.Turn(request="Describe the tips file for me", calls=[{"name": "list_data_files", "args": {}, "result": "Found 2"}])
     assert router.only_prerequisites(listed) and router.offered(p, listed) == ["summarize_data", "answer_question", "none"]
+    value = router.Turn(request="What is the average tip?", calls=listed.calls)
+    assert router.offered(p, value) == ["answer_question"]  # a question about the values: only the answer
+    files = router.Turn(request="Which files have the most rows?", calls=listed.calls)
+    assert router.offered(p, files) == ["summarize_data", "answer_question", "none"]
     both = router.Turn(request="x", calls=listed.calls + [{"name": "summarize_data", "args": {}, "result": "✓"}])
     assert router.offered(p, both) == ["answer_question", "none"]
     asked = router.Turn(request="x", calls=both.calls + [{"name": "answer_question", "args": {}, "result": "Answer: 3"}])

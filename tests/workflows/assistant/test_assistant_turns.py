@@ -59,6 +59,14 @@ def test_a_listing_run_for_a_question_does_not_end_the_turn(project: Path, scrip
     assert names(out) == ["list_data_files", "answer_question"]
 
 
+@pytest.mark.parametrize("question", ["Which day has the highest average tip?", "How many parties had a size of 4 or more?"])
+def test_after_a_listing_a_question_about_the_values_is_answered_without_another_choice(question, project: Path, script_file):
+    """A question about the data's values that a listing cannot answer: answer_question is the only
+    way on, so code takes it (no second routing call; the scripted model has no reply left for one)."""
+    out = turn(project, script_file, [decide("list_data_files")], question)
+    assert names(out) == ["list_data_files", "answer_question"] and out.answer.startswith("The average tip is 3.00")
+
+
 def test_a_request_for_the_listing_ends_after_it(project: Path, script_file):
     out = turn(project, script_file, [decide("list_data_files"), decide("none"), "You have iris.csv and tips.csv."], "What data files do I have?")
     assert names(out) == ["list_data_files"] and out.answer == "You have iris.csv and tips.csv."

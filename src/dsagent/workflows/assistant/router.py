@@ -97,6 +97,8 @@ def decide(ctx: Any, project: Project, turn: Turn, pending_clean: bool) -> tuple
 
     done = [c["name"] for c in turn.calls]
     allowed = offered(project, turn)
+    if len(allowed) == 1:
+        return allowed[0], "none"  # one way on: no model call
     error = _last_line_error(turn)
     tail = prompts.DECIDE.format(
         status=status_line(project, pending_clean), history=_history(turn), request=turn.request,
@@ -127,6 +129,17 @@ PREREQUISITES = {"list_data_files", "summarize_data"}
 """What the assistant runs to get at the data; never, alone, the answer to a question about it."""
 FINISHING = {"answer_question", "clean_data"}
 """Tools that do what a request asks: once one has run, the turn answers."""
+
+
+_ABOUT_FILES = re.compile(r"\b(files?|datasets?|data\s+sets?|tables?|sheets?|folders?|columns?)\b", re.I)
+
+
+def asks_about_values(request: str) -> bool:
+    """Does the request ask one value of the data ("which day has the highest …", "how many …"),
+    not something of the files themselves ("which files do I have?")?"""
+    from dsagent.workflows.common.fit import asks_one_value
+
+    return asks_one_value(request) and not _ABOUT_FILES.search(request or "")
 
 
 def only_prerequisites(turn: Turn) -> bool:
@@ -163,6 +176,8 @@ def offered(project: Project, turn: Turn) -> list[str]:
               "list_data_files": not mentioned_files(project, turn.request)}
     names = [t for t in TOOL_NAMES if t not in done and useful.get(t, True)]
     if only_prerequisites(turn):  # after a listing or a summary: the summary, the question, or done
+        if asks_about_values(turn.request) and "answer_question" in names:
+            return ["answer_question"]  # no listing or summary holds a count, a mean or a "which one"
         names = [t for t in names if t in ("summarize_data", "answer_question")]
     task_tools = [t for t in TASK_TOOLS if t in names]
     if task_tools and mentioned_task(turn.request) and not done & set(TASK_TOOLS):
