@@ -181,3 +181,28 @@ def test_a_share_outside_0_to_100_goes_back(question, shown, out):
 def test_a_whole_number_for_which_names_a_text_column_goes_back(question, code, shown, back):
     finding = result_misfit(question, code, {"result_type": "int64", "result_str": shown}, text_columns=["station", "area"])
     assert (finding is not None and "asks which one (a name)" in finding and "'station'" in finding) is back
+
+
+def test_no_result_at_all_for_one_value_goes_back():
+    finding = result_misfit("Which station had the most rainy days?", "plt.bar(x, y)\nplt.savefig('a.png')", {"result_type": None, "result_str": ""})
+    assert finding and finding.startswith("ResultIsEmpty") and "stored no `result`" in finding
+    assert result_misfit("Plot rain per station", "plt.bar(x, y)", {"result_type": None, "result_str": ""}) is None
+
+
+def test_counting_rows_where_a_number_column_is_totalled_goes_back():
+    question = "Which station has the highest total litres?"
+    code = "result = df['station'].value_counts().idxmax()"
+    finding = result_misfit(question, code, {"result_type": "str", "result_str": "Ash"}, text_columns=["station"],
+                            columns=["station", "litres"])
+    assert finding and "value_counts() counts the rows" in finding and "'litres'" in finding
+    right = "result = df.groupby('station')['litres'].sum().idxmax()"
+    assert result_misfit(question, right, {"result_type": "str", "result_str": "Ash"}, text_columns=["station"], columns=["station", "litres"]) is None
+    assert result_misfit("Which station appears most often?", code, {"result_type": "str", "result_str": "Ash"}, text_columns=["station"],
+                         columns=["station", "litres"]) is None
+
+
+def test_which_three_countries_names_the_country_column():
+    shown = {"result_type": "Series", "result_str": "1151    49357.19\n863     47306.98\nName: gdp, dtype: float64"}
+    finding = result_misfit("Which three countries had the highest gdp in 2007?", "result = df[df['year'] == 2007]['gdp'].nlargest(3)",
+                            shown, text_columns=["country", "continent"])
+    assert finding and "df.loc[result.index, 'country']" in finding

@@ -85,7 +85,7 @@ def attempt_code(ctx: "RunContext", question: str, code: str, *, check: Callable
         return run_code(ctx, c, record=record, **dict(options or {}))
 
     def misfit(c: str, result: dict[str, Any] | None) -> str | None:
-        return result_misfit(question, c, result, run_labels(ctx), run_text_columns(ctx))
+        return result_misfit(question, c, result, run_labels(ctx), run_text_columns(ctx), facts.columns)
 
     outcome, result = run(code)
     found = misfit(code, result) if outcome.success else None

@@ -37,12 +37,13 @@ def asks_one_value(question: str) -> bool:
 
 
 def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = (),
-                  text_columns: Iterable[str] = ()) -> str | None:
+                  text_columns: Iterable[str] = (), columns: Iterable[str] = ()) -> str | None:
     """Why a successful run's ``result`` does not answer ``question``, said for the code step; else None.
 
     ``labels``: the data's text values (grounding.data_labels), to check that a group the question
     names is used by the code; ``text_columns``: the names of the data's text columns, to say which
-    one holds the name a "which …" question asks for.
+    one holds the name a "which …" question asks for; ``columns``: every column name, to see a
+    number column the question aggregates that the code only counted.
     """
     er = execution_result or {}
     try:
@@ -55,7 +56,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 "and the computed answer (the numbers or the name) in `result`.")
     kind, shown = er.get("result_type") or "", er.get("result_str") or ""
     one = asks_one_value(question)
-    impossible = _impossible(question, kind, shown, one)
+    impossible = _impossible(question, kind, shown, one) or _counted(question, code, columns, text_columns)
     if impossible:
         return impossible
     if one and kind in ("Series", "DataFrame") and _MULTIROW.search(shown):
@@ -99,6 +100,9 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
     """A result no answer to the question can be: nothing (None, NaN, an empty table) where one
     value was asked, or a share of the rows outside 0–100 %."""
     text = shown.strip()
+    if one and not text and not kind:
+        return ("ResultIsEmpty: the code stored no `result` (a chart alone, or values only printed). Compute the answer "
+                "the question asks for and store it in `result`.")
     if one and _EMPTY.match(text):
         return (f"ResultIsEmpty: `result` is {text.splitlines()[0][:40]}: it was computed from no rows (a filter "
                 "value not written as in DATA, or a column with no values there). Check each filter value against DATA's "
@@ -112,6 +116,23 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
             return (f"ResultOutOfRange: the question asks for a share, but `result` is {text[:40]}; a share of the rows is "
                     "between 0 and 100 %. Count the rows that match and divide by all the rows it is a share of, e.g. "
                     "result = 100 * (df['col'] > value).mean().")
+    return None
+
+
+def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str]) -> str | None:
+    """``value_counts()`` (rows per group) where the question asks the total or mean of a number
+    column it names, which the code never reads."""
+    asked = AGGREGATE.search(question or "")
+    if not asked or "value_counts(" not in (code or ""):
+        return None
+    texts = set(text_columns)
+    for column in columns:
+        if column in texts or not re.search(rf"(?<!\w){re.escape(column)}(?!\w)", question, re.I):
+            continue
+        if not re.search(rf"['\"]{re.escape(column)}['\"]", code):
+            return (f"ResultDoesNotFitQuestion: value_counts() counts the rows of each group, but the question asks for the "
+                    f"{asked.group(1).lower()} of {column!r}, which the code never reads. Aggregate that column per group, "
+                    f"e.g. df.groupby('group_col')[{column!r}].sum().")
     return None
 
 
@@ -171,7 +192,7 @@ def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
     ("which Asian country", "which two stations"), else the first text column the question names."""
     columns = {str(c).lower(): str(c) for c in text_columns}
     for word in (w for pair in re.findall(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", question or "", re.I) for w in pair if w):
-        for candidate in (word.lower(), word.lower().rstrip("s"), word.lower()[:-3] + "y" if word.lower().endswith("ies") else ""):
+        for candidate in sorted(_singulars(word.lower())):
             if candidate in columns:
                 return columns[candidate]
     asked = (question or "").lower()
@@ -183,7 +204,12 @@ def _named_after_which(question: str, text_columns: Iterable[str]) -> bool:
     whole number is no answer to it (one for "which year" or "which class" may be)."""
     columns = {str(c).lower() for c in text_columns}
     words = re.search(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", question or "", re.I)
-    return bool(words) and any(w and (w.lower() in columns or w.lower().rstrip("s") in columns) for w in words.groups())
+    return bool(words) and any(w and bool(_singulars(w.lower()) & columns) for w in words.groups())
+
+
+def _singulars(word: str) -> set[str]:
+    """A word and its singular forms ("countries" → country, "stations" → station)."""
+    return {word, word.rstrip("s"), word[:-3] + "y" if word.endswith("ies") else word}
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
