@@ -126,6 +126,19 @@ def test_react_report_is_grounded(script_file, sales_csv):
     assert result.grounding["caught"] == 1 and result.grounding["ungrounded_left"] == []
 
 
+def test_a_react_report_after_steps_that_only_misfit_is_grounded_in_what_they_computed(script_file, sales_csv):
+    """No step fitted the question, but each computed values the report may quote; a claim none of
+    them holds is caught (the report was shown unchecked before)."""
+    reason = lambda action, instruction=None: {"rationale": "r", "next_action": action, "instruction": instruction}  # noqa: E731
+    report = {"title": "Units", "sections": [{"section_type": "text", "content": "North sold 99999 units; South sold 123456."}]}
+    per_region = "result = df.groupby('region')['units'].sum()"
+    spec = script_file([reason("act", "units per region"), per_region, reason("finalize"), report])
+    with Session([sales_csv], model=spec, workflow="react") as session:
+        result = session.ask("What is the total number of units?")
+    assert result.grounding is not None and result.grounding["ungrounded_left"] == []
+    assert "99999" in result.grounding["ungrounded_caught"] and "99999" not in result.explanation
+
+
 def test_quick_turns_a_row_label_into_the_name_by_code(script_file, sales_csv):
     frame = pd.read_csv(sales_csv)
     spec = script_file([PLAN, "result = df['units'].idxmax()", "Done."])

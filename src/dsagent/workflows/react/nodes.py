@@ -167,10 +167,14 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
 def _grounded(ctx: RunContext, state: ReactState, output: ReportOutput) -> tuple[ReportOutput, dict[str, Any] | None]:
     """The report's text sections checked against what the successful steps computed (result,
     printed output, result tables), ungrounded claims mended by code (``common.grounded.ground_parts``).
-    Returns the report and the grounding record (None when nothing ran)."""
-    successes = [r for r in state.execution_results if r.success]
-    if not successes:
+    When no step succeeded, against what the steps that ran computed all the same (a result that
+    did not fit the question is still a computed value the report may quote); when none computed
+    anything, against nothing, so every stated value is caught. Without any step (a conceptual
+    answer) there is nothing to check against: (report, None)."""
+    if not state.execution_results:
         return output, None
+    successes = ([r for r in state.execution_results if r.success]
+                 or [r for r in state.execution_results if r.result is not None or (r.stdout or "").strip()])
     workspace = Path(state.workspace_dir or ctx.workspace)
     outputs = {"result": [r.result for r in successes], "stdout": [r.stdout for r in successes],
                "tables": [str(workspace / o.file_name) for r in successes for o in r.outputs if o.output_type == "table"]}
