@@ -206,3 +206,11 @@ def test_which_three_countries_names_the_country_column():
     finding = result_misfit("Which three countries had the highest gdp in 2007?", "result = df[df['year'] == 2007]['gdp'].nlargest(3)",
                             shown, text_columns=["country", "continent"])
     assert finding and "df.loc[result.index, 'country']" in finding
+
+
+def test_a_column_grouped_by_itself_goes_back():
+    code = "result = df.groupby('oats')['oats'].mean().idxmax()"
+    finding = result_misfit("Which crop column has the highest mean: oats or rye?", code, {"result_type": "float64", "result_str": "1.2"})
+    assert finding and "groups a column by its own values" in finding and "df[['col_a', 'col_b']].mean().idxmax()" in finding
+    assert result_misfit("Which area has the highest mean oats?", "result = df.groupby('area')['oats'].mean().idxmax()",
+                         {"result_type": "str", "result_str": "North"}) is None

@@ -56,7 +56,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 "and the computed answer (the numbers or the name) in `result`.")
     kind, shown = er.get("result_type") or "", er.get("result_str") or ""
     one = asks_one_value(question)
-    impossible = _impossible(question, kind, shown, one) or _counted(question, code, columns, text_columns)
+    impossible = _impossible(question, kind, shown, one) or _counted(question, code, columns, text_columns) or _self_grouped(code)
     if impossible:
         return impossible
     if one and kind in ("Series", "DataFrame") and _MULTIROW.search(shown):
@@ -134,6 +134,19 @@ def _counted(question: str, code: str, columns: Iterable[str], text_columns: Ite
                     f"{asked.group(1).lower()} of {column!r}, which the code never reads. Aggregate that column per group, "
                     f"e.g. df.groupby('group_col')[{column!r}].sum().")
     return None
+
+
+_SELF_GROUPED = re.compile(r"\.groupby\(\s*(['\"])([^'\"]+)\1\s*\)\s*\[\s*(['\"])\2\3\s*\]")
+
+
+def _self_grouped(code: str) -> str | None:
+    """``df.groupby('a')['a']``: a column grouped by its own values (each group's mean is its value)."""
+    match = _SELF_GROUPED.search(code or "")
+    if not match:
+        return None
+    return (f"ResultDoesNotFitQuestion: .groupby({match.group(2)!r})[{match.group(2)!r}] groups a column by its own values, "
+            "so each group's aggregate is just its value. To compare columns, aggregate each column: "
+            "df[['col_a', 'col_b']].mean().idxmax(); to compare groups, group by another column.")
 
 
 _NUMBER_KINDS = {"int", "float", "int64", "float64", "int32", "float32"}
