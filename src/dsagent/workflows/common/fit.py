@@ -200,14 +200,17 @@ def _position_call(tree: ast.AST) -> str | None:
     return None
 
 
+_AFTER_WHICH = re.compile(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", re.I)
+
+
 def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
     """The text column a "which <word>" question asks for: one of the two words after which/who
     ("which Asian country", "which two stations"), else the first text column the question names."""
+    words = (w for pair in _AFTER_WHICH.findall(question or "") for w in pair)
+    found = _column_among(words, text_columns)
+    if found:
+        return found
     columns = {str(c).lower(): str(c) for c in text_columns}
-    for word in (w for pair in re.findall(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", question or "", re.I) for w in pair if w):
-        for candidate in sorted(_singulars(word.lower())):
-            if candidate in columns:
-                return columns[candidate]
     asked = (question or "").lower()
     return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
 
@@ -215,14 +218,23 @@ def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
 def _named_after_which(question: str, text_columns: Iterable[str]) -> bool:
     """Does "which" / "who" name a text column in its next two words ("which Asian country")? Then a
     whole number is no answer to it (one for "which year" or "which class" may be)."""
-    columns = {str(c).lower() for c in text_columns}
-    words = re.search(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", question or "", re.I)
-    return bool(words) and any(w and bool(_singulars(w.lower()) & columns) for w in words.groups())
+    words = _AFTER_WHICH.search(question or "")
+    return bool(words) and _column_among(words.groups(), text_columns) is not None
 
 
-def _singulars(word: str) -> set[str]:
-    """A word and its singular forms ("countries" → country, "stations" → station)."""
-    return {word, word.rstrip("s"), word[:-3] + "y" if word.endswith("ies") else word}
+def _column_among(words: Iterable[str | None], text_columns: Iterable[str]) -> str | None:
+    """The first text column one of ``words`` names, as written or in the singular."""
+    columns = {str(c).lower(): str(c) for c in text_columns}
+    for word in filter(None, words):
+        for candidate in _singulars(word.lower()):
+            if candidate in columns:
+                return columns[candidate]
+    return None
+
+
+def _singulars(word: str) -> tuple[str, ...]:
+    """A word and its singular forms, in that order ("countries" → country, "stations" → station)."""
+    return tuple(dict.fromkeys((word, word.rstrip("s"), word[:-3] + "y" if word.endswith("ies") else word)))
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
