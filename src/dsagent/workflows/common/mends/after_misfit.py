@@ -43,14 +43,18 @@ def _numeric_series(shown: str) -> bool:
     return bool(rows) and all(re.fullmatch(r"-?\d[\d,]*(\.\d+)?(e[+-]?\d+)?|nan", line.split()[-1], re.I) for line in rows)
 
 
+def _grouped(tree: ast.AST) -> bool:
+    """Does the code group rows (its result's rows are groups, not per-row values)?"""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROUPING for n in ast.walk(tree))
+
+
 def aggregate_series(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """A per-row numeric Series for "what is the mean …" (the computed column, not reduced): that
     aggregate of it. Not after a grouping, whose rows are groups, not per-row values."""
     agg = _asked_aggregate(question)
     if not agg or er.get("result_type") != "Series" or not _numeric_series(er.get("result_str") or ""):
         return None
-    calls = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
-    if calls & _GROUPING:
+    if _grouped(tree):
         return None
     return code.rstrip("\n") + f"\nresult = result.{agg}()\n"
 
@@ -119,10 +123,9 @@ def share_of_totals(question: str, code: str, tree: ast.AST, er: dict, facts: Me
     if not (SHARE_OF.search(question or "") and asks_one_value(question) and not CHANGE.search(question or "")
             and not _asked_aggregate(question)) or er.get("result_type") != "Series" or not _numeric_series(er.get("result_str") or ""):
         return None
-    calls = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     last = next((s for s in reversed(getattr(tree, "body", [])) if isinstance(s, ast.Assign)
                  and [ast.unparse(t) for t in s.targets] == ["result"]), None)
-    if calls & _GROUPING or last is None:
+    if _grouped(tree) or last is None:
         return None
     ratios = [n for n in ast.walk(last.value) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div)
               and isinstance(n.left, ast.Subscript) and isinstance(n.right, ast.Subscript)]
