@@ -160,7 +160,8 @@ def run_one(q: dict, data: Path, args: argparse.Namespace) -> dict:
             response, extra_calls, extra_tokens = format_answer(session, q, result)
         row.update(response=response, run_id=result.run_id, run_ids=run_ids, attempts=result.attempts, output_type=result.output_type,
                    asked=asked, llm_calls=calls + extra_calls, prompt_tokens=prompt_tokens,
-                   tokens=tokens + extra_tokens, result_str=(result.result_str or "")[:500])
+                   tokens=tokens + extra_tokens, result_str=(result.result_str or "")[:500],
+                   verified=result.verified, verification=result.verification)
     except Exception as exc:  # one bad question must not stop the benchmark
         row.update(response="", error=f"{type(exc).__name__}: {exc}", llm_calls=0, prompt_tokens=0, tokens=0)
     row["seconds"] = round(time.perf_counter() - started, 2)
@@ -179,8 +180,18 @@ def report(rows: list[dict], total: int) -> str:
         f"median s/question {med('seconds'):.1f}  median LLM calls/question {med('llm_calls'):.0f}  "
         f"mean LLM calls {statistics.mean(r['llm_calls'] for r in rows) if rows else 0:.2f}  "
         f"median prompt tokens/question {med('prompt_tokens'):.0f}  median tokens/question {med('tokens'):.0f}\n"
+        f"{verified_line(rows)}\n"
         f"total time {sum(r['seconds'] for r in rows) / 60:.1f} min"
     )
+
+
+def verified_line(rows: list[dict]) -> str:
+    """The answers marked verified (common.verify): how many are right (precision) and what share of
+    the questions they cover."""
+    marked = [r for r in rows if r.get("verified")]
+    precision = sum(map(right, marked)) / len(marked) if marked else 0.0
+    return (f"verified {len(marked)}/{len(rows)} (coverage {len(marked) / max(1, len(rows)):.0%}), "
+            f"right when verified {sum(map(right, marked))}/{len(marked)} (precision {precision:.0%})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,6 +83,7 @@ def report(rows: list[dict]) -> str:
               f"prompt tokens sent/q {statistics.mean(sums(r, 'sent') for r in rows):.0f}, "
               f"evaluated/q {statistics.mean(sums(r, 'evaluated') for r in rows):.0f} · "
               f"generated/q {statistics.mean(sums(r, 'generated') for r in rows):.0f}"]
+    lines.append(dabench.verified_line(rows))
     if single:
         lines.append(f"single-shot generation: median {med(single):.1f} s · workflow / single-shot "
                      f"{med([r['seconds'] for r in rows]) / max(med(single), 1e-9):.1f}x")
@@ -98,18 +99,19 @@ def summary(rows: list[dict]) -> dict[str, float]:
     return {"n": len(rows), "abq": sum(map(dabench.right, rows)), "median_s": seconds,
             "calls": statistics.mean(sums(r, "calls") for r in rows), "evaluated": statistics.mean(sums(r, "evaluated") for r in rows),
             "generated": statistics.mean(sums(r, "generated") for r in rows), "single_s": single,
-            "ratio": seconds / single if single else 0.0}
+            "ratio": seconds / single if single else 0.0,
+            "verified": sum(1 for r in rows if r.get("verified")), "verified_right": sum(1 for r in rows if r.get("verified") and dabench.right(r))}
 
 
 def compare(labelled: list[tuple[str, list[dict]]]) -> str:
     """The before/after table over the questions every run answered."""
     common = set.intersection(*({r["id"] for r in rows} for _, rows in labelled))
     lines = [f"{len(common)} questions answered by every run", "",
-             f"{'run':<34}{'ABQ':>7}{'median s/q':>12}{'calls/q':>9}{'eval tok/q':>12}{'gen tok/q':>11}{'single-shot s':>15}{'ratio':>7}"]
+             f"{'run':<34}{'ABQ':>7}{'median s/q':>12}{'calls/q':>9}{'eval tok/q':>12}{'gen tok/q':>11}{'single-shot s':>15}{'ratio':>7}{'verified (right)':>18}"]
     for label, rows in labelled:
         f = summary([r for r in rows if r["id"] in common])
         lines.append(f"{label:<34}{f['abq']:>4}/{f['n']:<2}{f['median_s']:>12.1f}{f['calls']:>9.2f}{f['evaluated']:>12.0f}"
-                     f"{f['generated']:>11.0f}{f['single_s']:>15.1f}{f['ratio']:>6.1f}x")
+                     f"{f['generated']:>11.0f}{f['single_s']:>15.1f}{f['ratio']:>6.1f}x{f['verified']:>11} ({f['verified_right']})")
     return "\n".join(lines)
 
 

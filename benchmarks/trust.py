@@ -166,6 +166,7 @@ def label_stated(expected: str, text: str) -> bool:
 
 
 def headline_right(expected: Any, explanation: str) -> bool:
+    explanation = (explanation or "").split("\n\nNot verified:")[0]  # the answer, not another computation's result named after it
     if isinstance(expected, list):
         return all(label_stated(e, explanation) for e in expected)
     if isinstance(expected, str):
@@ -193,7 +194,8 @@ def ask_session(q: Question, table: pd.DataFrame, threads: int, workflow: str | 
     with Session({q.table: table}, model=model, local_threads=threads) as session:
         result = session.ask(q.text, workflow=workflow)
     return {"explanation": result.explanation, "result_str": result.result_str, "output_type": result.output_type,
-            "code": result.code, "grounding": getattr(result, "grounding", None), "run_id": result.run_id}
+            "code": result.code, "grounding": getattr(result, "grounding", None), "run_id": result.run_id,
+            "verified": result.verified, "verification": result.verification}
 
 
 def ask_assistant(q: Question, table: pd.DataFrame, threads: int, model: str) -> dict:
@@ -219,7 +221,7 @@ def ask_assistant(q: Question, table: pd.DataFrame, threads: int, model: str) ->
             close_all()
     failed = out.limit_reached or any(r.startswith("Error") for r in out.tool_results[-1:])
     return {"explanation": out.answer, "output_type": "error" if failed else "answer", "grounding": out.grounding,
-            "run_id": out.run_id, "tools": [c["name"] for c in out.tool_calls]}
+            "run_id": out.run_id, "tools": [c["name"] for c in out.tool_calls], "verified": out.verified, "verification": out.verification}
 
 
 def run_one(q: Question, table: pd.DataFrame, threads: int, workflow: str | None, model: str) -> dict:
@@ -238,7 +240,7 @@ def run_one(q: Question, table: pd.DataFrame, threads: int, workflow: str | None
 
 
 def summarize(rows: list[dict]) -> list[str]:
-    lines = [f"{'workflow':>9} {'threads':>7} {'n':>3} {'right':>11} {'caught':>6} {'left':>4} {'error-node':>10} {'median s':>8}"]
+    lines = [f"{'workflow':>9} {'threads':>7} {'n':>3} {'right':>11} {'caught':>6} {'left':>4} {'error-node':>10} {'median s':>8} {'verified (right)':>16}"]
     for workflow, threads in sorted({(r.get("workflow") or "default", r["threads"]) for r in rows}):
         mine = [r for r in rows if r["threads"] == threads and (r.get("workflow") or "default") == workflow]
         right = sum(r["right"] for r in mine)
@@ -246,7 +248,9 @@ def summarize(rows: list[dict]) -> list[str]:
         left = sum(remaining_ungrounded(r) for r in mine if r.get("output_type") not in ("error", "crash"))
         errors = sum(r.get("output_type") in ("error", "crash") for r in mine)
         median = statistics.median(r["seconds"] for r in mine)
-        lines.append(f"{workflow:>9} {threads:>7} {len(mine):>3} {right:>3}/{len(mine):<3}{100 * right / len(mine):4.0f}% {caught:>6} {left:>4} {errors:>10} {median:>8.1f}")
+        marked = [r for r in mine if r.get("verified")]
+        lines.append(f"{workflow:>9} {threads:>7} {len(mine):>3} {right:>3}/{len(mine):<3}{100 * right / len(mine):4.0f}% {caught:>6} {left:>4} {errors:>10} {median:>8.1f}"
+                     f" {len(marked):>9} ({sum(r['right'] for r in marked)})")
     return lines
 
 

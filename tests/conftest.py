@@ -46,8 +46,10 @@ def script_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
     A script holds a reply for every model node of seed 002, so robust's decisions by code
     (nodes 0, 2, 3: robust/by_code.py) are off here; tests of those pass
-    ``decide_by_code=True`` (a Session override beats the environment)."""
+    ``decide_by_code=True`` (a Session override beats the environment). The independent check of
+    an answer (common.verify) is off too; its tests pass ``verify=True``."""
     monkeypatch.setenv("DSAGENT_DECIDE_BY_CODE", "0")
+    monkeypatch.setenv("DSAGENT_VERIFY", "0")  # no reply scripted for the independent check; tests of it pass verify=True
 
     def write(replies: list[str | dict]) -> str:
         path = tmp_path / f"script_{len(list(tmp_path.glob('script_*.json')))}.json"

@@ -50,6 +50,12 @@ class AnalysisResult(BaseModel):
     duration_s: float = 0.0
     grounding: dict[str, Any] | None = None
     """The grounding check's record: claims checked, ungrounded ones caught and left, what was done."""
+    verified: bool = False
+    """True when an independent computation of the question agreed with the answer (common.verify)."""
+    verification: str = ""
+    """What agreed or disagreed ("verified: …", "not sure: …", "not checked: …"); empty when the workflow makes no such claim."""
+    verification_checks: list[dict[str, Any]] = Field(default_factory=list)
+    """The independent computations compared: {code, result, error} each."""
     report: Report | None = None
     """The structured report (sections, suggestions, caveats) that report.md is rendered from."""
 

@@ -17,12 +17,13 @@ def row(qid: int, seconds: float, right: bool, calls: int, evaluated: int) -> di
 
 def test_the_before_after_table_uses_the_questions_both_runs_answered():
     before = [row(1, 100, True, 7, 3000), row(2, 140, False, 9, 4000), row(3, 120, True, 8, 3500)]
-    after = [row(1, 40, True, 4, 1000), row(2, 60, True, 5, 1500)]  # question 3 not run yet
+    after = [{**row(1, 40, True, 4, 1000), "verified": True}, row(2, 60, True, 5, 1500)]  # question 3 not run yet
     table = speed.compare([("before", before), ("after", after)])
     assert table.splitlines()[0] == "2 questions answered by every run"
     lines = {line.split()[0]: line.split() for line in table.splitlines()[3:]}
-    assert lines["before"][1:4] == ["1/2", "120.0", "8.00"] and lines["before"][-1] == "12.0x"
-    assert lines["after"][1:4] == ["2/2", "50.0", "4.50"] and lines["after"][4] == "1250" and lines["after"][-1] == "5.0x"
+    assert lines["before"][1:4] == ["1/2", "120.0", "8.00"] and lines["before"][-3] == "12.0x"
+    assert lines["after"][1:4] == ["2/2", "50.0", "4.50"] and lines["after"][4] == "1250" and lines["after"][-3] == "5.0x"
+    assert lines["after"][-2:] == ["1", "(1)"]  # answers marked verified (right among them)
 
 
 def test_the_report_names_where_the_time_goes():
@@ -37,3 +38,8 @@ def test_a_right_answer_of_a_failed_run_does_not_count():
     assert "ABQ 1/2" in speed.report([row(1, 100, True, 7, 3000), guessed])
     lines = {line.split()[0]: line.split() for line in speed.compare([("run", [row(1, 100, True, 7, 3000), guessed])]).splitlines()[3:]}
     assert lines["run"][1] == "1/2"
+
+
+def test_the_report_gives_the_verified_answers_precision_and_coverage():
+    rows = [{**row(1, 100, True, 7, 3000), "verified": True}, {**row(2, 50, False, 3, 1000), "verified": True}, row(3, 60, True, 4, 1000)]
+    assert "verified 2/3 (coverage 67%), right when verified 1/2 (precision 50%)" in speed.report(rows)

@@ -25,3 +25,8 @@ import trust  # noqa: E402
 ])
 def test_headline_right(expected, text, right):
     assert trust.headline_right(expected, text) is right
+
+
+def test_the_other_result_named_by_a_not_verified_note_is_not_the_answer():
+    text = "The mean is 12.5.\n\nNot verified: an independent computation of the question gave 14.0, so this answer may be wrong."
+    assert trust.headline_right(14.0, text) is False and trust.headline_right(12.5, text) is True

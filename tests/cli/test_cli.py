@@ -81,3 +81,22 @@ def test_models_status(capsys):
     assert main(["models"]) == 0
     out = capsys.readouterr().out
     assert "configured model: local" in out and "not installed" in out
+
+
+def test_ask_shows_whether_the_answer_is_verified(script_file, sales_csv, capsys, monkeypatch):
+    monkeypatch.setenv("DSAGENT_VERIFY", "1")  # the last reply is the independent check (common.verify)
+    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed.", "result = df.units.sum()"])
+    assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec]) == 0
+    assert "✓ Verified: an independent computation of the question gives the same result" in capsys.readouterr().out
+    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed.", "result = df.units.sum()"])
+    assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["verified"] is True and payload["verification"].startswith("verified:")
+    assert payload["verification_checks"][0]["code"].strip() == "result = df.units.sum()"
+
+
+def test_json_says_why_an_answer_was_not_checked(script_file, sales_csv, capsys):
+    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed."])  # verify off (script_file)
+    assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["verified"] is False and payload["verification"] == "not checked: the setting verify is off"

@@ -42,7 +42,8 @@ async def _session(params: StdioServerParameters, steps):  # type: ignore[no-unt
 
 
 def test_tools_over_stdio(tmp_path, sales_csv, script_file):
-    spec = script_file([PLAN, "result = df['units'].mean()", "The average is about 21 units per row."])
+    # the last reply is the independent check of the answer (common.verify: verify is on in the server)
+    spec = script_file([PLAN, "result = df['units'].mean()", "The average is about 21 units per row.", "result = df.units.sum() / len(df)"])
     outside = tmp_path.parent / f"{tmp_path.name}_outside.csv"
     outside.write_text("a,b\n1,2\n")
 
@@ -68,7 +69,8 @@ def test_tools_over_stdio(tmp_path, sales_csv, script_file):
     assert not _failed(answer), text
     mean = sum(int(line.split(",")[2]) for line in sales_csv.read_text().splitlines()[1:]) / 40
     assert "The average is about 21" in text and f"Result:\n{mean}" in text
-    assert "df['units'].mean()" in text and "Report: " in text and "3 model calls" in text
+    assert "df['units'].mean()" in text and "Report: " in text and "4 model calls" in text
+    assert "✓ Verified: an independent computation of the question gives the same result" in text
     report = Path(text.split("Report: ")[1].splitlines()[0])
     assert report.is_file() and report.is_relative_to(tmp_path / "workspace")
 
@@ -81,7 +83,7 @@ def test_get_report_and_roots_flag(tmp_path, sales_csv, script_file):
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     (data_dir / "sales.csv").write_text(sales_csv.read_text())
-    spec = script_file([PLAN, "result = df['price'].max()", "The highest price is 6.5."])
+    spec = script_file([PLAN, "result = df['price'].max()", "The highest price is 6.5.", "result = df.price.min()", "result = df.price.mean()"])
 
     async def steps(session):  # type: ignore[no-untyped-def]
         answer = await session.call_tool("ask", {"paths": [str(data_dir / "sales.csv")], "question": "What is the highest price?"})
@@ -96,6 +98,7 @@ def test_get_report_and_roots_flag(tmp_path, sales_csv, script_file):
     answer, md, html, wrong, unknown, root_file = anyio.run(_session, _params(tmp_path, spec, "--root", str(data_dir)), steps)
     assert not _failed(answer), _text(answer)
     assert "What is the highest price?" in _text(md) and "df['price'].max()" in _text(md)
+    assert "? Not verified: not sure — independent computations gave 2.5; 4.5" in _text(md)  # two checks differ: said so
     html_path = Path(_text(html).rsplit(" ", 1)[1])
     assert html_path.suffix == ".html" and html_path.is_file() and html_path.is_relative_to(tmp_path / "workspace")
     assert _failed(wrong) and "unknown report format 'pdf'" in _text(wrong)

@@ -96,3 +96,18 @@ def test_mimebundle_has_html_and_plotly(tmp_path):
     assert bundle[MIME]["data"][0]["type"] == "bar"
     assert "It &lt;is&gt; up." in bundle["text/html"] and "<li>only 2024</li>" in bundle["text/html"]
     assert "<details><summary>Code</summary>" in bundle["text/html"] and "It <is> up." in bundle["text/plain"]
+
+
+def test_the_answer_shows_its_verified_mark():
+    from dsagent.config import load_settings
+    from dsagent.doors.notebook import NotebookAnswer
+    from dsagent.session import AnalysisResult
+
+    shown = AnalysisResult(explanation="21.", result_str="21.0", run_id="r1", verified=True,
+                           verification="verified: an independent computation of the question gives the same result")
+    html = NotebookAnswer(shown, load_settings())._repr_html_()
+    assert "✓ Verified: an independent computation of the question gives the same result" in html
+    unsure = AnalysisResult(explanation="21.", result_str="21.0", run_id="r2", verification="not sure: independent computations gave 19.0")
+    assert "? Not verified: not sure — independent computations gave 19.0" in NotebookAnswer(unsure, load_settings())._repr_html_()
+    unchecked = AnalysisResult(explanation="A chart.", run_id="r3", verification="not checked: a chart")
+    assert "erified" not in NotebookAnswer(unchecked, load_settings())._repr_html_()

@@ -82,6 +82,21 @@ def test_upload_ask_and_see_the_answer(monkeypatch, script_file, sales_csv, clos
     assert result.output_type == "visualization" and Path(result.workspace).parent == workspace / "runs"
 
 
+def test_the_answer_says_whether_it_is_verified(monkeypatch, script_file, sales_csv, closing):
+    monkeypatch.setenv("DSAGENT_VERIFY", "1")  # the last reply is the independent check (common.verify)
+    spec = script_file([PLAN, f"```python\n{CODE}\n```", "The **West** region sold the most units.",
+                        "result = df.groupby('region').units.sum().sort_values().index[-1]"])
+    monkeypatch.setenv("DSAGENT_MODEL", spec)
+    at = app_test().run()
+    closing(at)
+    at.sidebar.file_uploader[0].set_value(("sales.csv", sales_csv.read_bytes(), "text/csv"))
+    at.run()
+    at.chat_input[0].set_value("Which region sold most?").run()
+    assert not at.exception and not at.error
+    assert "✓ Verified: an independent computation of the question gives the same result" in texts(at)
+    assert at.session_state["messages"][-1]["result"].verified is True
+
+
 def test_a_bad_upload_is_named_and_the_good_one_still_loads(closing):
     at = app_test().run()
     closing(at)

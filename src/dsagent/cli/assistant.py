@@ -122,10 +122,10 @@ def add_parser(sub: Any) -> None:
         "assistant", help="talk to the assistant: one agent over your project's data (summaries, tasks, analyses, questions, cleaning)",
         description="A tool-calling agent over the project folder (default: the current folder; its data/raw/ holds your files): "
         "it lists and summarizes the files (data/summaries/), suggests tasks (data/tasks.json), plans and runs them in the sandbox "
-        "(data/intermediate/, reports in data/outputs/), answers questions with the robust workflow and cleans data with the "
+        "(data/intermediate/, reports in data/outputs/), answers questions with the workflow `dsagent ask` uses (quick unless the setting workflow says otherwise) and cleans data with the "
         "clean workflow. Interactive unless -q is given; conversations are saved, so --thread ID continues one.")
     p.add_argument("-q", "--query", help="one message, then exit")
-    p.add_argument("--json", action="store_true", help="with -q: print one JSON object {thread_id, answer, tool_calls}")
+    p.add_argument("--json", action="store_true", help="with -q: print one JSON object {thread_id, answer, tool_calls, run_id, verified, verification}")
     p.add_argument("--thread", help="continue this conversation (its id is printed when it starts)")
     p.add_argument("--project", help="project folder (default: the current folder); data files go in its data/raw/")
     p.add_argument("--model", help="model spec, e.g. local, openai:gpt-4.1-mini, scripted:replies.json (default: settings, DSAGENT_MODEL)")

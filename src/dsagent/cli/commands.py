@@ -27,6 +27,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 0 if result.output_type != "error" else 4
     print()
     print(result.explanation.strip())
+    if result.verification:
+        from dsagent.reports.build import verification_line
+
+        print("\n" + verification_line(result))
     if result.result_str:
         print("\nResult:\n" + result.result_str.rstrip())
     if result.code:
@@ -54,7 +58,7 @@ def _notice(settings) -> None:  # type: ignore[no-untyped-def]
 
 JSON_KEYS = ("explanation", "evaluation", "code", "plan", "requirements", "alignment_caveats", "output_type", "figures", "result_str", "failed_attempts",
              "error", "run_id", "attempts", "report_path", "workspace", "model", "workflow", "llm_calls",
-             "prompt_tokens", "completion_tokens", "duration_s")
+             "prompt_tokens", "completion_tokens", "duration_s", "verified", "verification", "verification_checks")
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -54,6 +54,11 @@ class NotebookAnswer:
         parts = [f'<div class="dsagent-answer"><p>{html.escape(r.explanation.strip() or "(no explanation)").replace(chr(10), "<br>")}</p>']
         if r.error and r.output_type == "error":
             parts.append(f'<p style="color:#b00"><b>Error:</b> {html.escape(r.error)}</p>')
+        from dsagent.reports.build import verification_line
+
+        line = verification_line(r)
+        if line:
+            parts.append(f'<p style="color:{"#080" if r.verified else "#a60"}">{html.escape(line)}</p>')
         if r.result_str and r.output_type != "ask":
             parts.append(f"<details open><summary>Result</summary><pre>{html.escape(r.result_str.rstrip())}</pre></details>")
         return "".join(parts) + "</div>"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dsagent.reports.build import verification_line
 from dsagent.reports.usage import is_hosted, provider_of, usage_line
 
 __all__ = ["answer_text", "is_hosted", "provider_of", "sharing_notice", "usage_line"]
@@ -30,6 +31,8 @@ def answer_text(result: Any, settings: Any) -> str:
         parts.append(f"Error: {result.error}")
     if result.result_str and result.output_type != "ask":
         parts.append("Result:\n" + result.result_str.rstrip())
+    if verification_line(result):
+        parts.append(verification_line(result))
     if result.alignment_caveats:
         parts.append("Caveats:\n" + "\n".join(f"- {c}" for c in result.alignment_caveats))
     if result.code:

@@ -59,6 +59,24 @@ def grounding_caveat(record: Any) -> str | None:
     return f"Grounding check: the first explanation stated {caught}, which no computed output holds ({done}).{tail}"
 
 
+def verification_line(output: Any) -> str:
+    """The answer's mark as one line every door shows the same way (``common.verify``):
+    ``✓ Verified: …`` or ``? Not verified: …``; empty when the workflow made no such claim or did
+    not check (``not checked: …``, which ``--json`` still carries)."""
+    get = output.get if isinstance(output, Mapping) else (lambda key, default=None: getattr(output, key, default))
+    text = str(get("verification") or "").strip()
+    if not text:
+        return ""
+    head, _, rest = text.partition(": ")
+    if head == "not checked":  # a chart, a failed run, the setting off: no claim either way (--json still says why)
+        return ""
+    label = "Verified" if get("verified") else "Not verified"
+    why = rest if rest and head in {"verified", "not verified", "not sure"} else text
+    if head == "not sure":
+        why = f"not sure — {why}"
+    return f"{'✓' if get('verified') else '?'} {label}: {why}"
+
+
 def build_report(question: str, final_output: Mapping[str, Any], meta: Mapping[str, Any], tables: Sequence[str] | None = None) -> Report:
     """The report of one run. ``tables`` are result-table CSVs of the final execution (the first
     becomes a table section; without one the result is shown as text)."""
@@ -76,6 +94,12 @@ def build_report(question: str, final_output: Mapping[str, Any], meta: Mapping[s
     else:
         report = _from_package(question, final_output, tables, meta.get("workspace"))
     report.meta = {**report.meta, **{k: v for k, v in meta.items() if v is not None}}
+    line = verification_line(final_output)
+    if line:  # right after the answer, in every rendering (markdown, html, notebook, the web app)
+        report.meta["verified"] = bool(final_output.get("verified"))
+        report.meta["verification"] = str(final_output.get("verification"))
+        if not any(s.content == line for s in report.sections):
+            report.sections.insert(min(1, len(report.sections)), Section(section_type="text", content=line))
     caveat = grounding_caveat(final_output.get("grounding"))
     if caveat and caveat not in report.caveats:
         report.caveats.append(caveat)

@@ -23,7 +23,8 @@ def test_json_output_has_thread_answer_and_tool_calls(project: Path, script_file
     spec = script_file([decide("summarize_data"), decide("none"), "Summarized iris."])
     assert main(["assistant", "-q", "summarize the iris data", "--json", "--project", str(project), "--model", spec]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"thread_id", "answer", "tool_calls", "run_id"} and out["run_id"]  # the turn's run in the run log
+    assert set(out) == {"thread_id", "answer", "tool_calls", "run_id", "verified", "verification"} and out["run_id"]  # the turn's run in the run log
+    assert out["verified"] is False and out["verification"] == ""  # no computed answer: no mark
     assert out["tool_calls"] == [{"name": "summarize_data", "args": {"file_names": ["iris.csv"]}}]
     assert out["answer"] == "Summarized iris."
 

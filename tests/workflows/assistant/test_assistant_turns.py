@@ -80,6 +80,15 @@ def test_after_answer_question_the_turn_ends(project: Path, script_file):
     assert names(out) == ["answer_question"] and out.answer.startswith("The average tip is 3.00")
 
 
+def test_answer_questions_verified_mark_reaches_the_turns_result(project: Path, script_file):
+    # answer_question's artifact carries its run's mark (common.verify); the turn's JSON shows it
+    mark = "verified: an independent computation of the question gives the same result"
+    tools = {"answer_question": (ANSWER, {"run_id": "r1", "result_str": "2.998279", "grounding": None, "verified": True, "verification": mark})}
+    out = turn(project, script_file, [{"tool": "answer_question", "then": "none"}], "Compute the average tip", tools)
+    assert names(out) == ["answer_question"] and out.answer.startswith("The average tip is 3.00")
+    assert out.to_json()["verified"] is True and out.to_json()["verification"] == mark
+
+
 def test_after_clean_data_the_turn_ends(project: Path, script_file):
     out = turn(project, script_file, [{"tool": "clean_data", "then": "suggest_tasks"}, "I removed the duplicate rows of tips.csv."],
                "Clean tips.csv, then remove the duplicates")

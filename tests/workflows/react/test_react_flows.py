@@ -312,3 +312,36 @@ def test_founded_questions_name_the_request_or_the_data():
     data = {"sales": Ds()}
     assert _founded("Do you mean the total units per region (my guess), or the average?", "Which region is best?", data)
     assert not _founded("Do you mean total units per month?", "Which continent had the largest population?", {})
+
+
+def test_the_report_is_marked_verified_when_an_independent_check_agrees_with_a_step(script_file, sales_csv):
+    # verify on (the scripted model has one lane: the check is written in the report step, after the report)
+    spec = script_file([
+        reason("act", instruction="Mean of units"),
+        "result = df['units'].mean()",
+        reason("finalize"),
+        report("The average is about 21 units."),
+        "result = df.units.sum() / len(df)",  # the independent check: the request alone
+    ])
+    with session_for(spec, [sales_csv], verify=True) as session:
+        result = session.ask("What is the average number of units?")
+        check_prompt = prompt(session, 4)
+    assert result.verified is True and result.verification.startswith("verified:")
+    assert "Question: What is the average number of units?" in check_prompt and "Mean of units" not in check_prompt
+    assert "✓ Verified" in Path(result.report_path).read_text()
+
+
+def test_a_report_an_independent_check_disagrees_with_is_marked_not_sure(script_file, sales_csv):
+    spec = script_file([
+        reason("act", instruction="Mean of units"),
+        "result = df['units'].mean()",
+        reason("finalize"),
+        report("The average is about 21 units."),
+        "result = df['units'].max()", "result = df['units'].min()",  # two checks, neither backs a step
+    ])
+    with session_for(spec, [sales_csv], verify=True) as session:
+        result = session.ask("What is the average number of units?")
+    units = pd.read_csv(sales_csv)["units"]
+    assert result.verified is False and result.verification.startswith("not sure:")
+    assert str(units.max()) in result.verification and float(result.result_str) == pytest.approx(units.mean())  # not replaced
+    assert "? Not verified: not sure" in Path(result.report_path).read_text()

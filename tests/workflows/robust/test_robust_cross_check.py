@@ -29,6 +29,7 @@ def test_example_3_with_the_cross_check_two_independent_results_outvote_the_impo
     assert "1.2" in result.evaluation["reasoning"]  # what was replaced is on record
     assert result.result_str in prompt(session, 7) and "1.2" not in prompt(session, 7)  # node 6 explains the adopted result
     assert session.model.remaining == 0
+    assert result.verified is True and result.verification == "verified: 2 of 3 computations agree"  # the mark (common.verify)
 
 
 def test_a_failed_round_is_rescued_when_two_independent_computations_agree(script_file, sales_csv):
@@ -41,6 +42,7 @@ def test_a_failed_round_is_rescued_when_two_independent_computations_agree(scrip
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert result.output_type == "analysis" and result.error is None and len(result.failed_attempts) == 2
     assert session.model.remaining == 0
+    assert result.verified is True
 
 
 def test_a_failed_round_with_disagreeing_checks_has_the_model_judge_the_first_checks_result(script_file, sales_csv):
@@ -58,6 +60,8 @@ def test_a_failed_round_with_disagreeing_checks_has_the_model_judge_the_first_ch
     assert f"result = {units.mean()}" in evaluate and "Execution success: True" in evaluate
     assert "The two results disagree" in evaluate and f"result = {units.max()}" in evaluate
     assert float(result.result_str) == pytest.approx(units.mean()) and result.code.strip() == "result = df['units'].mean()"
+    assert result.verified is False and result.verification.startswith("not sure:")  # one computation backs it: no mark
+    assert "Not verified: an independent computation of the question gave" in result.explanation
     assert result.output_type == "analysis" and result.error is None and len(result.failed_attempts) == 2
     assert session.model.remaining == 0
 
@@ -183,7 +187,7 @@ def test_a_check_whose_result_is_nan_gets_the_fix_and_no_vote(script_file, sales
 
 
 def test_codes_are_the_same_computation_but_for_comments_spacing_and_imports():
-    from dsagent.workflows.robust.cross_check import _same_code
+    from dsagent.workflows.common.verify import same_code as _same_code
 
     assert _same_code("import numpy as np\n# r\nresult = np.corrcoef(a, b)[0, 1]", "result = np.corrcoef(a,b)[0,1]  # r")
     assert not _same_code("result = df['# calls'].mean()", "result = df['# calls'].median()")  # a # in a string

@@ -31,9 +31,14 @@ class TurnResult:
     """The grounding check's record of the answer (claims checked, caught, left), or None."""
     run_id: str | None = None
     """The turn's run in the run log (every model call of the turn is in it)."""
+    verified: bool = False
+    """answer_question's mark when the answer is its answer: an independent computation agreed (common.verify)."""
+    verification: str = ""
+    """What agreed or disagreed; empty when the answer is not a computed one."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"thread_id": self.thread_id, "answer": self.answer, "tool_calls": self.tool_calls, "run_id": self.run_id}
+        return {"thread_id": self.thread_id, "answer": self.answer, "tool_calls": self.tool_calls, "run_id": self.run_id,
+                "verified": self.verified, "verification": self.verification}
 
 
 def new_thread_id() -> str:
@@ -105,6 +110,8 @@ def _run(message: str, project_dir: Any, thread_id: str, configuration: Configur
                         result.answer = str(msg.content)
                         result.grounding = msg.response_metadata.get("grounding")
                         result.run_id = msg.response_metadata.get("run_id")
+                        result.verified = bool(msg.response_metadata.get("verified"))
+                        result.verification = str(msg.response_metadata.get("verification") or "")
     except GraphRecursionError:
         result.limit_reached = True
         result.answer = (f"I stopped: this request took more steps than the limit allows (max_tool_iterations = {conf.max_tool_iterations}). "

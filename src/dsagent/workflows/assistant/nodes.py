@@ -145,8 +145,10 @@ def _answer(ctx: Any, conf: Configuration, project: Project, turn: router.Turn, 
     """The turn's reply: answer_question's own answer when it answered the request, else the model's
     reply to the tool results; either way checked against them and led by the computed value."""
     computed = replies.tool_answer(turn)
-    if computed is not None:
-        return _checked(ctx, AIMessage(content=computed[0]), turn, project, None, conf)
+    if computed is not None:  # its verified mark (common.verify) rides along, as the grounding record does
+        artifact = turn.calls[-1].get("artifact") or {}
+        mark = {k: artifact[k] for k in ("verified", "verification") if k in artifact}
+        return _checked(ctx, AIMessage(content=computed[0], response_metadata=mark), turn, project, None, conf)
     results = "\n".join(f"[{c['name']}] {c['result'][:TOOL_RESULT_CHARS]}" for c in turn.calls)
     tail = prompts.RESPOND.format(
         status=router.status_line(project, pending_clean), history=router._history(turn), request=turn.request,

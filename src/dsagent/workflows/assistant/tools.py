@@ -294,9 +294,11 @@ def answer_question(question: str, *, state: dict, config: RunnableConfig) -> tu
     shown = f"\nResult: {_clip(result.result_str, 500)}" if result.result_str else ""
     # The artifact (kept in the thread, not shown to the model): the question's run, its whole result and
     # the grounding check's record of the answer against all of that run's outputs.
-    artifact = {"run_id": result.run_id, "result_str": result.result_str, "grounding": result.grounding}
-    return (f"Answer: {result.explanation.strip()}{shown}\nReport: {result.report_path}\nNext step: ask a follow-up question, or suggest_tasks for more ideas.",
-            artifact)
+    artifact = {"run_id": result.run_id, "result_str": result.result_str, "grounding": result.grounding,
+                "verified": result.verified, "verification": result.verification}
+    mark = f"\nVerification: {result.verification}" if result.verification else ""
+    return (f"Answer: {result.explanation.strip()}{shown}\nReport: {result.report_path}{mark}\n"
+            "Next step: ask a follow-up question, or suggest_tasks for more ideas.", artifact)
 
 
 class CleanInput(BaseModel):

@@ -14,11 +14,12 @@ from dsagent.ops.compile import composed
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.attempt import attempt_code
-from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, follow_up, held, write_code
+from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, extract_code, follow_up, held, record_figures, write_code
 from dsagent.workflows.common.compose import composed_code
 from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.named import names_data
+from dsagent.workflows.common.verify import Verification, not_checked, start_check, unsure_note, verify
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, code_rules, quote_data, stable_messages
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import QuickState
@@ -109,6 +110,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             fresh = None
             rejected = {f["code"] for f in state["failed_attempts"]}
             first = state["attempts"] == 0 or not state.get("code")
+            if first and ctx.settings.verify and state.get("attempts", 0) == 0:
+                start_check(ctx, state, "explain")  # the independent code explain compares with, on the spare lane
             code = composed_code(ctx, state["question"], lambda text: _messages(state, text), step) if first else None
             if code is not None:  # an operation the model chose, written by code (dsagent.ops)
                 resampled = False
@@ -164,19 +167,35 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             instruction = prompts.EVALUATE.format(question=state["question"], code=state["code"], output=output)
             return {"evaluation": ctx.llm(_messages(state, instruction), max_tokens=300).strip()}
 
+    def explained(state: QuickState, first: list[BaseMessage] | None) -> tuple[str, dict[str, Any] | None, str]:
+        """The explanation, grounded in the run's outputs: (text, grounding record, detail)."""
+        result = state.get("execution_result")
+        brief = result is not None and brief_answer(state["question"])  # a length that fits the question
+        messages = explain_messages(state, brief, first)
+        length = BRIEF_MAX_TOKENS if brief else 400
+        explanation = ctx.llm(messages, max_tokens=length).strip()
+        if result is None:
+            return explanation, None, ""
+        # every number and label it states must be one the code computed
+        grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))
+        return grounded.text, grounded.record(), grounded.detail()
+
     def explain_node(state: QuickState) -> dict[str, Any]:
         with ctx.step("explain") as step:
+            # Written first, while the independent check (on the spare lane) finishes; it is written
+            # again only when two checks replace the result.
+            explanation, record, detail = explained(state, held(ctx, code_prompt(state)))
+            mark = verified(state) if state.get("execution_result") is not None else not_checked("no result")
+            if mark.adopted:  # two independent codes agree against the code step's result: theirs is explained
+                record_figures(ctx, mark.adopted["execution_result"]["figures"])
+                state = {**state, "code": mark.adopted["code"], "execution_result": mark.adopted["execution_result"], "evaluation": None}
+                explanation, record, detail = explained(state, None)
+            step["detail"] = f"{mark.verification[:120]}; {detail}"
+            if unsure_note(mark):
+                explanation += "\n\n" + unsure_note(mark)
             result = state.get("execution_result")
-            brief = result is not None and brief_answer(state["question"])  # a length that fits the question
-            messages = explain_messages(state, brief, held(ctx, code_prompt(state)))
-            length = BRIEF_MAX_TOKENS if brief else 400
-            explanation = ctx.llm(messages, max_tokens=length).strip()
-            record = None
-            if result is not None:  # every number and label it states must be one the code computed
-                grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))
-                explanation, record = grounded.text, grounded.record()
-                step["detail"] = grounded.detail()
             final_output = {
+                **mark.record(),
                 "explanation": explanation,
                 "evaluation": state.get("evaluation"),
                 "code": state.get("code"),
@@ -194,6 +213,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             message = prompts.ERROR_MESSAGE.format(attempts=state["attempts"], error=(state["error"] or "").strip())
             step["outcome"] = "error"
             final_output = {
+                **not_checked("the run ended in an error").record(),
                 "explanation": message,
                 "evaluation": None,
                 "code": state.get("code"),
@@ -205,5 +225,11 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 "failed_attempts": state["failed_attempts"],
             }
             return {"explanation": message, "final_output": final_output}
+
+    def verified(state: QuickState) -> Verification:
+        """The answer's mark (common.verify), or "not checked" when the setting is off."""
+        if not ctx.settings.verify:
+            return not_checked("the setting verify is off")
+        return verify(ctx, state, state["execution_result"].get("result_str"))
 
     return {"plan": plan_node, "code": code_node, "evaluate": evaluate_node, "explain": explain_node, "error": error_node}

@@ -19,7 +19,8 @@ from dsagent.workflows.common.grounded import ground_parts
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.react import prompts
 from dsagent.workflows.react.code_policy import ALLOWED_IMPORTS, check_code, expected_outputs
-from dsagent.workflows.react.report import build_final_output, fallback_report, package_of
+from dsagent.workflows.common.verify import start_check
+from dsagent.workflows.react.report import build_final_output, check_state, fallback_report, package_of, verification
 from dsagent.workflows.react.routing import limit_reached
 from dsagent.workflows.react.state import (
     ReactState,
@@ -119,6 +120,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
     def code_exec_node(state: ReactState) -> dict[str, Any]:
         with ctx.step("code_exec") as step:
             instruction = state.instruction or state.question
+            if ctx.settings.verify and not state.execution_results:  # the report's independent check, on the spare lane
+                start_check(ctx, check_state(state), "report")
             rejected = {r.code for r in state.execution_results if not r.success}
             code, resampled = write_code(ctx, messages_for(state, prompts.code(state, instruction)), rejected)
             # The shared code step, under the seed's library allow-list (checked, then enforced by
@@ -156,6 +159,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             output, record = (output, None) if step["outcome"] == "fallback" else _grounded(ctx, state, output)
             final_report, final_output = build_final_output(state, output, limit, max_loops)
             final_output["grounding"] = record
+            if state.execution_results:
+                final_output.update(verification(ctx, state))
             step["detail"] = ("limit reached; " if limit else "") + f"{len(final_report.sections)} sections"
             if record:
                 step["detail"] += f"; grounding: {record['claims_checked']} claims checked, {record['caught']} ungrounded caught"

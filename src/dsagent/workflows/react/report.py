@@ -148,3 +148,26 @@ def package_of(state: ReactState, explanation: str, output_type: str) -> dict[st
     if results and not successes:
         package["error"] = results[-1].error
     return package
+
+
+def check_state(state: ReactState) -> dict[str, Any]:
+    """What an independent check of the request reads (``common.verify``): the request, the data and
+    its profile, and the conversation before this request (none of this request's steps)."""
+    from langchain_core.messages import HumanMessage
+
+    turns = list(state.messages)
+    last_human = max((i for i, m in enumerate(turns) if isinstance(m, HumanMessage)), default=len(turns))
+    return {"question": state.question, "datasets": state.datasets, "data_summary": state.data_summary,
+            "messages": turns[:last_human]}
+
+
+def verification(ctx: Any, state: ReactState) -> dict[str, Any]:
+    """The report's mark: an independent computation of the request agrees with what one of its
+    steps computed (``common.verify``; a report already written is not replaced: a disagreement is
+    marked "not sure")."""
+    from dsagent.workflows.common.verify import not_checked, verify
+
+    if not ctx.settings.verify:
+        return not_checked("the setting verify is off").record()
+    results = [r.result for r in state.execution_results if r.success and r.result is not None]
+    return verify(ctx, check_state(state), results, adopt=False).record()

@@ -36,24 +36,14 @@ cells see, in whichever order the two run.
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from typing import Any
 
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.agreement import results_agree
-from dsagent.workflows.common.code import (
-    CODE_MAX_TOKENS,
-    RESAMPLE_TEMPERATURE,
-    clip,
-    execution_result,
-    extract_code,
-    nan_problem,
-    record_figures,
-)
-from dsagent.workflows.common.mends import mend_before_run, run_facts
-from dsagent.workflows.common.prompting import same_prompt, stable_messages
-from dsagent.workflows.robust import prompts
+from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, clip, execution_result, record_figures
+from dsagent.workflows.common.verify import checking_ahead as checking
+from dsagent.workflows.common.verify import Verification, from_checks, independent, start_check, take_check, votes_with
 from dsagent.workflows.robust.schemas import code_verdict
 
 
@@ -69,85 +59,20 @@ class Verdict:
     """{code, execution_result} of the checks' result when it replaces node 4's."""
 
 
-def _independent(ctx: RunContext, state: dict[str, Any], temperature: float | None = None,
-                 earlier: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], Any]:
-    """One independent code, run; if it fails, one fix with its error (a failed check decides nothing).
-    A code that repeats an ``earlier`` check's (the same prompt, sampled again) is sampled once more,
-    warm: a copy is no second opinion. A result that is NaN is no answer: it gets the fix too.
-    Returns the check's state ({code, result_str, error}) and its sandbox run."""
-    failed = None
-    for _ in range(2):
-        messages = stable_messages(state, prompts.cross_check(state, failed))
-        code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=temperature))
-        if failed is None and any(_same_code(code, e["code"]) for e in earlier):
-            code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
-        code = mend_before_run(code, run_facts(ctx))[0]  # the code step's before-run mends (common.mends)
-        run = ctx.sandbox.run(code, apart=True)  # its names and data changes are its own
-        nan = nan_problem(run.result) if run.success else None
-        if run.success and not nan:
-            return {"code": code, "result_str": run.result, "error": None}, run
-        failed = {"code": code, "error": nan or run.error}
-    return {"code": code, "result_str": None, "error": failed["error"]}, run
-
-
 AHEAD = "robust_cross_check"
 """The key of the first independent code when node 4 started it ahead (:func:`start_ahead`)."""
 
 
 def start_ahead(ctx: RunContext, state: dict[str, Any], only_if_read: bool = False) -> None:
-    """Start the first independent code now, on a thread of its own, when the model runs calls side
-    by side (the embedded model's lanes). It needs only the question and the data, none of nodes
-    1B–4, so node 5 would ask exactly the same; here it is written while nodes 1B–4 work (one thread
-    generates as fast as two), and node 5 takes it ready. Node 1B starts it when the data profile
-    has been read already (``only_if_read``: two lanes reading one profile at once would each go at
-    half speed); else node 4 does, once node 1B has read it."""
-    if ctx.parallel_calls < 2 or not ctx.settings.robust_cross_check or state.get("cross_check") is not None \
-            or AHEAD in ctx.pending:
-        return
-    messages = stable_messages(state, prompts.cross_check(state))
-    if only_if_read and not ctx.prefix_ready(messages):
-        return
-    ctx.ahead(AHEAD, "node_5_evaluate", lambda: (messages, *_independent(ctx, state)))
+    """Start the first independent code now, beside nodes 1B–4 (``common.verify.start_check``): it
+    needs only the question and the data, so node 5 would ask exactly the same. Node 1B starts it
+    when the data profile has been read already (``only_if_read``); else node 4 does."""
+    if ctx.settings.robust_cross_check and state.get("cross_check") is None:
+        start_check(ctx, state, "node_5_evaluate", AHEAD, only_if_read)
 
 
 def _first_check(ctx: RunContext, state: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-    """The first independent code: the one started ahead if it was asked what node 5 asks now, else written now."""
-    future = ctx.take_ahead(AHEAD)
-    if future is not None:
-        try:
-            messages, check, run = future.result()
-        except Exception:  # noqa: BLE001 — a check that failed ahead is written again here
-            pass
-        else:
-            now = stable_messages(state, prompts.cross_check(state))
-            if same_prompt(messages, now):
-                return check, run
-    return _independent(ctx, state)
-
-
-def _same_code(a: str, b: str) -> bool:
-    """The same computation: the same syntax tree but for comments, spacing and imports (the
-    sandbox has the libraries bound already); codes that do not parse compare line by line."""
-    try:
-        return _computation(a) == _computation(b)
-    except SyntaxError:
-        return _lines(a) == _lines(b)
-
-
-def _computation(code: str) -> str:
-    tree = ast.parse(code)
-    tree.body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
-    return ast.dump(tree)
-
-
-def _lines(code: str) -> list[str]:
-    return [line.strip() for line in code.splitlines() if line.strip()]
-
-
-def _votes_with(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Two checks agree as two votes: the same result from different codes (a check that copied
-    another's code, from the same prompt, is one computation run twice)."""
-    return results_agree(a["result_str"], b["result_str"]) and not _same_code(a["code"], b["code"])
+    return take_check(ctx, state, AHEAD)
 
 
 def _checks(check: dict[str, Any]) -> list[dict[str, Any]]:
@@ -162,8 +87,7 @@ def agreed() -> dict[str, Any]:
 
 def checking_ahead(ctx: RunContext) -> bool:
     """Whether the first check started ahead is still being written (node 5 would wait for it)."""
-    future = ctx.pending.get(AHEAD)
-    return future is not None and not future.done()
+    return checking(ctx, AHEAD)
 
 
 def _later_round(check: dict[str, Any], result_str: str | None) -> Verdict:
@@ -188,23 +112,23 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     if results_agree(result_str, first["result_str"]):
         check["reference"] = first["result_str"]
         return Verdict(agreed(), check, "cross-check agrees")
-    second, second_run = _independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
+    second, second_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
     check["second"] = second
     if results_agree(result_str, second["result_str"]):
         check["reference"] = result_str
         return Verdict(code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree")
-    if _votes_with(first, second):
+    if votes_with(first, second):
         return _adopt(ctx, check, first, first_run, result_str, "2 of 3", 0.67)
     if second["result_str"] is not None:
         # Three different results: a third check, warm, can still make two agree (2 of 4).
-        third, third_run = _independent(ctx, state, RESAMPLE_TEMPERATURE, (first, second))
+        third, third_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first, second))
         check["third"] = third
         if results_agree(result_str, third["result_str"]):
             check["reference"] = result_str
             return Verdict(code_verdict(True, "a third independent computation gives the same result (2 of 4 agree)", 0.5),
                            check, "cross-check: 2 of 4 agree")
         for other, other_run in ((first, first_run), (second, second_run)):
-            if _votes_with(other, third):
+            if votes_with(other, third):
                 return _adopt(ctx, check, other, other_run, result_str, "2 of 4", 0.5)
     if result_str is None:
         # Node 4 has nothing to compare: the first check's result stands in for it and the seed's
@@ -238,3 +162,8 @@ def evidence(check: dict[str, Any] | None, own: str | None = None) -> str | None
         return None
     candidates = [check.get("reference"), *(c.get("result_str") for c in _checks(check))]
     return next((c for c in candidates if c is not None and not results_agree(own, c)), None)
+
+
+def verification(check: dict[str, Any] | None, result_str: str | None, code: str | None) -> Verification:
+    """The answer's mark (``common.verify``) from node 5's checks: verified when one agrees with it."""
+    return from_checks(result_str, _checks(check) if check else [], code)

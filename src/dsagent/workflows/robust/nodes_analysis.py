@@ -12,7 +12,8 @@ from dsagent.workflows.common.code import follow_up, held, unchecked_result, wri
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, same_prompt, stable_messages
 from dsagent.workflows.robust import prompts
-from dsagent.workflows.robust.cross_check import agreed, check_result, checking_ahead, evidence, start_ahead
+from dsagent.workflows.common.verify import unsure_note
+from dsagent.workflows.robust.cross_check import agreed, check_result, checking_ahead, evidence, start_ahead, verification
 from dsagent.workflows.robust.routing import route_from_node_4
 from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured, code_verdict
 from dsagent.workflows.robust.state import RobustState
@@ -189,7 +190,11 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))
                 explanation, record = grounded.text, grounded.record()
                 step["detail"] = (step.get("detail", "") + "; " if step.get("detail") else "") + grounded.detail()
+            mark = verification(state.get("cross_check"), None if failed else result.get("result_str"), state.get("code"))
+            if not failed and unsure_note(mark):
+                explanation += "\n\n" + unsure_note(mark)
             final_output = {
+                **mark.record(),
                 "explanation": explanation,
                 "evaluation": state.get("evaluation"),
                 "code": state.get("code"),

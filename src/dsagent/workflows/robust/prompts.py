@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dsagent.workflows.common.code import clip, describe_output
+from dsagent.workflows.common.code import describe_output
 from dsagent.workflows.common.fit import ranked_note
+from dsagent.workflows.common.verify import check_instruction
 from dsagent.workflows.common.prompting import BRIEF_ANSWER, ERROR_PATTERNS, brief_answer, code_rules, compact_json, quote_data
 
 UNDERSTAND = """Decide if the question needs data analysis or only a conceptual explanation.
@@ -120,21 +121,6 @@ Return ONLY the Python code, no explanations or markdown."""
 FIX_CODE = """Fix the code above.
 {problem}{patterns}
 Analyze the problem and write CORRECTED code that keeps the intent. Return ONLY the fixed Python code, no explanations or markdown."""
-
-CROSS_CHECK = """Write Python code with pandas and numpy that computes the answer to this question.
-
-{rules}
-
-Question: {question}
-Return ONLY the Python code, no explanations or markdown."""
-
-CROSS_CHECK_FIX = """This code failed:
-```python
-{code}
-```
-Error:
-{error}
-Fix it. Return ONLY the Python code, no explanations or markdown."""
 
 CHECK_EVIDENCE = """
 An independent computation of the same question (separate code) gave:
@@ -312,13 +298,8 @@ def fix_code(state: Mapping[str, Any], guidance: str | None = None) -> str:
     return FIX_CODE.format(patterns=patterns, problem=problem)
 
 
-def cross_check(state: Mapping[str, Any], failed: Mapping[str, Any] | None = None) -> str:
-    """Node 5's independent computation: the question and the code rules only, nothing of nodes 1B–4.
-    ``failed`` is its own first try ({code, error}) when that failed: one fix, same prompt opening."""
-    text = CROSS_CHECK.format(rules=code_rules(state["datasets"], state["question"]), question=state["question"])
-    if failed:
-        text += "\n\n" + CROSS_CHECK_FIX.format(code=failed["code"].strip(), error=quote_data(failed.get("error"), 800))
-    return text
+cross_check = check_instruction
+"""Node 5's independent computation (``common.verify``): the question and the code rules only."""
 
 
 def _output(state: Mapping[str, Any]) -> str:

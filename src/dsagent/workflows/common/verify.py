@@ -1,0 +1,235 @@
+"""Two independent routes to one answer, compared by code: a confidence the user can bet on.
+
+A small model asked whether its own result is right tends to say yes, while two codes written from
+different prompts rarely make the same mistake. So an answer is *verified* when an independent
+computation of the question — a code written from the question and the code rules alone, none of
+the run's plan, code or errors, run apart from the session's names — shows the same result
+(:func:`common.agreement.results_agree`: the same numbers at the precision the less precise one
+shows, or the same words). When the two differ, a second independent code, sampled warmer, breaks
+the tie: with the answer it verifies it (2 of 3); with the first check, the two outvote the answer
+and their result is shown instead (2 of 3, said so); with neither, the answer stays and is marked
+not verified, with the other candidates named. A check whose result is NaN or does not fit the
+question (:func:`common.fit.result_misfit`) gets one fix with the reason and is no vote.
+
+:func:`independent` writes and runs one such code; robust's node 5 builds its cross-check on it.
+:func:`start_check` starts the first one on the model's spare lane (``RunContext.ahead``) while the
+run writes its own code, and :func:`verify` takes it ready. The mark goes into every workflow's
+``final_output`` as ``verified`` (bool) and ``verification`` (what agreed or disagreed), which
+every door shows (``reports.build.verification_line``).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dsagent.workflows.common.agreement import results_agree
+from dsagent.workflows.common.code import CODE_MAX_TOKENS, RESAMPLE_TEMPERATURE, clip, execution_result, extract_code, nan_problem
+from dsagent.workflows.common.prompting import code_rules, quote_data, same_prompt, stable_messages
+
+if TYPE_CHECKING:
+    from dsagent.runtime import RunContext
+
+CHECK = """Write Python code with pandas and numpy that computes the answer to this question.
+
+{rules}
+
+Question: {question}
+Return ONLY the Python code, no explanations or markdown."""
+
+CHECK_FIX = """This code failed:
+```python
+{code}
+```
+Error:
+{error}
+Fix it. Return ONLY the Python code, no explanations or markdown."""
+
+AHEAD = "verify_check"
+"""The key of the first independent code when it was started ahead (:func:`start_check`)."""
+
+
+def check_instruction(state: Mapping[str, Any], failed: Mapping[str, Any] | None = None) -> str:
+    """An independent computation: the question and the code rules only, nothing of the run's steps.
+    ``failed`` is its own first try ({code, error}) when that failed: one fix, same prompt opening."""
+    text = CHECK.format(rules=code_rules(state["datasets"], state["question"]), question=state["question"])
+    if failed:
+        text += "\n\n" + CHECK_FIX.format(code=failed["code"].strip(), error=quote_data(failed.get("error"), 800))
+    return text
+
+
+def _misfit(ctx: "RunContext", question: str, code: str, run: Any) -> str | None:
+    from dsagent.workflows.common.fit import result_misfit
+    from dsagent.workflows.common.grounded import run_labels, run_text_columns
+
+    return result_misfit(question, code, execution_result(run), run_labels(ctx), run_text_columns(ctx))
+
+
+def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float | None = None,
+                earlier: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], Any]:
+    """One independent code, run apart; if it fails, one fix with its error (a failed check decides
+    nothing). A code that repeats an ``earlier`` check's (the same prompt, sampled again) is sampled
+    once more, warm: a copy is no second opinion. A result that is NaN or misfits the question is no
+    answer: it gets the fix too. Returns the check ({code, result_str, error}) and its sandbox run."""
+    from dsagent.workflows.common.mends import mend_before_run, run_facts
+
+    failed = None
+    for _ in range(2):
+        messages = stable_messages(state, check_instruction(state, failed))
+        code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=temperature))
+        if failed is None and any(same_code(code, e["code"]) for e in earlier):
+            code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+        code = mend_before_run(code, run_facts(ctx))[0]  # the code step's before-run mends (common.mends)
+        run = ctx.sandbox.run(code, apart=True)  # its names and data changes are its own
+        problem = (nan_problem(run.result) or _misfit(ctx, state["question"], code, run)) if run.success else None
+        if run.success and not problem:
+            return {"code": code, "result_str": run.result, "error": None}, run
+        failed = {"code": code, "error": problem or run.error}
+    return {"code": code, "result_str": None, "error": failed["error"]}, run
+
+
+def same_code(a: str, b: str) -> bool:
+    """The same computation: the same syntax tree but for comments, spacing and imports (the
+    sandbox has the libraries bound already); codes that do not parse compare line by line."""
+    try:
+        return _computation(a) == _computation(b)
+    except SyntaxError:
+        return _lines(a) == _lines(b)
+
+
+def _computation(code: str) -> str:
+    tree = ast.parse(code)
+    tree.body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
+    return ast.dump(tree)
+
+
+def _lines(code: str) -> list[str]:
+    return [line.strip() for line in code.splitlines() if line.strip()]
+
+
+def votes_with(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two checks agree as two votes: the same result from different codes (a check that copied
+    another's code, from the same prompt, is one computation run twice)."""
+    return bool(results_agree(a["result_str"], b["result_str"])) and not same_code(a["code"], b["code"])
+
+
+def start_check(ctx: "RunContext", state: Mapping[str, Any], node: str, key: str = AHEAD, only_if_read: bool = False) -> None:
+    """Start the first independent code now, on a thread of its own, when the model runs calls side
+    by side (the embedded model's lanes): it needs only the question and the data, so it is written
+    while the run writes its own code, and :func:`take_check` takes it ready. ``only_if_read``: only
+    when the data profile has been read already (two lanes reading one profile at once would each go
+    at half speed). Its model calls are logged under ``node``."""
+    if ctx.parallel_calls < 2 or key in ctx.pending:
+        return
+    messages = stable_messages(state, check_instruction(state))
+    if only_if_read and not ctx.prefix_ready(messages):
+        return
+    ctx.ahead(key, node, lambda: (messages, *independent(ctx, state)))
+
+
+def checking_ahead(ctx: "RunContext", key: str = AHEAD) -> bool:
+    """Whether the check started ahead is still being written (taking it would wait)."""
+    future = ctx.pending.get(key)
+    return future is not None and not future.done()
+
+
+def take_check(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any]:
+    """The first independent code: the one started ahead if it was asked what would be asked now, else written now."""
+    future = ctx.take_ahead(key)
+    if future is not None:
+        try:
+            messages, check, run = future.result()
+        except Exception:  # noqa: BLE001 — a check that failed ahead is written again here
+            pass
+        else:
+            if same_prompt(messages, stable_messages(state, check_instruction(state))):
+                return check, run
+    return independent(ctx, state)
+
+
+@dataclass
+class Verification:
+    """The mark of one answer: verified or not, and what agreed or disagreed, in a sentence."""
+
+    verified: bool
+    verification: str
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    """The independent computations ({code, result_str, error}), in the order they ran."""
+    adopted: dict[str, Any] | None = None
+    """{code, execution_result} of two agreeing checks whose result replaces the run's."""
+    others: list[str] = field(default_factory=list)
+    """Results of the checks that differ from the answer shown (for "not sure" in the explanation)."""
+
+    def record(self) -> dict[str, Any]:
+        """What ``final_output`` carries: ``verified``, ``verification``, and the checks' codes and results."""
+        return {"verified": self.verified, "verification": self.verification,
+                "verification_checks": [{"code": c["code"], "result": c.get("result_str"), "error": c.get("error")} for c in self.checks]}
+
+
+def not_checked(why: str) -> Verification:
+    return Verification(False, f"not checked: {why}")
+
+
+def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] | None, key: str = AHEAD,
+           adopt: bool = True) -> Verification:
+    """Verify ``answer``, the run's result for ``state['question']``, against independent codes (see
+    the module). A list: the results of a run's steps (react), any of which the check may back.
+    ``adopt``: two checks that agree against the answer replace it (False: a report already written
+    is marked not sure instead)."""
+    answers = [a for a in ([answer] if isinstance(answer, str) or answer is None else answer) if a]
+    if not answers:
+        ctx.cancel_ahead(key)
+        return not_checked("the answer has no result value to compare (a chart or printed output only)")
+
+    def backs(check: dict[str, Any]) -> bool:
+        return any(results_agree(a, check.get("result_str")) for a in answers)
+
+    first, _ = take_check(ctx, state, key)
+    if first["result_str"] is None:
+        return Verification(False, f"not verified: the independent computation failed ({clip(first['error'] or '', 120)})", [first])
+    if backs(first):
+        return Verification(True, "verified: an independent computation of the question gives the same result", [first])
+    second, second_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
+    checks = [first, second]
+    if backs(second):
+        return Verification(True, f"verified: 2 of 3 computations agree (one independent computation gave {clip(first['result_str'], 80)})",
+                            checks, others=[first["result_str"]])
+    if adopt and votes_with(first, second):
+        return Verification(True, f"verified: two independent computations agree on this result; the first code's result "
+                                  f"({clip(answers[-1], 80)}) differed and was replaced (2 of 3)", checks,
+                            adopted={"code": second["code"], "execution_result": execution_result(second_run)}, others=[answers[-1]])
+    others = [c["result_str"] for c in checks if c["result_str"] is not None]
+    return Verification(False, "not sure: independent computations gave " + "; ".join(clip(o, 80) for o in others)
+                        if others else "not verified: the independent computations failed", checks, others=others)
+
+
+def from_checks(result_str: str | None, checks: list[dict[str, Any]], code: str | None = None) -> Verification:
+    """The mark of an answer that checks have already been run for (robust's node 5): verified when
+    another computation agrees with ``result_str``; ``code`` is the answer's code, to tell a check
+    whose result was adopted as the answer (it does not vote twice)."""
+    ran = [c for c in checks if c]
+    if not result_str:
+        return not_checked("the answer has no result value to compare (a chart, printed output only, or a failed run)")
+    if not ran:
+        return not_checked("no independent computation was run")
+    adopted = any(code is not None and c["code"] == code for c in ran)
+    agreeing = sum(1 for c in ran if results_agree(result_str, c.get("result_str"))) + (0 if adopted else 1)
+    total = len(ran) + 1
+    others = [c["result_str"] for c in ran if c.get("result_str") is not None and not results_agree(result_str, c["result_str"])]
+    if agreeing >= 2:
+        how = "an independent computation of the question gives the same result" if total == 2 else f"{agreeing} of {total} computations agree"
+        return Verification(True, f"verified: {how}", ran, others=others)
+    return Verification(False, "not sure: independent computations gave " + "; ".join(clip(o, 80) for o in others)
+                        if others else "not verified: the independent computations failed", ran, others=others)
+
+
+UNSURE = "Not verified: an independent computation of the question gave {other}, so this answer may be wrong."
+
+
+def unsure_note(verification: Verification) -> str:
+    """The sentence an explanation ends with when another computation disagreed and none agreed (honest, not hidden)."""
+    if verification.verified or not verification.others:
+        return ""
+    return UNSURE.format(other=clip(verification.others[0], 120).strip())

@@ -1,0 +1,73 @@
+"""Quick's verified mark (common.verify): an independent code for the question, compared by code.
+
+Scripted model (one lane, so the check is written in the explain step, after the explanation;
+the embedded model writes it beside the code step),
+a real sandbox. Each test can fail: the mark, the shown result and the calls are asserted.
+"""
+
+import pandas as pd
+import pytest
+
+from dsagent.session import Session
+
+PLAN = {"needs_code": True, "needs_evaluation": False, "needs_explanation": True, "reasoning": "compute it"}
+MEAN = "result = df['units'].mean()"
+MEDIAN = "result = df['units'].median()"
+MAX = "result = df['units'].max()"
+
+
+def ask(spec, files, question, **settings):
+    with Session(files, model=spec, **settings) as session:
+        return session.ask(question), session
+
+
+def test_an_answer_an_independent_code_agrees_with_is_verified(script_file, sales_csv):
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)"])
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is True
+    assert result.verification.startswith("verified: an independent computation")
+    assert result.verification_checks[0]["code"].strip() == "result = df.units.sum() / len(df)"
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    check_prompt = session.model.history[3][-1].content
+    assert "Question: What's the average number of units?" in check_prompt and MEAN not in check_prompt  # independent
+    assert "Not verified" not in result.explanation
+
+
+def test_a_second_check_that_agrees_with_the_answer_verifies_it_two_of_three(script_file, sales_csv):
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", MAX, "result = df['units'].agg('mean')"])
+    result, _ = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is True and "2 of 3" in result.verification
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+
+
+def test_two_checks_that_agree_against_the_answer_replace_it(script_file, sales_csv):
+    spec = script_file([PLAN, MAX, "The maximum is 32 units.", MEAN, "result = df.units.sum() / df.units.count()",
+                        "The average is about 21 units."])  # the explanation is written again for the replacing result
+    result, _ = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is True and "replaced" in result.verification
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    assert result.code.strip() == "result = df.units.sum() / df.units.count()"
+    assert result.explanation.startswith("The average is about 21")
+
+
+def test_no_agreement_keeps_the_answer_and_says_it_is_not_sure(script_file, sales_csv):
+    frame = pd.read_csv(sales_csv)
+    spec = script_file([PLAN, MEAN, f"The average is {frame['units'].mean():.2f} units.", MEDIAN, MAX])
+    result, _ = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is False and result.verification.startswith("not sure:")
+    assert float(result.result_str) == pytest.approx(frame["units"].mean())
+    assert "Not verified: an independent computation of the question gave" in result.explanation
+    assert str(frame["units"].median()).rstrip("0").rstrip(".") in result.explanation
+
+
+def test_off_means_no_extra_call_and_not_checked(script_file, sales_csv):
+    spec = script_file([PLAN, MEAN, "The average is about 21 units."])
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=False)
+    assert result.verified is False and result.verification.startswith("not checked")
+    assert result.llm_calls == 3
+
+
+def test_a_chart_is_not_checked(script_file, sales_csv):
+    spec = script_file([PLAN, "fig = px.histogram(df, x='units')", "The histogram shows units."])
+    result, _ = ask(spec, [sales_csv], "Show me a histogram of units", verify=True)
+    assert result.verified is False and "no result value" in result.verification
