@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from dsagent.runtime import RunContext
 from dsagent.sandbox.base import error_line
+from dsagent.ops.compile import composed
 from dsagent.workflows.common.attempt import attempt_code
+from dsagent.workflows.common.compose import composed_code
 from dsagent.workflows.common.code import follow_up, held, unchecked_result, write_code
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, same_prompt, stable_messages
-from dsagent.workflows.robust import prompts
 from dsagent.workflows.common.verify import unsure_note
+from dsagent.workflows.robust import prompts
 from dsagent.workflows.robust.cross_check import agreed, check_result, checking_ahead, evidence, start_ahead, verification
 from dsagent.workflows.robust.routing import route_from_node_4
 from dsagent.workflows.robust.schemas import Evaluation, RemediationPlan, ask_structured, code_verdict
@@ -94,15 +96,23 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
         with ctx.step("node_4_code") as step:
             start_ahead(ctx, state)  # node 5's first independent code, written beside this one
             first = code_prompt(state)
+            # The run's first code may be an operation the model chooses, written by code (setting
+            # operations, common.compose); a composed code that failed or was judged wrong is not
+            # fixed: free code is written from the first prompt.
+            code = composed_code(ctx, state["question"], lambda text: stable_messages(state, text), step) \
+                if not (retry or rewrite or state.get("code")) else None
+            again = (retry or rewrite) and not composed(state.get("code"))
             # A fix is the next turn of the conversation that wrote the code (seed: "Fix the code
             # that failed with this error"): the model's cache still holds the rest.
-            messages = follow_up(first, state["code"], prompts.fix_code(state, guidance)) if retry or rewrite else first
+            messages = follow_up(first, state["code"], prompts.fix_code(state, guidance)) if again else first
             rejected = {f["code"] for f in state.get("failed_attempts") or []}
             if rewrite and not retry:
                 rejected.add(state["code"])  # node 5 judged its results wrong
-            code, resampled = write_code(ctx, messages, rejected, first if retry or rewrite else None)
+            resampled = False
+            if code is None:
+                code, resampled = write_code(ctx, messages, rejected, first if again else None)
             if resampled:
-                step["detail"] = "resampled a repeated code; "
+                step["detail"] = step.get("detail", "") + "resampled a repeated code; "
             tried = attempt_code(ctx, state["question"], code)
             code = tried.code
             step["detail"] += tried.detail
