@@ -118,6 +118,7 @@ def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, An
                     work[col] = work[col].map(lambda v, m=fixes: m.get(v, v) if isinstance(v, str) else v)
             _spellings(work[col], col, add, dominant.get(col))
     repaired = _groups(work, columns, ids, add, findings, dominant, flags)
+    repaired |= evidence.rule_findings(work, columns, ids, add)
     formats = {c: ck.dominant_shapes([v for v in work[c] if isinstance(v, str)]) for c, k in columns.items()
                if k == "text" and c not in ids and not evidence.identifier(work[c])}  # an entity's name may be written many ways
     for col in codes + [c for c, shapes in formats.items() if shapes]:  # cells outside the column's pattern that no repair covers: flagged

@@ -265,3 +265,54 @@ def overloaded_flags(work: pd.DataFrame, columns: list[str], flags: list[dict[st
                                   "why": f"{value!r} stands in {len(rows)} rows with {kinds} different {col!r} values, while {key!r} → {col!r} "
                                          f"holds for its other values; which {key!r} each of these rows should have is not known"})
     return len(seen)
+
+
+RULE_CONFIDENCE = 0.95
+"""A two-valued column follows a number's sign (``child_exemp > 0`` ⇒ ``has_child = 'Y'``) when at least
+this share of the rows with a positive number hold the one value ..."""
+RULE_BASE = 0.6
+"""... while at most this share of the rows whose number is 0 or less hold it (else the value is just common)."""
+RULE_SUPPORT = 50
+"""Rows on each side of the rule (a positive number, and 0 or less) before it is read from the table."""
+RULE_VIOLATIONS = 0.05
+"""At most this share of the positive rows break the rule: more is no rule, but two kinds of record."""
+
+
+def rule_findings(work: pd.DataFrame, columns: dict[str, str], ids: set[str], add: Callable[..., Any]) -> set[tuple[int, str]]:
+    """Cross-column rules found by code: a column with two values (a flag, ``Y``/``N``) that one value
+    takes wherever a number column is positive. A row that breaks such a rule holds a flag that its own
+    amount contradicts (``has_child = 'N'`` with a child exemption): the amount is the evidence, the
+    flag is set to the value the rule gives. One ``rule_conflict`` finding per flag column, from the
+    number column whose rule holds best. Returns the cells repaired."""
+    repaired: set[tuple[int, str]] = set()
+    numbers = [c for c, k in columns.items() if k == "number" and c not in ids]
+    for col, kind in columns.items():
+        values = work[col].dropna()
+        if col in ids or kind not in ("text", "code") or values.nunique() != 2:
+            continue
+        best = None
+        for other in numbers:
+            amount = pd.to_numeric(work[other], errors="coerce")
+            known = amount.notna() & work[col].notna()
+            positive, rest = known & (amount > 0), known & (amount <= 0)
+            if positive.sum() < RULE_SUPPORT or rest.sum() < RULE_SUPPORT:
+                continue
+            shares = work.loc[positive, col].value_counts(normalize=True)
+            value, confidence = shares.index[0], float(shares.iloc[0])
+            base = float((work.loc[rest, col] == value).mean())
+            broken = positive & (work[col] != value)
+            if confidence >= RULE_CONFIDENCE and base <= RULE_BASE and 0 < broken.sum() <= RULE_VIOLATIONS * positive.sum():
+                if best is None or confidence > best[1]:
+                    best = (other, confidence, base, value, broken)
+        if best is None:
+            continue
+        other, confidence, base, value, broken = best
+        wrong = sorted({_plain(v) for v in work.loc[broken, col]}, key=str)
+        repaired |= {(int(row), col) for row in np.flatnonzero(broken.to_numpy())}
+        add("rule_conflict", col, int(broken.sum()),
+            f"{int(broken.sum())} rows have {other!r} > 0 but {col!r} = {', '.join(map(repr, wrong))}: wherever {other!r} > 0, "
+            f"{col!r} is {_plain(value)!r} in {confidence:.1%} of rows (and in {base:.0%} of the rows where it is 0)",
+            other=other, value=_plain(value), wrong=wrong,
+            evidence={"kind": "rule", "rule": f"{other} > 0 => {col} = {_plain(value)}", "confidence": round(confidence, 4),
+                      "base": round(base, 4), "replaced": int(broken.sum())})
+    return repaired

@@ -41,8 +41,9 @@ _FINDING_TEXT = {
     "format": ("Write {col} in the column's own format", "{detail}"),
     "spelling": ("Fold variant spellings of {col} into the most frequent one", "{detail}"),
     "group_conflict": ("Make {col} agree within each {key}", "{detail}"),
+    "rule_conflict": ("Set {col} where its row's {key} contradicts it", "{detail}"),
 }
-ORDER = ["whitespace", "placeholder", "number_text", "date_text", "impossible", "format", "spelling", "group_conflict",
+ORDER = ["whitespace", "placeholder", "number_text", "date_text", "impossible", "format", "spelling", "group_conflict", "rule_conflict",
          "drop_sparse_columns", "impute_missing", "drop_duplicates", "drop_missing_rows", "drop_outliers"]
 TYPE_KINDS = {"number_text", "date_text"}
 ROW_DROPS = {"drop_missing_rows", "drop_outliers"}
@@ -109,7 +110,7 @@ def make_plan(findings: list[dict[str, Any]], policy: dict[str, bool], skip: set
             what, why = _FINDING_TEXT[kind]
             col = repr(f["column"])
             params = dict(f["params"])
-            steps.append({"kind": kind, "column": f["column"], "what": what.format(col=col, key=repr(params.get("key"))),
+            steps.append({"kind": kind, "column": f["column"], "what": what.format(col=col, key=repr(params.get("key", params.get("other")))),
                           "why": why.format(detail=f["detail"]), "source": "finding", "params": params, "finding": f["id"]})
     for i, step in enumerate(steps, 1):
         step["n"] = i

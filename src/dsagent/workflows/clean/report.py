@@ -84,6 +84,8 @@ def _evidence(step: dict[str, Any]) -> str:
     if ev and ev.get("kind") == "dependency":
         return (f"dependency {ev['key']} → {step.get('column')} ({ev['agreement']:.0%} of {ev['groups']} groups' cells agree): "
                 f"{ev['replaced']} replaced, {ev['filled']} filled")
+    if ev and ev.get("kind") == "rule":
+        return f"rule {ev['rule']} (holds in {ev['confidence']:.1%} of those rows): {ev['replaced']} replaced"
     if step.get("kind") == "spelling":
         return "the column's own vocabulary (a far more frequent value one or two edits away)"
     if step.get("kind") == "format":

@@ -52,6 +52,10 @@ def _agree(v, k):
         return to if None in wrong else v
     return to if v in wrong else v
 df[{col!r}] = pd.Series([_agree(v, k) for v, k in zip(df[{col!r}].astype(object), _keys)], index=df.index, dtype=object).infer_objects()""",
+    # a flag that its row's amount contradicts (evidence.rule_findings): set to the value the rule gives
+    "rule_conflict": """\
+_amount = pd.to_numeric(df[{other!r}], errors="coerce")
+df.loc[(_amount > 0) & df[{col!r}].isin({wrong!r}), {col!r}] = {value!r}""",
     "drop_sparse_columns": """\
 _sparse = [c for c in df.columns if c not in {keep!r} and df[c].isna().mean() > {threshold!r}]
 df = df.drop(columns=_sparse)""",
