@@ -54,3 +54,18 @@ def test_assistant_mode_errors_are_one_line(monkeypatch, script_file, sales_csv)
     at.chat_input[0].set_value("hello").run()
     assert not at.exception
     assert len(at.error) == 1 and "ran out of replies" in at.error[0].value
+
+
+def test_an_answer_to_a_question_shows_its_verified_mark(monkeypatch, tmp_path):
+    from dsagent.web import assistant_mode
+    from dsagent.workflows import assistant
+    from dsagent.workflows.assistant.api import TurnResult
+
+    mark = "verified: an independent computation of the question gives the same result"
+    monkeypatch.setattr(assistant, "run_turn", lambda *a, **k: TurnResult("t1", "The average is 21.", verified=True, verification=mark))
+    state = {"messages": [], "workspace_dir": str(tmp_path)}
+    message = assistant_mode.ask(state, "What is the average?", "")
+    assert message["verification"] == "✓ Verified: an independent computation of the question gives the same result"
+    plain = TurnResult("t2", "Two files.")
+    monkeypatch.setattr(assistant, "run_turn", lambda *a, **k: plain)
+    assert assistant_mode.ask(state, "Which files?", "")["verification"] == ""  # no computed answer: no line

@@ -38,6 +38,7 @@ def project_dir(state: State) -> Path:
 
 def ask(state: State, question: str, model_spec: str, on_event: Any = None) -> dict[str, Any]:
     """One message to the assistant; the answer (or the error as one line) is appended to ``messages``."""
+    from dsagent.reports.build import verification_line
     from dsagent.workflows.assistant import Configuration, run_turn
     from dsagent.workflows.assistant.configuration import AgentLLM
 
@@ -57,7 +58,8 @@ def ask(state: State, question: str, model_spec: str, on_event: Any = None) -> d
     else:
         state["assistant_thread"] = out.thread_id
         steps = [{"name": c["name"], "args": c["args"], "result": r} for c, r in zip(out.tool_calls, out.tool_results + [""] * len(out.tool_calls))]
-        message = {"role": "assistant", "content": out.answer, "result": None, "error": None, "mode": MODE, "steps": steps}
+        message = {"role": "assistant", "content": out.answer, "result": None, "error": None, "mode": MODE, "steps": steps,
+                   "verification": verification_line(out)}
     state["messages"].append(message)
     return message
 
@@ -70,6 +72,8 @@ def render(message: dict[str, Any]) -> None:
         st.error(message["error"], icon=":material/error:")
         return
     st.markdown(message["content"] or "(no answer)")
+    if message.get("verification"):  # answer_question's mark (common.verify), as every door shows it
+        st.markdown(message["verification"])
     for step in message.get("steps") or []:
         with st.expander(f"{step['name']} {step['args'] or ''}".strip(), icon=":material/build:"):
             st.text(step["result"])
