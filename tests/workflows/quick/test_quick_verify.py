@@ -71,3 +71,31 @@ def test_a_chart_is_not_checked(script_file, sales_csv):
     spec = script_file([PLAN, "fig = px.histogram(df, x='units')", "The histogram shows units."])
     result, _ = ask(spec, [sales_csv], "Show me a histogram of units", verify=True)
     assert result.verified is False and "no result value" in result.verification
+
+
+BAD = "result = df['unitz'].mean()"
+
+
+def test_when_every_attempt_fails_an_independent_computation_answers_and_a_second_marks_it(script_file, sales_csv):
+    from dsagent.config import load_settings
+    from dsagent.store import RunLog
+
+    spec = script_file([PLAN, BAD, "result = df['Units'].mean()", "result = df['UNITS'].mean()",  # three failed attempts
+                        MEAN,  # the independent computation: the answer instead of an error
+                        "The average is about 21 units.",
+                        "result = df.units.sum() / len(df)"])  # a second, from another code: agrees
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.output_type == "analysis" and result.error is None
+    assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
+    assert result.code.strip() == MEAN and len(result.failed_attempts) == 3
+    assert result.verified is True and "the code step failed every attempt; two independent computations" in result.verification
+    steps = [(s["node"], s["outcome"]) for s in RunLog(load_settings().db_url).steps(result.run_id)]
+    assert steps[:4] == [("plan", "ok"), ("code", "failed"), ("code", "failed"), ("code", "ok")] and ("error", "error") not in steps
+    assert session.model.remaining == 0
+
+
+def test_when_the_independent_computation_fails_too_the_run_ends_in_the_error_node(script_file, sales_csv):
+    spec = script_file([PLAN, BAD, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+                        "result = df['UnitS'].mean()", "result = df['uNits'].mean()"])  # the check and its one fix fail
+    result, _ = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.output_type == "error" and result.verified is False

@@ -205,6 +205,27 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
                         if others else "not verified: the independent computations failed", checks, others=others)
 
 
+def rescue(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any] | None:
+    """The independent computation of the question (the one started ahead, else written now) when the
+    run's own code failed every attempt: its result, if it has one that fits the question, answers
+    instead of an error (robust's node 5 does the same for a failed round); :func:`verify_rescued`
+    then marks it. None when it failed too."""
+    check, run = take_check(ctx, state, key)
+    return (check, run) if check["result_str"] is not None else None
+
+
+def verify_rescued(ctx: "RunContext", state: Mapping[str, Any], check: dict[str, Any]) -> Verification:
+    """The mark of an answer that is an independent computation's (:func:`rescue`): verified only when a
+    second one, sampled warmer, agrees with it from another code."""
+    second, _ = independent(ctx, state, RESAMPLE_TEMPERATURE, (check,))
+    if votes_with(check, second):
+        return Verification(True, "verified: the code step failed every attempt; two independent computations of the question "
+                                  "agree on this result", [check, second])
+    other = second["result_str"]
+    return Verification(False, "not sure: the code step failed every attempt; this result is one independent computation's"
+                        + (f", another gave {clip(other, 80)}" if other else ""), [check, second], others=[other] if other else [])
+
+
 def from_checks(result_str: str | None, checks: list[dict[str, Any]], code: str | None = None) -> Verification:
     """The mark of an answer that checks have already been run for (robust's node 5): verified when
     another computation agrees with ``result_str``; ``code`` is the answer's code, to tell a check

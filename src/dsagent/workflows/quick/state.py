@@ -31,6 +31,8 @@ class QuickState(TypedDict, total=False):
     """Code attempts so far (0..max_code_attempts)."""
     failed_attempts: list
     """[{attempt, code, error}, ...] — every failed attempt is kept."""
+    rescued: Optional[dict]
+    """Extra: the independent computation ({code, result_str}) that answers when every attempt failed (common.verify.rescue)."""
 
     # Output
     evaluation: Optional[str]
