@@ -90,10 +90,18 @@ def report(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _node_sum(row: dict, key: str) -> float:
+    """A per-node figure summed over the row's nodes; a row ``dabench.py`` wrote has no nodes: its
+    ``llm_calls`` count, its other figures 0."""
+    if "nodes" not in row:
+        return float(row.get("llm_calls", 0)) if key == "calls" else 0.0
+    return sum(f.get(key, 0) for f in row["nodes"].values())
+
+
 def summary(rows: list[dict]) -> dict[str, float]:
     """One line of the before/after table: ABQ, median s/q, and per-question means of calls and tokens."""
     med = lambda xs: statistics.median(xs) if xs else 0.0  # noqa: E731
-    sums = lambda r, key: sum(f.get(key, 0) for f in r["nodes"].values())  # noqa: E731
+    sums = lambda r, key: _node_sum(r, key)  # noqa: E731
     single = med([r["single_shot"]["seconds"] for r in rows if r.get("single_shot")])
     seconds = med([r["seconds"] for r in rows])
     return {"n": len(rows), "abq": sum(map(dabench.right, rows)), "median_s": seconds,

@@ -43,3 +43,9 @@ def test_a_right_answer_of_a_failed_run_does_not_count():
 def test_the_report_gives_the_verified_answers_precision_and_coverage():
     rows = [{**row(1, 100, True, 7, 3000), "verified": True}, {**row(2, 50, False, 3, 1000), "verified": True}, row(3, 60, True, 4, 1000)]
     assert "verified 2/3 (coverage 67%), right when verified 1/2 (precision 50%)" in speed.report(rows)
+
+
+def test_a_dabench_run_without_node_figures_compares_by_its_calls():
+    plain = {k: v for k, v in row(1, 100, True, 7, 3000).items() if k not in ("nodes", "single_shot")}
+    lines = {line.split()[0]: line.split() for line in speed.compare([("plain", [{**plain, "llm_calls": 3}])]).splitlines()[3:]}
+    assert lines["plain"][1:4] == ["1/1", "100.0", "3.00"]
