@@ -19,8 +19,8 @@ from dsagent.workflows.common.compose import composed_code
 from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
 from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
 from dsagent.workflows.common.named import names_data
-from dsagent.workflows.common.verify import Verification, not_checked, rescue, start_check, unsure_note, verify, verify_rescued
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, code_rules, quote_data, stable_messages
+from dsagent.workflows.common.verify import Verification, not_checked, rescue, start_check, unsure_note, verify, verify_rescued
 from dsagent.workflows.quick import prompts
 from dsagent.workflows.quick.state import QuickState
 
@@ -110,7 +110,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             fresh = None
             rejected = {f["code"] for f in state["failed_attempts"]}
             first = state["attempts"] == 0 or not state.get("code")
-            if first and ctx.settings.verify and state.get("attempts", 0) == 0:
+            if state["attempts"] == 0 and ctx.settings.verify:
                 start_check(ctx, state, "explain")  # the independent code explain compares with, on the spare lane
             code = composed_code(ctx, state["question"], lambda text: _messages(state, text), step) if first else None
             if code is not None:  # an operation the model chose, written by code (dsagent.ops)

@@ -17,9 +17,9 @@ from dsagent.workflows.common.attempt import Attempt, attempt_code
 from dsagent.workflows.common.code import record_figures, write_code
 from dsagent.workflows.common.grounded import ground_parts
 from dsagent.workflows.common.prompting import stable_messages
+from dsagent.workflows.common.verify import start_check
 from dsagent.workflows.react import prompts
 from dsagent.workflows.react.code_policy import ALLOWED_IMPORTS, check_code, expected_outputs
-from dsagent.workflows.common.verify import start_check
 from dsagent.workflows.react.report import build_final_output, check_state, fallback_report, package_of, verification
 from dsagent.workflows.react.routing import limit_reached
 from dsagent.workflows.react.state import (
