@@ -14,7 +14,11 @@ Where a thing goes (one module each):
 - **a new prompt rule** → :mod:`.prompting`: ``CODE_RULES`` when every code prompt needs it,
   ``_RECIPES`` when a question's words call for it; data in a prompt is fenced with
   :func:`.text.quote_data`;
-- **a word list** code reads in a question or an explanation → :mod:`.wording`, nowhere else.
+- **a word list** code reads in a question or an explanation → :mod:`.wording`, nowhere else;
+- **how an answer is verified** (an independent computation of the question, when it is started,
+  what agreement marks it, what happens when none agrees) → :mod:`.verify`; a workflow starts the
+  check (``start_check``) and marks its answer (``verify``), and every door shows the record's
+  line (``reports.build.verification_line``).
 
 The code step itself is :mod:`.attempt` (write → before-run mends → run → fit check → after-misfit
 mends → verdict), built from :mod:`.code` (ask for code, extract it, run it, describe its output).
