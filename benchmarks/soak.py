@@ -27,6 +27,8 @@ from typing import Any
 PLAN = json.dumps({"reasoning": "sum", "needs_code": True, "needs_evaluation": False, "needs_explanation": True})
 CODE = "result = df.groupby('region')['units'].sum()"
 EXPLAIN = "Units per region are in the table."
+CHECK = "result = df.pivot_table(index='region', values='units', aggfunc='sum')['units']"
+"""The independent check of each answer (the setting verify): a scripted model writes it after the explanation."""
 CSV = "region,units\n" + "\n".join(f"{'NSEW'[i % 4]},{i % 17}" for i in range(200)) + "\n"
 
 
@@ -59,7 +61,7 @@ def soak(questions: int = 200, per_conversation: int = 10, workdir: Path | None 
     from dsagent.web import state as web_state
 
     script = workdir / "script.json"
-    script.write_text(json.dumps([PLAN, CODE, EXPLAIN] * questions))
+    script.write_text(json.dumps([PLAN, CODE, EXPLAIN, CHECK] * questions))
     os.environ["DSAGENT_MODEL"] = f"scripted:{script}"  # the operator's model: a page may not name a script
     state: dict[str, Any] = {}
     web_state.init_state(state)

@@ -26,6 +26,7 @@ def fast_limits(monkeypatch):
     monkeypatch.setenv("DSAGENT_LLM_TIMEOUT_S", "1.5")
     monkeypatch.setenv("DSAGENT_LLM_TOTAL_TIMEOUT_S", "4")
     monkeypatch.setenv("DSAGENT_LLM_MAX_ATTEMPTS", "2")
+    monkeypatch.setenv("DSAGENT_VERIFY", "0")  # the fake server's replies are counted: no independent check among them
 
 
 def ask(url: str, csv, capsys) -> tuple[int, str]:
