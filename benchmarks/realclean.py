@@ -21,6 +21,14 @@ For each table it runs what a user would, in a new process: ``dsagent clean dirt
   by position when the row count is kept, otherwise by the first column when it is a unique key).
   Cells flagged: the report's count of cells left as they were for want of evidence.
 
+``--ceiling`` measures what the table itself allows, with no cleaning run: per column, the errors
+whose true value occurs among the column's dirty values, and the others whose true value is a rewrite
+of the cell's own text (``difflib`` ratio ≥ 0.8: a format fix, a slip). A repair that neither picks
+a value the table holds nor rewrites the cell must bring knowledge from outside the table, so these
+give the recall and F1 ceilings printed (at precision 1) for cleaning from the table alone; with ``--key COLUMN`` the
+errors whose true value is the single most frequent value of the rows with the same key (what a
+vote within the key's rows can fix).
+
 ``--no-model`` is the baseline beside the model's figures: the same findings and snippets run in this
 process with the default steps switched by the instruction's plain words only (no model call, no
 sandbox); it also prints the share of flagged cells that are errors.
@@ -44,6 +52,9 @@ INSTRUCTION = ("Clean this table for analysis: fix typos, inconsistent spellings
                "placeholder missing values; keep every record.")
 TABLES = ("flights", "movies_1", "tax")
 EMPTY = {"", "nan", "none", "null", "na", "n/a", "nat", "<na>"}
+REWRITE = 0.8
+"""``--ceiling``: the least ``difflib`` ratio between a dirty cell and its true value for the truth to
+count as a rewrite of the cell's own text."""
 _GROUPED = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 
 
@@ -113,6 +124,50 @@ def score_frames(dirty: pd.DataFrame, clean: pd.DataFrame, cleaned: pd.DataFrame
             "records_lost": lost, "by_column": by_column}
 
 
+def ceiling(dirty: pd.DataFrame, clean: pd.DataFrame, key: str | None = None) -> dict:
+    """What the table allows (see the module): per column the errors, those whose true value occurs in
+    the column (``in_column``) and, with ``key``, those whose true value is the key group's single most
+    frequent value (``by_vote``); with the recall and F1 ceilings of a repair that picks seen values."""
+    clean = clean.set_axis(dirty.columns, axis=1)
+    by_column: dict[str, dict] = {}
+    for col in dirty.columns:
+        d, c = dirty[col].map(norm), clean[col].map(norm)
+        err = ~_same(d, c)
+        if not err.any():
+            continue
+        seen = set(d.dropna())
+        figures = {"errors": int(err.sum()), "in_column": int(sum(t in seen for t in c[err])),
+                   "rewrite": int(sum(t not in seen and _rewrite(v, t) for v, t in zip(d[err], c[err])))}
+        if key and key != col:
+            votes = pd.DataFrame({"k": dirty[key].map(norm), "v": d}).dropna().groupby("k")["v"].agg(_single_mode)
+            figures["by_vote"] = int(sum(t is not None and votes.get(k) == t for k, t in zip(dirty[key].map(norm)[err], c[err])))
+        by_column[col] = figures
+    errors = sum(f["errors"] for f in by_column.values())
+    found = sum(f["in_column"] + f["rewrite"] for f in by_column.values())
+    recall = found / errors if errors else 1.0
+    out = {"errors": errors, "in_column": sum(f["in_column"] for f in by_column.values()),
+           "rewrite": sum(f["rewrite"] for f in by_column.values()), "recall_ceiling": round(recall, 4),
+           "f1_ceiling": round(2 * recall / (1 + recall), 4), "by_column": by_column}
+    if key:
+        out["by_vote"] = sum(f.get("by_vote", 0) for f in by_column.values())
+    return out
+
+
+def _rewrite(dirty: object, true: object) -> bool:
+    """The true value is a small rewrite of the dirty cell's text (a format fix, a slip)."""
+    import difflib
+
+    if dirty is None or true is None:
+        return False
+    return difflib.SequenceMatcher(None, str(dirty), str(true)).ratio() >= REWRITE
+
+
+def _single_mode(values: pd.Series) -> object:
+    """The one most frequent value, or None when two tie."""
+    counts = values.value_counts()
+    return counts.index[0] if len(counts) == 1 or counts.iloc[0] > counts.iloc[1] else None
+
+
 def _flagged(report: Path | None) -> int | None:
     if not report or not report.exists():
         return None
@@ -176,6 +231,9 @@ def main() -> int:
     parser.add_argument("--score-only", type=Path, help="score this cleaned CSV (one table) instead of running dsagent")
     parser.add_argument("--no-model", action="store_true", help="the baseline: findings and snippets in this process, no model call; "
                         "also prints the share of flagged cells that are errors")
+    parser.add_argument("--ceiling", action="store_true", help="no cleaning run: the errors whose true value the table holds "
+                        "(the recall and F1 ceilings of a repair that picks seen values)")
+    parser.add_argument("--key", help="with --ceiling: also the errors a vote within this column's groups would fix")
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     parser.add_argument("--columns", action="store_true", help="print the figures per column too")
     args = parser.parse_args()
@@ -184,6 +242,16 @@ def main() -> int:
     for name in args.tables.split(","):
         table = args.data / name
         dirty, clean = _read(table / "dirty.csv"), _read(table / "clean.csv")
+        if args.ceiling:
+            row = {"table": name, **ceiling(dirty, clean, args.key)}
+            rows.append(row)
+            print(f"{name:9} errors {row['errors']:>5}  true value in the column {row['in_column']:>5}  "
+                  f"a rewrite of the cell {row['rewrite']:>5}  "
+                  f"recall ceiling {row['recall_ceiling']}  F1 ceiling {row['f1_ceiling']}"
+                  + (f"  fixed by a vote within {args.key!r} {row['by_vote']}" if args.key else ""), flush=True)
+            for col, figures in row["by_column"].items() if args.columns else ():
+                print(f"          {col:20} {figures}")
+            continue
         if args.score_only:
             row, cleaned = {"status": "scored", "seconds": None, "flagged": None}, args.score_only
         elif args.no_model:
