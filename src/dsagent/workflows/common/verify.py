@@ -200,9 +200,7 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
         return Verification(True, f"verified: two independent computations agree on this result; the first code's result "
                                   f"({clip(answers[-1], 80)}) differed and was replaced (2 of 3)", checks,
                             adopted={"code": second["code"], "execution_result": execution_result(second_run)}, others=[answers[-1]])
-    others = [c["result_str"] for c in checks if c["result_str"] is not None]
-    return Verification(False, "not sure: independent computations gave " + "; ".join(clip(o, 80) for o in others)
-                        if others else "not verified: the independent computations failed", checks, others=others)
+    return _unsure(checks, [c["result_str"] for c in checks if c["result_str"] is not None])
 
 
 def rescue(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any] | None:
@@ -242,8 +240,16 @@ def from_checks(result_str: str | None, checks: list[dict[str, Any]], code: str 
     if agreeing >= 2:
         how = "an independent computation of the question gives the same result" if total == 2 else f"{agreeing} of {total} computations agree"
         return Verification(True, f"verified: {how}", ran, others=others)
-    return Verification(False, "not sure: independent computations gave " + "; ".join(clip(o, 80) for o in others)
-                        if others else "not verified: the independent computations failed", ran, others=others)
+    return _unsure(ran, others)
+
+
+def _unsure(checks: list[dict[str, Any]], others: list[str]) -> Verification:
+    """The mark when no computation backs the answer: "not sure", naming the results the checks gave
+    instead (``others``), or "not verified" when every check failed (no result to name). One sentence
+    for :func:`verify` and :func:`from_checks`, so every door reads the same words."""
+    if not others:
+        return Verification(False, "not verified: the independent computations failed", checks, others=others)
+    return Verification(False, "not sure: independent computations gave " + "; ".join(clip(o, 80) for o in others), checks, others=others)
 
 
 UNSURE = "Not verified: an independent computation of the question gave {other}, so this answer may be wrong."
