@@ -172,12 +172,20 @@ def not_checked(why: str) -> Verification:
     return Verification(False, f"not checked: {why}")
 
 
+def _setting_off(ctx: "RunContext") -> Verification | None:
+    """The "not checked" mark when the setting verify is off (no extra model calls), else None: the gate of
+    :func:`verify` and :func:`verify_rescued`, so no workflow repeats it."""
+    return None if ctx.settings.verify else not_checked("the setting verify is off")
+
+
 def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] | None, key: str = AHEAD,
            adopt: bool = True) -> Verification:
     """Verify ``answer``, the run's result for ``state['question']``, against independent codes (see
     the module). A list: the results of a run's steps (react), any of which the check may back.
     ``adopt``: two checks that agree against the answer replace it (False: a report already written
-    is marked not sure instead)."""
+    is marked not sure instead). "not checked" when the setting verify is off."""
+    if (off := _setting_off(ctx)) is not None:
+        return off
     answers = [a for a in ([answer] if isinstance(answer, str) or answer is None else answer) if a]
     if not answers:
         ctx.cancel_ahead(key)
@@ -214,7 +222,9 @@ def rescue(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) -> tup
 
 def verify_rescued(ctx: "RunContext", state: Mapping[str, Any], check: dict[str, Any]) -> Verification:
     """The mark of an answer that is an independent computation's (:func:`rescue`): verified only when a
-    second one, sampled warmer, agrees with it from another code."""
+    second one, sampled warmer, agrees with it from another code; "not checked" when the setting verify is off."""
+    if (off := _setting_off(ctx)) is not None:
+        return off
     second, _ = independent(ctx, state, RESAMPLE_TEMPERATURE, (check,))
     if votes_with(check, second):
         return Verification(True, "verified: the code step failed every attempt; two independent computations of the question "

@@ -235,9 +235,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             return {"explanation": message, "final_output": final_output}
 
     def verified(state: QuickState) -> Verification:
-        """The answer's mark (common.verify), or "not checked" when the setting is off."""
-        if not ctx.settings.verify:
-            return not_checked("the setting verify is off")
+        """The answer's mark (common.verify; "not checked" when the setting verify is off)."""
         if state.get("rescued"):
             return verify_rescued(ctx, state, state["rescued"])
         return verify(ctx, state, state["execution_result"].get("result_str"))

@@ -164,10 +164,8 @@ def check_state(state: ReactState) -> dict[str, Any]:
 def verification(ctx: Any, state: ReactState) -> dict[str, Any]:
     """The report's mark: an independent computation of the request agrees with what one of its
     steps computed (``common.verify``; a report already written is not replaced: a disagreement is
-    marked "not sure")."""
-    from dsagent.workflows.common.verify import not_checked, verify
+    marked "not sure"; "not checked" when the setting verify is off)."""
+    from dsagent.workflows.common.verify import verify
 
-    if not ctx.settings.verify:
-        return not_checked("the setting verify is off").record()
     results = [r.result for r in state.execution_results if r.success and r.result is not None]
     return verify(ctx, check_state(state), results, adopt=False).record()
