@@ -71,10 +71,6 @@ def start_ahead(ctx: RunContext, state: dict[str, Any], only_if_read: bool = Fal
         start_check(ctx, state, "node_5_evaluate", AHEAD, only_if_read)
 
 
-def _first_check(ctx: RunContext, state: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-    return take_check(ctx, state, AHEAD)
-
-
 def _checks(check: dict[str, Any]) -> list[dict[str, Any]]:
     """The independent computations of a ``cross_check`` state, in the order they ran."""
     return [check, *(check[k] for k in ("second", "third") if check.get(k))]
@@ -105,7 +101,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     """Node 5's cross-check of node 4's ``result_str`` (None: node 4's code failed)."""
     if state.get("cross_check") is not None:
         return _later_round(state["cross_check"], result_str)
-    first, first_run = _first_check(ctx, state)
+    first, first_run = take_check(ctx, state, AHEAD)  # the one started ahead, else written now
     check = {**first, "second": None, "third": None, "reference": None}
     if first["result_str"] is None:
         return Verdict(None, check, "cross-check failed")
