@@ -100,3 +100,12 @@ def test_json_says_why_an_answer_was_not_checked(script_file, sales_csv, capsys)
     assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["verified"] is False and payload["verification"] == "not checked: the setting verify is off"
+
+
+def test_a_not_checked_answer_prints_no_empty_mark_line(script_file, sales_csv, capsys):
+    # verify off (script_file): the mark is "not checked", whose line is empty, so nothing is printed for it
+    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed."])
+    assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec]) == 0
+    out = capsys.readouterr().out
+    assert "Verified" not in out and "\n\n\nResult:" not in out
+    assert "\n\nResult:\n" in out  # the result follows the explanation after one blank line

@@ -27,10 +27,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 0 if result.output_type != "error" else 4
     print()
     print(result.explanation.strip())
-    if result.verification:
-        from dsagent.reports.build import verification_line
+    from dsagent.reports.build import verification_line
 
-        print("\n" + verification_line(result))
+    line = verification_line(result)  # empty for "not checked" (--json still says why): nothing printed then
+    if line:
+        print("\n" + line)
     if result.result_str:
         print("\nResult:\n" + result.result_str.rstrip())
     if result.code:
