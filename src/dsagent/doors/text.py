@@ -31,8 +31,9 @@ def answer_text(result: Any, settings: Any) -> str:
         parts.append(f"Error: {result.error}")
     if result.result_str and result.output_type != "ask":
         parts.append("Result:\n" + result.result_str.rstrip())
-    if verification_line(result):
-        parts.append(verification_line(result))
+    line = verification_line(result)  # empty for "not checked"
+    if line:
+        parts.append(line)
     if result.alignment_caveats:
         parts.append("Caveats:\n" + "\n".join(f"- {c}" for c in result.alignment_caveats))
     if result.code:

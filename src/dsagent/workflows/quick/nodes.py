@@ -199,8 +199,9 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 state = {**state, "code": mark.adopted["code"], "execution_result": mark.adopted["execution_result"], "evaluation": None}
                 explanation, record, detail = explained(state, None)
             step["detail"] = f"{mark.verification[:120]}; {detail}"
-            if unsure_note(mark):
-                explanation += "\n\n" + unsure_note(mark)
+            note = unsure_note(mark)
+            if note:
+                explanation += "\n\n" + note
             result = state.get("execution_result")
             final_output = {
                 **mark.record(),

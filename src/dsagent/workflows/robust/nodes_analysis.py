@@ -201,8 +201,9 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 explanation, record = grounded.text, grounded.record()
                 step["detail"] = (step.get("detail", "") + "; " if step.get("detail") else "") + grounded.detail()
             mark = verification(state.get("cross_check"), None if failed else result.get("result_str"), state.get("code"))
-            if not failed and unsure_note(mark):
-                explanation += "\n\n" + unsure_note(mark)
+            note = "" if failed else unsure_note(mark)
+            if note:
+                explanation += "\n\n" + note
             final_output = {
                 **mark.record(),
                 "explanation": explanation,
