@@ -36,6 +36,13 @@ def session_for(spec: str, files, **overrides) -> Session:
     return Session(files, model=spec, workflow="react", **overrides)
 
 
+def mean_of_units(*checks: str) -> list:
+    """The script of a one-step report on the mean of units, then the replies of its independent
+    checks (``checks``, the verify tests' only difference)."""
+    return [reason("act", instruction="Mean of units"), "result = df['units'].mean()", reason("finalize"),
+            report("The average is about 21 units."), *checks]
+
+
 def test_ask_then_answer_then_act_then_finalize(script_file, sales_csv):
     spec = script_file([
         reason("ask", question="Do you mean the total units per region (my guess), or the average?"),
@@ -316,13 +323,7 @@ def test_founded_questions_name_the_request_or_the_data():
 
 def test_the_report_is_marked_verified_when_an_independent_check_agrees_with_a_step(script_file, sales_csv):
     # verify on (the scripted model has one lane: the check is written in the report step, after the report)
-    spec = script_file([
-        reason("act", instruction="Mean of units"),
-        "result = df['units'].mean()",
-        reason("finalize"),
-        report("The average is about 21 units."),
-        "result = df.units.sum() / len(df)",  # the independent check: the request alone
-    ])
+    spec = script_file(mean_of_units("result = df.units.sum() / len(df)"))  # the independent check: the request alone
     with session_for(spec, [sales_csv], verify=True) as session:
         result = session.ask("What is the average number of units?")
         check_prompt = prompt(session, 4)
@@ -332,13 +333,7 @@ def test_the_report_is_marked_verified_when_an_independent_check_agrees_with_a_s
 
 
 def test_a_report_an_independent_check_disagrees_with_is_marked_not_sure(script_file, sales_csv):
-    spec = script_file([
-        reason("act", instruction="Mean of units"),
-        "result = df['units'].mean()",
-        reason("finalize"),
-        report("The average is about 21 units."),
-        "result = df['units'].max()", "result = df['units'].min()",  # two checks, neither backs a step
-    ])
+    spec = script_file(mean_of_units("result = df['units'].max()", "result = df['units'].min()"))  # two checks, neither backs a step
     with session_for(spec, [sales_csv], verify=True) as session:
         result = session.ask("What is the average number of units?")
     units = pd.read_csv(sales_csv)["units"]
