@@ -2,7 +2,7 @@
 
 import pytest
 
-from dsagent.workflows.common.agreement import numbers_in, results_agree
+from dsagent.workflows.common.agreement import answers_agree, numbers_in, results_agree
 
 SERIES = "Pclass\n1    87.961582\n2    21.471556\n3    13.229435\nName: Fare, dtype: float64"
 
@@ -44,3 +44,24 @@ def test_different_answers_disagree(a, b):
 def test_nothing_to_compare_is_none():
     assert results_agree(None, "1") is None
     assert results_agree("1", "") is None
+
+
+REGIONS = "region\nEast     67908.25\nNorth    51234.10\nSouth    88120.00\nName: revenue, dtype: float64"
+
+
+@pytest.mark.parametrize("question, a, b, expected", [
+    ("Which region has the highest total revenue? Show revenue per region as a bar chart.", REGIONS, "South", True),
+    ("Which region has the highest total revenue?", "'South'", REGIONS, True),
+    ("Which region has the lowest total revenue?", REGIONS, "North", True),
+    ("Which region has the highest total revenue?", REGIONS, "East", False),  # another label at the asked end
+    ("Which region has the highest and which the lowest revenue?", REGIONS, "South", False),  # both ends: not known which
+    ("What is the total revenue per region?", REGIONS, "South", False),  # no end asked: the plain comparison
+    ("Which region has the highest total revenue?", REGIONS, "South  88.5", False),  # both show numbers: they must match
+])
+def test_a_label_agrees_with_the_ranking_it_tops(question, a, b, expected):
+    assert answers_agree(question, a, b) is expected
+
+
+def test_without_a_question_it_is_the_plain_comparison():
+    assert answers_agree("", REGIONS, "South") is False
+    assert answers_agree("Which region has the highest revenue?", None, "South") is None

@@ -60,6 +60,22 @@ def test_no_agreement_keeps_the_answer_and_says_it_is_not_sure(script_file, sale
     assert str(frame["units"].median()).rstrip("0").rstrip(".") in result.explanation
 
 
+def test_a_label_check_verifies_the_ranking_whose_top_it_names(script_file, sales_csv):
+    """A "which … highest" question answered with the whole ranking (for its chart) is verified by a
+    check that computed only the label, when that label tops the ranking; another label does not."""
+    top = pd.read_csv(sales_csv).groupby("region")["units"].sum().idxmax()
+    question = "Which region has the highest total units? Show total units per region as a bar chart."
+    ranking = "result = df.groupby('region')['units'].sum()\nfig = px.bar(result.reset_index(), x='region', y='units')"
+    words = f"{top} has the highest total units."
+    result, _ = ask(script_file([PLAN, ranking, words, "result = df.groupby('region')['units'].sum().idxmax()"]),
+                    [sales_csv], question, verify=True)
+    assert result.verified is True and result.verification.startswith("verified: an independent computation")
+    other, third = [r for r in ["North", "South", "East", "West"] if r != top][:2]
+    result, _ = ask(script_file([PLAN, ranking, words, f"result = '{other}'", f"result = '{third}'"]),
+                    [sales_csv], question, verify=True)
+    assert result.verified is False and result.verification.startswith("not sure:")
+
+
 def test_off_means_no_extra_call_and_not_checked(script_file, sales_csv):
     spec = script_file([PLAN, MEAN, "The average is about 21 units."])
     result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=False)

@@ -7,6 +7,11 @@ column is not the single value the other computed). Texts without numbers agree 
 one are all among the other's (``Nigeria`` and ``{'country': 'Nigeria'}``).
 Digits inside names (``class1``, ``float64``) are not numbers. Two results with the same numbers
 but different labels agree: the check is about values, not names.
+
+A question that asks which label is at one end ("which region has the highest revenue") is
+answered by a label: when one result is that bare label and the other establishes the same end
+(a Series of numbers whose top is that label, or the label itself), they agree on what was asked
+even though one shows numbers the other does not (:func:`answers_agree`).
 """
 
 from __future__ import annotations
@@ -55,3 +60,18 @@ def results_agree(a: str | None, b: str | None) -> bool | None:
             return False
         unused.pop(match)
     return True
+
+
+def answers_agree(question: str, a: str | None, b: str | None) -> bool | None:
+    """:func:`results_agree`, or, for a "which … highest / lowest" question, the two results name the
+    same label at the asked end while one of them is that bare label (it computed no numbers to compare)."""
+    same = results_agree(a, b)
+    if same is not False or not question:
+        return same
+    from dsagent.workflows.common.rankings import asked_end, ranked_ends
+
+    end = asked_end(question)
+    if end is None or (numbers_in(a) and numbers_in(b)):
+        return False
+    label_a, label_b = ranked_ends(question, a)[0].get(end), ranked_ends(question, b)[0].get(end)
+    return bool(label_a and label_b) and label_a.strip().lower() == label_b.strip().lower()

@@ -22,6 +22,15 @@ _NOT_FIRST = re.compile(r"\b(second|third|fourth|fifth|next|2nd|3rd|\d+th|after|
                         r"among the|one of|if|not|no longer)\b", re.I)
 
 
+def asked_end(question: str) -> str | None:
+    """"high" or "low": the end of a ranking a "which / who … highest (lowest)" question asks for;
+    None for another question, or one that names both ends."""
+    high, low = bool(HIGH.search(question or "")), bool(LOW.search(question or ""))
+    if not WHICH.search(question or "") or high == low:
+        return None
+    return "high" if high else "low"
+
+
 def ranked_ends(question: str, outputs: Any) -> tuple[dict[str, str], list[str]]:
     """({"high": label, "low": label} the computed outputs establish, the labels they rank)."""
     shown = outputs.get("result_str") if isinstance(outputs, Mapping) else outputs
@@ -33,12 +42,10 @@ def ranked_ends(question: str, outputs: Any) -> tuple[dict[str, str], list[str]]
             return {}, labels
         return {"high": labels[values.index(max(values))], "low": labels[values.index(min(values))]}, labels
     answer = shown.strip().strip("'\"") if isinstance(shown, str) else ""
-    if not answer or "\n" in answer or not re.search(r"[A-Za-z]", answer) or not WHICH.search(question or ""):
+    end = asked_end(question)  # None for neither end, or both: which label is which end is not known
+    if not answer or "\n" in answer or not re.search(r"[A-Za-z]", answer) or end is None:
         return {}, []
-    high, low = bool(HIGH.search(question)), bool(LOW.search(question))
-    if high == low:  # neither, or both: which label is which end is not known
-        return {}, []
-    return {"high" if high else "low": answer}, [answer]
+    return {end: answer}, [answer]
 
 
 def drop_false_rankings(text: str, outputs: Any, question: str = "", labels: Iterable[str] = ()) -> tuple[str, list[str]]:

@@ -4,8 +4,8 @@ A small model asked whether its own result is right tends to say yes, while two 
 different prompts rarely make the same mistake. So an answer is *verified* when an independent
 computation of the question — a code written from the question and the code rules alone, none of
 the run's plan, code or errors, run apart from the session's names — shows the same result
-(:func:`common.agreement.results_agree`: the same numbers at the precision the less precise one
-shows, or the same words). When the two differ, a second independent code, sampled warmer, breaks
+(:func:`common.agreement.answers_agree`: the same numbers at the precision the less precise one
+shows, or the same words, or for a "which … highest" question the same label at the asked end). When the two differ, a second independent code, sampled warmer, breaks
 the tie: with the answer it verifies it (2 of 3); with the first check, the two outvote the answer
 and their result is shown instead (2 of 3, said so); with neither, the answer stays and is marked
 not verified, with the other candidates named. A check whose result is NaN or does not fit the
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dsagent.workflows.common.agreement import results_agree
+from dsagent.workflows.common.agreement import answers_agree, results_agree
 from dsagent.workflows.common.code import CODE_MAX_TOKENS, RESAMPLE_TEMPERATURE, clip, execution_result, extract_code, nan_problem
 from dsagent.workflows.common.prompting import code_rules, quote_data, same_prompt, stable_messages
 
@@ -192,7 +192,7 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
         return not_checked("the answer has no result value to compare (a chart or printed output only)")
 
     def backs(check: dict[str, Any]) -> bool:
-        return any(results_agree(a, check.get("result_str")) for a in answers)
+        return any(answers_agree(state["question"], a, check.get("result_str")) for a in answers)
 
     first, _ = take_check(ctx, state, key)
     if first["result_str"] is None:
@@ -234,19 +234,19 @@ def verify_rescued(ctx: "RunContext", state: Mapping[str, Any], check: dict[str,
                         + (f", another gave {clip(other, 80)}" if other else ""), [check, second], others=[other] if other else [])
 
 
-def from_checks(result_str: str | None, checks: list[dict[str, Any]], code: str | None = None) -> Verification:
+def from_checks(result_str: str | None, checks: list[dict[str, Any]], code: str | None = None, question: str = "") -> Verification:
     """The mark of an answer that checks have already been run for (robust's node 5): verified when
-    another computation agrees with ``result_str``; ``code`` is the answer's code, to tell a check
-    whose result was adopted as the answer (it does not vote twice)."""
+    another computation agrees with ``result_str`` on ``question``; ``code`` is the answer's code, to
+    tell a check whose result was adopted as the answer (it does not vote twice)."""
     ran = [c for c in checks if c]
     if not result_str:
         return not_checked("the answer has no result value to compare (a chart, printed output only, or a failed run)")
     if not ran:
         return not_checked("no independent computation was run")
     adopted = any(code is not None and c["code"] == code for c in ran)
-    agreeing = sum(1 for c in ran if results_agree(result_str, c.get("result_str"))) + (0 if adopted else 1)
+    agreeing = sum(1 for c in ran if answers_agree(question, result_str, c.get("result_str"))) + (0 if adopted else 1)
     total = len(ran) + 1
-    others = [c["result_str"] for c in ran if c.get("result_str") is not None and not results_agree(result_str, c["result_str"])]
+    others = [c["result_str"] for c in ran if c.get("result_str") is not None and not answers_agree(question, result_str, c["result_str"])]
     if agreeing >= 2:
         how = "an independent computation of the question gives the same result" if total == 2 else f"{agreeing} of {total} computations agree"
         return Verification(True, f"verified: {how}", ran, others=others)

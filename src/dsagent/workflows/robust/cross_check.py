@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsagent.runtime import RunContext
-from dsagent.workflows.common.agreement import results_agree
+from dsagent.workflows.common.agreement import answers_agree, results_agree
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, clip, execution_result, record_figures
 from dsagent.workflows.common.verify import checking_ahead as checking
 from dsagent.workflows.common.verify import Verification, from_checks, independent, start_check, take_check, votes_with
@@ -86,13 +86,13 @@ def checking_ahead(ctx: RunContext) -> bool:
     return checking(ctx, AHEAD)
 
 
-def _later_round(check: dict[str, Any], result_str: str | None) -> Verdict:
+def _later_round(check: dict[str, Any], result_str: str | None, question: str) -> Verdict:
     """Compare with what two computations backed, else with each check."""
     if result_str is None:
         return Verdict(None, check, "")
     backed = [check["reference"]] if check.get("reference") is not None else [
         c["result_str"] for c in _checks(check) if c.get("result_str") is not None]
-    if any(results_agree(result_str, other) for other in backed):
+    if any(answers_agree(question, result_str, other) for other in backed):
         return Verdict(code_verdict(True, "agrees with an independent computation of the question", 1.0), check, "cross-check agrees")
     return Verdict(None, check, "cross-check differs" if backed else "")
 
@@ -100,17 +100,17 @@ def _later_round(check: dict[str, Any], result_str: str | None) -> Verdict:
 def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None) -> Verdict:
     """Node 5's cross-check of node 4's ``result_str`` (None: node 4's code failed)."""
     if state.get("cross_check") is not None:
-        return _later_round(state["cross_check"], result_str)
+        return _later_round(state["cross_check"], result_str, state["question"])
     first, first_run = take_check(ctx, state, AHEAD)  # the one started ahead, else written now
     check = {**first, "second": None, "third": None, "reference": None}
     if first["result_str"] is None:
         return Verdict(None, check, "cross-check failed")
-    if results_agree(result_str, first["result_str"]):
+    if answers_agree(state["question"], result_str, first["result_str"]):
         check["reference"] = first["result_str"]
         return Verdict(agreed(), check, "cross-check agrees")
     second, second_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
     check["second"] = second
-    if results_agree(result_str, second["result_str"]):
+    if answers_agree(state["question"], result_str, second["result_str"]):
         check["reference"] = result_str
         return Verdict(code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree")
     if votes_with(first, second):
@@ -119,7 +119,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
         # Three different results: a third check, warm, can still make two agree (2 of 4).
         third, third_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first, second))
         check["third"] = third
-        if results_agree(result_str, third["result_str"]):
+        if answers_agree(state["question"], result_str, third["result_str"]):
             check["reference"] = result_str
             return Verdict(code_verdict(True, "a third independent computation gives the same result (2 of 4 agree)", 0.5),
                            check, "cross-check: 2 of 4 agree")
@@ -160,6 +160,6 @@ def evidence(check: dict[str, Any] | None, own: str | None = None) -> str | None
     return next((c for c in candidates if c is not None and not results_agree(own, c)), None)
 
 
-def verification(check: dict[str, Any] | None, result_str: str | None, code: str | None) -> Verification:
-    """The answer's mark (``common.verify``) from node 5's checks: verified when one agrees with it."""
-    return from_checks(result_str, _checks(check) if check else [], code)
+def verification(check: dict[str, Any] | None, result_str: str | None, code: str | None, question: str = "") -> Verification:
+    """The answer's mark (``common.verify``) from node 5's checks: verified when one agrees with it on ``question``."""
+    return from_checks(result_str, _checks(check) if check else [], code, question)

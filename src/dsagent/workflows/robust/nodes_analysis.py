@@ -200,7 +200,8 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 grounded = ground_in_run(ctx, explanation, result, state["question"], regenerate_with(ctx, messages, explanation, length), code=state.get("code"))
                 explanation, record = grounded.text, grounded.record()
                 step["detail"] = (step.get("detail", "") + "; " if step.get("detail") else "") + grounded.detail()
-            mark = verification(state.get("cross_check"), None if failed else result.get("result_str"), state.get("code"))
+            mark = verification(state.get("cross_check"), None if failed else result.get("result_str"), state.get("code"),
+                                state["question"])
             note = "" if failed else unsure_note(mark)
             if note:
                 explanation += "\n\n" + note
