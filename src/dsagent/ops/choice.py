@@ -58,6 +58,7 @@ class Choice(BaseModel):
     q: Optional[float] = None
     top: Optional[int] = None
     freq: Optional[str] = None
+    table: Optional[str] = Field(None, description="over a database: the table whose rows are counted (count_rows, share)")
 
     def columns(self) -> set[str]:
         """Every column the operation reads (its roles, its filters and condition)."""
@@ -109,6 +110,9 @@ def args_model(op: str, schema: TableSchema) -> type[BaseModel]:
         "condition": (list[table_filter], ...),  # type: ignore[valid-type]
     }
     fields = {name: field_types[name] for name in _ARGS[op]}
+    tables = sorted(getattr(schema, "table_rows", None) or ())
+    if tables and op in _COUNTED:  # over a database: which table's rows are counted is the question's
+        fields["rows_of"] = (_enum(tables), ...)
     fields["filters"] = (list[table_filter], Field(default_factory=list))  # type: ignore[valid-type]
     return create_model(f"{op.title().replace('_', '')}Args", **fields)
 
@@ -131,7 +135,7 @@ def available(schema: TableSchema) -> list[str]:
 def choice_of(op: str, args: BaseModel) -> Choice:
     """The operation's fields, as the model wrote them, in :class:`Choice`'s terms."""
     values = args.model_dump()
-    out: dict[str, Any] = {"op": op, "filters": values.get("filters", [])}
+    out: dict[str, Any] = {"op": op, "filters": values.get("filters", []), "table": values.get("rows_of")}
     for name, target in _ARGS[op].items():
         value = values.get(name)
         if target == "groups":
@@ -141,6 +145,8 @@ def choice_of(op: str, args: BaseModel) -> Choice:
     return Choice.model_validate(out)
 
 
+_COUNTED = {"count_rows", "share"}
+"""Operations that count rows: over several tables, the model names the table counted (``rows_of``)."""
 _NEEDS: dict[str, tuple[str, ...]] = {
     "aggregate": ("column",), "group_aggregate": ("by",), "extreme_group": ("by",),
     "extreme_row": ("column",), "count_rows": (), "share": ("condition",), "distinct_count": ("column",),

@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, create_model
 
 from dsagent.ops.choice import OPERATIONS, Choice, args_model, available, choice_of, problems
-from dsagent.ops.compile import compile_choice
+from dsagent.ops.compile import NotCompilable, compile_choice
 from dsagent.ops.schema import TableSchema
 
 ESCAPE = "code"
@@ -74,10 +74,13 @@ def fill_instruction(op: str, question: str, schema: TableSchema) -> str:
     return FILL.format(op=op, what=OPERATIONS[op], columns=columns_line(schema), extra=_EXTRA.get(op, ""), question=question)
 
 
-def choose(ask: Ask, question: str, schema: TableSchema, frame: str = "df") -> Chosen:
+def choose(ask: Ask, question: str, schema: TableSchema, frame: str = "df",
+           compiler: Callable[[Choice], str] | None = None, offered: tuple[str, ...] | None = None) -> Chosen:
     """The model's operation for ``question`` and its compiled code. ``ask(instruction, model)``
-    makes one structured call (the caller puts its stable prefix before the instruction)."""
-    ops = available(schema)
+    makes one structured call (the caller puts its stable prefix before the instruction).
+    ``compiler``: writes a choice's code (default: pandas on ``frame``); ``offered``: the operations
+    it can compile (default: all the table can answer)."""
+    ops = [op for op in available(schema) if offered is None or op in offered]
     picker = create_model("Operation", operation=(Literal[(*ops, ESCAPE)], ...))  # type: ignore[valid-type]
     op = getattr(ask(pick_instruction(question, ops), picker), "operation")
     if op == ESCAPE:
@@ -86,7 +89,12 @@ def choose(ask: Ask, question: str, schema: TableSchema, frame: str = "df") -> C
     found = problems(choice, schema)
     if found:
         return Chosen(choice, "", "; ".join(found))
-    return Chosen(choice, compile_choice(choice, schema, frame))
+    if compiler is None:
+        return Chosen(choice, compile_choice(choice, schema, frame))
+    try:
+        return Chosen(choice, compiler(choice))
+    except NotCompilable as exc:
+        return Chosen(choice, "", str(exc))
 
 
 def _periods_named(choice: Choice, question: str, schema: TableSchema) -> Choice:

@@ -90,6 +90,11 @@ class Sandbox:
         self._note = ""  # what happened to the worker between cells, told with the next result
 
     # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def broker(self) -> Any:
+        """The database source's broker behind the code's ``sql()`` (None without one)."""
+        return self._broker
+
     def start(self) -> None:
         """Start the worker and wait until it is ready; idempotent, and safe from two threads (a
         Session warms the worker in the background while its owner may already run a cell: both

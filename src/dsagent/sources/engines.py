@@ -144,6 +144,22 @@ class SqlAlchemySource(BoundedEngine):
 
         return [(c["name"], str(c["type"])) for c in inspect(self.engine).get_columns(table)]
 
+    def constraints(self) -> tuple[list[tuple[str, str, str, str]], set[tuple[str, str]]]:
+        """The catalog's single-column foreign keys (table, column, referenced table, column) and
+        primary-key or unique columns (table, column): the joins the operations follow."""
+        from sqlalchemy import inspect
+
+        inspector = inspect(self.engine)
+        foreign, unique = [], set()
+        for table in inspector.get_table_names():
+            for fk in inspector.get_foreign_keys(table):
+                if len(fk.get("constrained_columns") or []) == 1 and len(fk.get("referred_columns") or []) == 1:
+                    foreign.append((table, fk["constrained_columns"][0], fk["referred_table"], fk["referred_columns"][0]))
+            pk = inspector.get_pk_constraint(table).get("constrained_columns") or []
+            if len(pk) == 1:
+                unique.add((table, pk[0]))
+        return foreign, unique
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -192,6 +208,16 @@ class DuckDBFile(BoundedEngine):
         rows = self.conn.cursor().execute(
             "select table_name from information_schema.tables where table_schema = current_schema() order by 1").fetchall()
         return [r[0] for r in rows]
+
+    def constraints(self) -> tuple[list[tuple[str, str, str, str]], set[tuple[str, str]]]:
+        """As :meth:`SqlAlchemySource.constraints`, from ``duckdb_constraints()``."""
+        rows = self.conn.cursor().execute(
+            "select table_name, constraint_type, constraint_column_names, referenced_table, referenced_column_names "
+            "from duckdb_constraints() where schema_name = current_schema()").fetchall()
+        foreign = [(t, cols[0], ref, refs[0]) for t, kind, cols, ref, refs in rows
+                   if kind == "FOREIGN KEY" and len(cols) == 1 and refs and len(refs) == 1]
+        unique = {(t, cols[0]) for t, kind, cols, _, _ in rows if kind in {"PRIMARY KEY", "UNIQUE"} and len(cols) == 1}
+        return foreign, unique
 
     def columns(self, table: str) -> list[tuple[str, str]]:
         rows = self.conn.cursor().execute(

@@ -68,3 +68,21 @@ def test_several_named_values_are_not_one_operation(script_file, sales_csv, monk
     spec = script_file([PLAN, "result = {'low': df['units'].min(), 'high': df['units'].max()}", "Low and high."])
     result = ask(spec, [sales_csv], "Give the answer as a dict with the keys low, high: the fewest and most units.")
     assert result.code.strip().startswith("result = {'low'")
+
+
+def test_over_a_database_the_chosen_operation_is_one_query_across_the_joined_tables(script_file, tmp_path, monkeypatch):
+    """quick over a SQLite file with four tables: the model names columns as table.column, code
+    writes the joins; the query runs through the sandbox's sql() on the read-only connection."""
+    from tests.ops.test_database_operations import joined, make_db
+
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    spec = script_file([PLAN, {"operation": "group_aggregate"},
+                        {"group_column": "products.category", "value_column": "order_items.quantity", "agg": "sum"},
+                        "Books sold the most units."])
+    result = ask(spec, [str(make_db(tmp_path / "shop.sqlite"))], "How many units were sold per product category?")
+    assert result.code.startswith("# operation: group_aggregate") and 'sql("""' in result.code
+    assert "JOIN" in result.code and '"order_items"' in result.code
+    for category, units in joined().groupby("category")["quantity"].sum().items():
+        assert category in result.result_str and str(units) in result.result_str
+    code = [s for s in steps(result.run_id) if s["node"] == "code"][0]
+    assert "operation group_aggregate" in code["detail"]

@@ -1,8 +1,10 @@
 """A question's first code composed from an analysis operation the model chooses (``dsagent.ops``).
 
-Used by a code step before it asks the model to write code: when the run has one pandas table and
-the ``operations`` setting is on, and the question asks for at most one named value, the model chooses an operation and its arguments, typed by the
-table, and code writes the pandas. ``None`` means "write code as usual": no single table, the
+Used by a code step before it asks the model to write code: when the run has one pandas table (or
+a database source's tables) and the ``operations`` setting is on, and the question asks for at most
+one named value, the model chooses an operation and its arguments, typed by the table (over a
+database: by every table's columns, named ``table.column``), and code writes the pandas (over a
+database: one SQL query that follows the join path between the tables, :mod:`dsagent.ops.sqlcompile`). ``None`` means "write code as usual": no single table, the
 model chose ``code``, its choice had problems (the reason is in the step's detail), the question
 names a column the operation does not read (it asks for more than this operation), or the reply
 was not valid JSON. A composed code that then fails or misfits is not fixed: the next attempt
@@ -41,19 +43,63 @@ def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str]
     from dsagent.workflows.common.prompting import requested_keys
 
     frame = one_table(ctx) if ctx.settings.operations else None
-    if frame is None or len(requested_keys(question)) > 1:  # several named values: more than one operation
+    database = database_tables(ctx) if ctx.settings.operations and frame is None else None
+    if (frame is None and database is None) or len(requested_keys(question)) > 1:  # several named values: more than one operation
         return None
+    ask = lambda text, model: ctx.llm_structured(messages_for(text), model)  # noqa: E731
     try:
-        chosen = choose(lambda text, model: ctx.llm_structured(messages_for(text), model), question, table_schema(frame))
+        if database is not None:
+            chosen = _choose_in_database(ctx, ask, question, database)
+        else:
+            chosen = choose(ask, question, table_schema(frame))
     except StructuredOutputError as exc:
         step["detail"] = step.get("detail", "") + f"no operation (reply not valid JSON: {str(exc).splitlines()[0][:80]}); "
         return None
     if not chosen.code:
         step["detail"] = step.get("detail", "") + f"no operation ({chosen.why_not}); "
         return None
-    unused = [c for c in names_data(question, ctx.datasets) if c in frame.columns and c not in chosen.choice.columns()]
+    columns = set(frame.columns) if frame is not None else {c.name.split(".", 1)[1] for c in database.columns}
+    chosen_columns = chosen.choice.columns() if frame is not None else {c.split(".", 1)[-1] for c in chosen.choice.columns()}
+    unused = [c for c in names_data(question, ctx.datasets) if c in columns and c not in chosen_columns]
     if unused:  # the question works with a column the operation ignores: more than this operation
         step["detail"] = step.get("detail", "") + f"no operation ({chosen.choice.op} does not use {', '.join(unused[:3])}); "
         return None
     step["detail"] = step.get("detail", "") + f"operation {chosen.choice.op}; "
     return chosen.code
+
+
+def database_tables(ctx: "RunContext") -> Any:
+    """The schema of the run's database tables (:mod:`dsagent.ops.dbschema`) when every dataset is
+    one, else None. Category values are read with one small query each unless data_sharing is schema."""
+    datasets = list(ctx.datasets.values())
+    broker = getattr(ctx.sandbox, "broker", None)
+    if not datasets or broker is None or any(getattr(ds, "table", None) is None for ds in datasets):
+        return None
+    from dsagent.ops.dbschema import database_schema
+
+    engine = broker.engine
+    values = None if ctx.settings.data_sharing == "schema" or not hasattr(engine, "run") else _values_reader(engine)
+    constraints = engine.constraints() if hasattr(engine, "constraints") else None
+    return database_schema(datasets, values, constraints)
+
+
+def _values_reader(engine: Any) -> Callable[[str, str], list[str]]:
+    from dsagent.data.table_profile import quoted
+    from dsagent.ops.schema import MAX_CATEGORY_VALUES
+    from dsagent.sources.guard import translate
+
+    def values(table: str, column: str) -> list[str]:
+        query = (f"SELECT {quoted(column)} AS v, COUNT(*) AS n FROM {quoted(table)} WHERE {quoted(column)} IS NOT NULL "
+                 f"GROUP BY 1 ORDER BY 2 DESC LIMIT {MAX_CATEGORY_VALUES + 1}")
+        frame, _ = engine.run(translate(query, engine.dialect), MAX_CATEGORY_VALUES + 1)
+        return list(frame["v"])
+
+    return values
+
+
+def _choose_in_database(ctx: "RunContext", ask: Any, question: str, schema: Any) -> Any:
+    from dsagent.ops.choose import choose
+    from dsagent.ops.sqlcompile import SQL_OPERATIONS, compile_sql
+
+    dialect = ctx.sandbox.broker.dialect
+    return choose(ask, question, schema, compiler=lambda choice: compile_sql(choice, schema, dialect), offered=SQL_OPERATIONS)

@@ -1,0 +1,138 @@
+"""Operations over a database: the schema over every table, the join path by foreign keys or key
+columns, and one SQL query per choice, run on a real read-only SQLite file and compared with the
+same answer computed in pandas by hand."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dsagent.ops import Choice
+from dsagent.ops.compile import NotCompilable
+from dsagent.ops.dbschema import Join, database_schema, join_path
+from dsagent.ops.sqlcompile import compile_sql
+
+CUSTOMERS = pd.DataFrame({"customer_id": [1, 2, 3, 4], "country": ["DE", "FR", "DE", "IT"], "age": [30, 41, 25, 52]})
+PRODUCTS = pd.DataFrame({"product_id": [10, 11, 12], "category": ["Books", "Games", "Books"], "unit_price": [12.0, 40.0, 8.5]})
+ORDERS = pd.DataFrame({"order_id": [100, 101, 102, 103, 104], "customer_id": [1, 2, 1, 3, 4],
+                       "status": ["paid", "paid", "cancelled", "paid", "paid"]})
+ITEMS = pd.DataFrame({"item_id": range(1, 9), "order_id": [100, 100, 101, 102, 103, 103, 104, 104],
+                      "product_id": [10, 11, 11, 12, 10, 12, 11, 10], "quantity": [2, 1, 3, 5, 1, 4, 2, 1]})
+
+
+def make_db(path: Path, foreign_keys: bool = True) -> Path:
+    ref = (lambda col, table: f" REFERENCES {table}({col})") if foreign_keys else (lambda col, table: "")
+    con = sqlite3.connect(path)
+    con.executescript(f"""
+        CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, country TEXT, age INTEGER);
+        CREATE TABLE products (product_id INTEGER PRIMARY KEY, category TEXT, unit_price REAL);
+        CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER{ref('customer_id', 'customers')}, status TEXT);
+        CREATE TABLE order_items (item_id INTEGER PRIMARY KEY, order_id INTEGER{ref('order_id', 'orders')},
+                                  product_id INTEGER{ref('product_id', 'products')}, quantity INTEGER);
+    """)
+    for name, frame in (("customers", CUSTOMERS), ("products", PRODUCTS), ("orders", ORDERS), ("order_items", ITEMS)):
+        frame.to_sql(name, con, if_exists="append", index=False)
+    con.commit()
+    con.close()
+    return path
+
+
+@pytest.fixture
+def shop(tmp_path):
+    """(the schema over the tables, a sql() that runs DuckDB SQL on the file as the broker does)."""
+    from dsagent.config import load_settings
+    from dsagent.sources.attach import open_sources
+    from dsagent.sources.guard import translate
+    from dsagent.workflows.common.compose import _values_reader
+
+    _, broker, tables = open_sources([str(make_db(tmp_path / "shop.sqlite"))], load_settings())
+    engine = broker.engine
+    schema = database_schema(tables.values(), _values_reader(engine), engine.constraints())
+    yield schema, lambda query: engine.run(translate(query, engine.dialect), 10_000)[0]
+    broker.close()
+
+
+def run(code: str, sql) -> object:
+    scope = {"sql": sql, "pd": pd}
+    exec(code, scope)  # noqa: S102 - the compiled operation
+    return scope["result"]
+
+
+def joined() -> pd.DataFrame:
+    return ITEMS.merge(ORDERS, on="order_id").merge(CUSTOMERS, on="customer_id").merge(PRODUCTS, on="product_id")
+
+
+def test_schema_names_every_table_column_and_reads_category_values(shop):
+    schema, _ = shop
+    assert schema.column("orders.status").kind == "category"
+    assert set(schema.column("orders.status").values) == {"paid", "cancelled"}
+    assert schema.column("order_items.quantity").numeric
+    assert schema.column("orders.customer_id").kind == "id"
+    assert Join("orders", "customer_id", "customers", "customer_id") in schema.joins
+
+
+def test_join_path_goes_from_the_value_table_to_every_other(shop):
+    schema, _ = shop
+    path = join_path(schema, "order_items", ["order_items", "customers", "products"])
+    assert [(j.left, j.right) for j in path] == [("order_items", "orders"), ("orders", "customers"), ("order_items", "products")]
+
+
+def test_total_quantity_per_country_joins_three_tables(shop):
+    schema, sql = shop
+    code = compile_sql(Choice(op="group_aggregate", column="order_items.quantity", by="customers.country", agg="sum"), schema, "sqlite")
+    assert code.startswith("# operation: group_aggregate") and "JOIN" in code
+    expected = joined().groupby("country")["quantity"].sum().sort_values(ascending=False)
+    result = run(code, sql)
+    assert result.to_dict() == expected.to_dict() and result.is_monotonic_decreasing
+
+
+def test_which_category_sells_most_units_among_paid_orders(shop):
+    schema, sql = shop
+    choice = Choice(op="extreme_group", column="order_items.quantity", by="products.category", agg="sum", direction="highest",
+                    filters=[{"column": "orders.status", "op": "==", "value": "Paid"}])  # the column's own spelling is used
+    result = run(compile_sql(choice, schema, "sqlite"), sql)
+    paid = joined()[joined()["status"] == "paid"].groupby("category")["quantity"].sum()
+    assert result["category"] == paid.idxmax() and result["sum of quantity"] == paid.max()
+
+
+def test_share_count_and_distinct_count(shop):
+    schema, sql = shop
+    share = Choice(op="share", condition=[{"column": "orders.status", "op": "==", "value": "cancelled"}])
+    assert run(compile_sql(share, schema, "sqlite"), sql) == pytest.approx(100 * (ORDERS["status"] == "cancelled").mean())
+    count = Choice(op="count_rows", table="orders", filters=[{"column": "customers.country", "op": "==", "value": "DE"}])
+    german_orders = ORDERS.merge(CUSTOMERS, on="customer_id").query("country == 'DE'")
+    assert run(compile_sql(count, schema, "sqlite"), sql) == len(german_orders)  # the rows of the table named
+    count = count.model_copy(update={"table": "customers"})
+    assert run(compile_sql(count, schema, "sqlite"), sql) == (CUSTOMERS["country"] == "DE").sum()
+    distinct = Choice(op="distinct_count", column="orders.customer_id", filters=[{"column": "orders.status", "op": "==", "value": "paid"}])
+    assert run(compile_sql(distinct, schema, "sqlite"), sql) == ORDERS.query("status == 'paid'")["customer_id"].nunique()
+
+
+def test_a_join_that_would_repeat_the_rows_aggregated_is_refused(shop):
+    schema, _ = shop
+    choice = Choice(op="aggregate", column="customers.age", agg="mean", filters=[{"column": "orders.status", "op": "==", "value": "paid"}])
+    with pytest.raises(NotCompilable, match="keeps each customers row once"):
+        compile_sql(choice, schema, "sqlite")
+
+
+def test_median_is_refused_where_the_dialect_has_none(shop):
+    schema, _ = shop
+    with pytest.raises(NotCompilable, match="median has no function in sqlite"):
+        compile_sql(Choice(op="aggregate", column="products.unit_price", agg="median"), schema, "sqlite")
+
+
+def test_without_declared_keys_key_columns_of_one_name_join(tmp_path):
+    from dsagent.config import load_settings
+    from dsagent.sources.attach import open_sources
+
+    _, broker, tables = open_sources([str(make_db(tmp_path / "plain.sqlite", foreign_keys=False))], load_settings())
+    try:
+        schema = database_schema(tables.values())
+        assert Join("orders", "customer_id", "customers", "customer_id") in schema.joins
+        assert Join("order_items", "product_id", "products", "product_id") in schema.joins
+        assert not any({j.left_column, j.right_column} & {"country", "category"} for j in schema.joins)
+    finally:
+        broker.close()
