@@ -45,11 +45,30 @@ def node_figures(run_log, run_ids: list[str]) -> dict[str, dict[str, float]]:  #
     return {k: dict(v) for k, v in nodes.items()}
 
 
+SQLITE_SHOT = "tables (read each with sql('select …'), a DuckDB SQL query returning a DataFrame): "
+
+
+def table_columns(path: Path) -> str:
+    """The columns the single-shot prompt lists: a CSV's, or each table's of a SQLite database."""
+    import sqlite3
+
+    import pandas as pd
+
+    if path.suffix in {".sqlite", ".sqlite3", ".db"}:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            tables = [r[0] for r in con.execute("select name from sqlite_master where type = 'table' order by name")]
+            return SQLITE_SHOT + "; ".join(f"{t}({', '.join(r[1] for r in con.execute(f'pragma table_info({t!r})'))})" for t in tables)
+        finally:
+            con.close()
+    return ", ".join(map(str, pd.read_csv(path, nrows=5).columns))
+
+
 def single_shot(model, q: dict, data: Path) -> dict[str, float]:  # type: ignore[no-untyped-def]
     import pandas as pd
     from langchain_core.messages import HumanMessage
 
-    columns = ", ".join(map(str, pd.read_csv(data / "tables" / q["file_name"], nrows=5).columns))
+    columns = table_columns(data / "tables" / q["file_name"])
     started = time.perf_counter()
     reply = model.invoke([HumanMessage(SINGLE_SHOT.format(columns=columns, question=dabench.question_text(q)))])
     usage = reply.usage_metadata or {}
