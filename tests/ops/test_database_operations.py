@@ -136,3 +136,11 @@ def test_without_declared_keys_key_columns_of_one_name_join(tmp_path):
         assert not any({j.left_column, j.right_column} & {"country", "category"} for j in schema.joins)
     finally:
         broker.close()
+
+
+def test_revenue_per_category_multiplies_columns_of_two_tables(shop):
+    schema, sql = shop
+    choice = Choice(op="group_aggregate", column="order_items.quantity", times="products.unit_price", by="products.category", agg="sum")
+    data = joined()
+    expected = (data["quantity"] * data["unit_price"]).groupby(data["category"]).sum()
+    assert run(compile_sql(choice, schema, "sqlite"), sql).to_dict() == pytest.approx(expected.to_dict())

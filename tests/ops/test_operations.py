@@ -173,3 +173,18 @@ def test_a_period_named_in_words_is_read_by_code(shop):
     replies = iter([{"operation": "change"}, {"value_column": "amount", "period_column": "day", "agg": "sum"}])
     chosen = choose(lambda t, m: m.model_validate(next(replies)), "How did the monthly total amount change?", table_schema(shop))
     assert chosen.choice.freq == "month" and "resample('MS')" in chosen.code
+
+
+def test_a_value_multiplied_by_a_second_column_row_by_row(shop):
+    revenue = shop["amount"] * shop["items"]
+    assert ask(shop, op="aggregate", column="amount", times="items", agg="sum") == pytest.approx(revenue.sum())
+    top = ask(shop, op="extreme_group", by="shop", column="amount", times="items", agg="sum", direction="highest")
+    assert top["shop"] == revenue.groupby(shop["shop"]).sum().idxmax()
+    per_channel = ask(shop, op="group_aggregate", by="channel", column="amount", times="items", agg="mean")
+    assert per_channel.to_dict() == pytest.approx(revenue.groupby(shop["channel"]).mean().to_dict())
+
+
+def test_a_product_needs_numbers_and_an_aggregate_of_values(shop):
+    s = table_schema(shop)
+    assert "multiplied_by 'channel' is not a numeric column" in problems(Choice(op="aggregate", column="amount", times="channel", agg="sum"), s)
+    assert any("multiplied_by needs" in p for p in problems(Choice(op="aggregate", column="amount", times="items", agg="count"), s))

@@ -19,8 +19,8 @@ from dsagent.ops.schema import TableSchema
 
 OPERATIONS: dict[str, str] = {
     # name -> the shape of question it answers (what the model reads to choose)
-    "aggregate": "one number over the rows: mean, median, total, min, max, std or count of a numeric column",
-    "extreme_group": "which group (a category) has the highest or lowest average, total or count of a numeric column",
+    "aggregate": "one number over the rows: mean, median, total, min, max, std or count of a numeric column (or of two multiplied: units times price)",
+    "extreme_group": "which group (a category) has the highest or lowest average, total or count of a numeric column (or of two multiplied)",
     "group_aggregate": "a table of a value per group (per …, by …, for each …), sorted; or the top N groups",
     "extreme_row": "which row (item, name, date) has the highest or lowest value of a numeric column",
     "count_rows": "how many rows meet one or more conditions",
@@ -59,18 +59,19 @@ class Choice(BaseModel):
     top: Optional[int] = None
     freq: Optional[str] = None
     table: Optional[str] = Field(None, description="over a database: the table whose rows are counted (count_rows, share)")
+    times: Optional[str] = Field(None, description="a second numeric column the value column is multiplied by, row by row (units × price)")
 
     def columns(self) -> set[str]:
         """Every column the operation reads (its roles, its filters and condition)."""
-        used = {c for c in (self.column, self.by, self.other) if c}
+        used = {c for c in (self.column, self.by, self.other, self.times) if c}
         return used | {f.column for f in [*self.filters, *self.condition]}
 
 
 _ARGS: dict[str, dict[str, str]] = {
     # operation -> its fields (as the model writes them) -> the field of Choice each fills
-    "aggregate": {"value_column": "column", "agg": "agg"},
-    "group_aggregate": {"group_column": "by", "value_column": "column", "agg": "agg", "order": "direction", "top": "top"},
-    "extreme_group": {"group_column": "by", "value_column": "column", "agg": "agg", "direction": "direction"},
+    "aggregate": {"value_column": "column", "multiplied_by": "times", "agg": "agg"},
+    "group_aggregate": {"group_column": "by", "value_column": "column", "multiplied_by": "times", "agg": "agg", "order": "direction", "top": "top"},
+    "extreme_group": {"group_column": "by", "value_column": "column", "multiplied_by": "times", "agg": "agg", "direction": "direction"},
     "extreme_row": {"value_column": "column", "label_column": "by", "direction": "direction"},
     "count_rows": {},
     "share": {"condition": "condition"},
@@ -108,6 +109,7 @@ def args_model(op: str, schema: TableSchema) -> type[BaseModel]:
         "order": (Literal["highest", "lowest"], "highest"), "top": (Optional[int], None), "q": (float, ...),
         "freq": (Literal[FREQUENCIES], ...), "period": (Optional[Literal[FREQUENCIES]], None), "group_a": (str, ...), "group_b": (str, ...),
         "condition": (list[table_filter], ...),  # type: ignore[valid-type]
+        "multiplied_by": (Optional[_enum(numeric)], None),  # type: ignore[valid-type]
     }
     fields = {name: field_types[name] for name in _ARGS[op]}
     tables = sorted(getattr(schema, "table_rows", None) or ())
@@ -185,6 +187,10 @@ def problems(choice: Choice, schema: TableSchema) -> list[str]:
             found.append(f"column {choice.column!r} is not numeric: {agg or choice.op} needs numbers")
     if choice.op in {"correlation", "regression"} and choice.other and choice.other not in numeric:
         found.append(f"other {choice.other!r} is not numeric")
+    if choice.times is not None and choice.times not in numeric:
+        found.append(f"multiplied_by {choice.times!r} is not a numeric column")
+    if choice.times is not None and (choice.column is None or counts):
+        found.append(f"multiplied_by needs a numeric value column and a sum, mean, min or max ({agg} was chosen)")
     if choice.op == "resample" and choice.by and (col := schema.column(choice.by)) and col.kind != "date":
         found.append(f"by {choice.by!r} is not a date column")
     if choice.op == "compare_groups" and len(choice.groups) != 2:

@@ -63,13 +63,22 @@ def _agg(choice: Choice) -> str:
     return _PANDAS_AGG[choice.agg or "mean"]
 
 
+def _value(c: Choice) -> str:
+    """The value column, or its product with ``times`` row by row (units × price)."""
+    if c.times:
+        return f"(data[{c.column!r}] * data[{c.times!r}])"
+    return f"data[{c.column!r}]"
+
+
 def _aggregate(c: Choice, s: TableSchema) -> list[str]:
-    return [f"result = data[{c.column!r}].{_agg(c)}()"]
+    return [f"result = {_value(c)}.{_agg(c)}()"]
 
 
 def _grouped(c: Choice) -> str:
     if c.column is None or c.agg == "count" and c.column == c.by:
         return f"data[{c.by!r}].value_counts()"
+    if c.times:
+        return f"{_value(c)}.groupby(data[{c.by!r}]).{_agg(c)}()"
     return f"data.groupby({c.by!r})[{c.column!r}].{_agg(c)}()"
 
 
@@ -83,7 +92,7 @@ def _group_aggregate(c: Choice, s: TableSchema) -> list[str]:
 
 def _extreme_group(c: Choice, s: TableSchema) -> list[str]:
     pick = "idxmin" if c.direction == "lowest" else "idxmax"
-    what = f"{c.agg or 'mean'} of {c.column}" if c.column else "rows"
+    what = f"{c.agg or 'mean'} of {c.column}{' * ' + c.times if c.times else ''}" if c.column else "rows"
     return [f"per_group = {_grouped(c)}",
             f"result = {{{c.by!r}: per_group.{pick}(), {what!r}: per_group.loc[per_group.{pick}()]}}"]
 

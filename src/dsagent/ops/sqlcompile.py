@@ -40,7 +40,7 @@ class _Query:
 
     def __init__(self, choice: Choice, schema: DatabaseSchema) -> None:
         self.schema = schema
-        used = [c for c in (choice.column, choice.by, choice.other) if c] + [f.column for f in [*choice.filters, *choice.condition]]
+        used = [c for c in (choice.column, choice.times, choice.by, choice.other) if c] + [f.column for f in [*choice.filters, *choice.condition]]
         tables = list(dict.fromkeys(split(c)[0] for c in used))
         if not tables:
             raise NotCompilable("the choice names no column")
@@ -100,6 +100,8 @@ def _agg(c: Choice, q: _Query, dialect: str) -> tuple[str, str]:
         raise NotCompilable(f"{agg} has no function in {dialect}")
     if c.column is None:
         return "COUNT(*)", "rows"
+    if c.times:  # a product row by row: units × price
+        return _SQL_AGG[agg].format(f"{q.col(c.column)} * {q.col(c.times)}"), f"{agg} of {split(c.column)[1]} * {split(c.times)[1]}"
     return _SQL_AGG[agg].format(q.col(c.column)), f"{agg} of {split(c.column)[1]}"
 
 
