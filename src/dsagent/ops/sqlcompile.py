@@ -26,9 +26,10 @@ _WITH_ALL = {"duckdb", "postgres", "spark", "databricks"}
 
 
 def _quoted(name: str) -> str:
-    from dsagent.data.table_profile import quoted
+    """``name`` as a double-quoted DuckDB identifier."""
+    from sqlglot import exp
 
-    return quoted(name)
+    return exp.to_identifier(name, quoted=True).sql("duckdb")
 
 
 def _text(value: object) -> str:
