@@ -340,3 +340,29 @@ def test_a_report_an_independent_check_disagrees_with_is_marked_not_sure(script_
     assert result.verified is False and result.verification.startswith("not sure:")
     assert str(units.max()) in result.verification and float(result.result_str) == pytest.approx(units.mean())  # not replaced
     assert "? Not verified: not sure" in Path(result.report_path).read_text()
+
+
+def test_with_operations_the_first_step_is_the_chosen_operation_and_scipy_ones_are_left(script_file, sales_csv, monkeypatch):
+    """Setting operations: code_exec's first step is an operation the model chose, written by code; an
+    operation that needs scipy (not in the seed's allow-list) is left for the model's own code."""
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    spec = script_file([reason("act", instruction="Total units per region"), {"operation": "group_aggregate"},
+                        {"group_column": "region", "value_column": "units", "agg": "sum"}, reason("finalize"),
+                        report("South sold the most units.")])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("Total units per region?")
+    assert route(result.run_id) == [("reason", "ok"), ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
+    assert result.code.startswith("# operation: group_aggregate")
+    step = [s for s in RunLog(load_settings().db_url).steps(result.run_id) if s["node"] == "code_exec"][0]
+    assert step["detail"].startswith("operation group_aggregate")
+    totals = pd.read_csv(sales_csv).groupby("region")["units"].sum()
+    assert str(totals["South"]) in result.result_str
+    spec = script_file([reason("act", instruction="Do North and South differ in units?"), {"operation": "compare_groups"},
+                        {"value_column": "units", "group_column": "region", "group_a": "North", "group_b": "South"},
+                        "result = df[df['region'].isin(['North', 'South'])].groupby('region')['units'].mean()",
+                        reason("finalize"), report("They differ.")])
+    with session_for(spec, [sales_csv]) as session:
+        result = session.ask("Do North and South differ in units?")
+    assert result.code.strip().startswith("result = df[df['region'].isin")
+    step = [s for s in RunLog(load_settings().db_url).steps(result.run_id) if s["node"] == "code_exec"][0]
+    assert "its library is not allowed here" in step["detail"]

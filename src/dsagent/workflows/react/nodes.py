@@ -15,6 +15,7 @@ from dsagent.errors import StructuredOutputError
 from dsagent.runtime import RunContext
 from dsagent.workflows.common.attempt import Attempt, attempt_code
 from dsagent.workflows.common.code import record_figures, write_code
+from dsagent.workflows.common.compose import composed_code
 from dsagent.workflows.common.grounded import ground_parts
 from dsagent.workflows.common.prompting import stable_messages
 from dsagent.workflows.common.verify import start_check
@@ -123,7 +124,15 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             if ctx.settings.verify and not state.execution_results:  # the report's independent check, on the spare lane
                 start_check(ctx, check_state(state), "report")
             rejected = {r.code for r in state.execution_results if not r.success}
-            code, resampled = write_code(ctx, messages_for(state, prompts.code(state, instruction)), rejected)
+            # The request's first step may be an analysis operation the model chooses (setting
+            # operations): code writes it; after it, and after a failure, the model writes the code.
+            code = composed_code(ctx, instruction, lambda text: messages_for(state, text), step) if not state.execution_results else None
+            if code is not None and check_code(code):  # an operation that needs a library the seed does not allow (scipy)
+                step["detail"] = step.get("detail", "") + "its library is not allowed here; "
+                code = None
+            resampled = False
+            if code is None:
+                code, resampled = write_code(ctx, messages_for(state, prompts.code(state, instruction)), rejected)
             # The shared code step, under the seed's library allow-list (checked, then enforced by
             # the sandbox); it records only the figures this workflow keeps (_execute).
             # The request's first step is checked against the request itself: a step written as
@@ -132,7 +141,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             first = not any(r.success for r in state.execution_results)
             tried = attempt_code(ctx, state.question if first else instruction, code, check=check_code,
                                  options={"allowed_imports": ALLOWED_IMPORTS}, record=False)
-            step["detail"] = ("resampled a repeated code; " if resampled else "") + tried.detail
+            step["detail"] = step.get("detail", "") + ("resampled a repeated code; " if resampled else "") + tried.detail
             if tried.refused:
                 run = ExecutionResult(success=False, code=tried.code, error=tried.error, instruction=instruction)
                 step["outcome"] = "refused"
