@@ -144,3 +144,41 @@ def test_revenue_per_category_multiplies_columns_of_two_tables(shop):
     data = joined()
     expected = (data["quantity"] * data["unit_price"]).groupby(data["category"]).sum()
     assert run(compile_sql(choice, schema, "sqlite"), sql).to_dict() == pytest.approx(expected.to_dict())
+
+
+def test_a_product_starts_from_the_finer_table_and_a_distinct_count_crosses_a_bridge(shop):
+    schema, sql = shop
+    revenue = Choice(op="aggregate", column="products.unit_price", times="order_items.quantity", agg="sum")  # price named first
+    data = joined()
+    assert run(compile_sql(revenue, schema, "sqlite"), sql) == pytest.approx((data["quantity"] * data["unit_price"]).sum())
+    buyers = Choice(op="distinct_count", column="orders.customer_id", filters=[{"column": "products.category", "op": "==", "value": "Games"}])
+    code = compile_sql(buyers, schema, "sqlite")
+    assert '"order_items"' in code  # the table between orders and products, which the choice does not name
+    assert run(code, sql) == data.loc[data["category"] == "Games", "customer_id"].nunique()
+
+
+def test_a_share_whose_condition_is_repeated_as_a_filter_is_not_100_percent(shop):
+    from dsagent.ops import args_model, choice_of
+
+    schema, sql = shop
+    cancelled = {"column": "orders.status", "op": "==", "value": "cancelled"}
+    args = args_model("share", schema).model_validate({"rows_of": "orders", "condition": [cancelled], "filters": [cancelled]})
+    choice = choice_of("share", args)
+    assert choice.filters == [] and choice.table == "orders"
+    assert run(compile_sql(choice, schema, "sqlite"), sql) == pytest.approx(100 * (ORDERS["status"] == "cancelled").mean())
+
+
+def test_a_value_a_column_cannot_hold_is_a_problem_not_a_crash(shop):
+    from dsagent.ops.choice import problems
+    from dsagent.ops.choose import choose
+
+    schema, _ = shop
+    bad = Choice(op="count_rows", table="orders", filters=[{"column": "orders.order_id", "op": ">=", "value": "2025-01-01"}])
+    assert any("is not a number" in p for p in problems(bad, schema))
+    replies = iter([{"operation": "count_rows"}, {"rows_of": "orders", "filters": [{"column": "order_items.quantity", "op": ">", "value": "many"}]}])
+
+    def ask(text, model):
+        return model.model_validate(next(replies))
+
+    chosen = choose(ask, "How many orders?", schema, compiler=lambda c: compile_sql(c, schema, "sqlite"))
+    assert chosen.code == "" and "is not a number" in chosen.why_not

@@ -144,6 +144,9 @@ def choice_of(op: str, args: BaseModel) -> Choice:
             out.setdefault("groups", []).append(str(value))
         elif value is not None:
             out[target] = value
+    # A share's condition copied into its filters would count only rows that meet it (100 %): a
+    # small model repeats the condition there; the filter that is the condition itself is dropped.
+    out["filters"] = [f for f in out["filters"] if f not in (out.get("condition") or [])]
     return Choice.model_validate(out)
 
 
@@ -165,6 +168,14 @@ def matched_value(value: Any, values: tuple[str, ...]) -> str | None:
     if isinstance(value, float) and value.is_integer():
         text = str(int(value))
     return next((v for v in values if " ".join(v.split()).casefold() == text), None)
+
+
+def _is_number(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def problems(choice: Choice, schema: TableSchema) -> list[str]:
@@ -207,4 +218,6 @@ def problems(choice: Choice, schema: TableSchema) -> list[str]:
             found.append(f"{f.value!r} is not a value of {f.column!r} (values: {', '.join(col.values[:8])})")
         elif f.op not in {"==", "!="} and col.kind not in {"number", "date"} and not col.numeric:
             found.append(f"{f.column!r} is not numeric: it cannot be compared with {f.op}")
+        elif (col.numeric or col.kind == "number") and not _is_number(f.value) and matched_value(f.value, col.values) is None:
+            found.append(f"{f.value!r} is not a number, and {f.column!r} holds numbers")
     return found

@@ -89,12 +89,10 @@ def choose(ask: Ask, question: str, schema: TableSchema, frame: str = "df",
     found = problems(choice, schema)
     if found:
         return Chosen(choice, "", "; ".join(found))
-    if compiler is None:
-        return Chosen(choice, compile_choice(choice, schema, frame))
     try:
-        return Chosen(choice, compiler(choice))
-    except NotCompilable as exc:
-        return Chosen(choice, "", str(exc))
+        return Chosen(choice, compiler(choice) if compiler else compile_choice(choice, schema, frame))
+    except (NotCompilable, ValueError, TypeError) as exc:  # a value the column cannot hold: free code, never a crash
+        return Chosen(choice, "", f"{type(exc).__name__}: {exc}" if not isinstance(exc, NotCompilable) else str(exc))
 
 
 def _periods_named(choice: Choice, question: str, schema: TableSchema) -> Choice:

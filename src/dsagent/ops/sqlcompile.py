@@ -36,6 +36,18 @@ def _text(value: object) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
+def _bases(choice: Choice, tables: list[str], schema: DatabaseSchema) -> list[str]:
+    """The tables the query may start from, in order. The rows aggregated are the base's: the value
+    column's table; for a product of two columns either's (the finer one keeps the other's rows
+    once: quantity × a product's price starts from the order lines); for a count the table named; a
+    distinct count may start anywhere, a table the choice does not name included (a bridge)."""
+    if choice.op == "distinct_count":
+        return list(dict.fromkeys([*tables, *sorted(schema.table_rows)]))
+    if choice.column:
+        return list(dict.fromkeys(split(c)[0] for c in (choice.times, choice.column) if c))
+    return [choice.table] if choice.table else tables
+
+
 class _Query:
     """The FROM clause of a choice (its base table and joins) and its column expressions."""
 
@@ -47,17 +59,17 @@ class _Query:
             raise NotCompilable("the choice names no column")
         if choice.table:  # the table whose rows are counted
             tables = list(dict.fromkeys([choice.table, *tables]))
-        bases = [split(choice.column)[0]] if choice.column else ([choice.table] if choice.table else tables)
-        for base in bases:
+        for base in _bases(choice, tables, schema):
             path = join_path(schema, base, tables)
             if path is None:
                 continue
             fans = [j for j in path if f"{j.right}.{j.right_column}" not in schema.keys]
-            if not fans:
+            if not fans or choice.op == "distinct_count":  # a distinct count is the same however often a row repeats
                 self.base, self.path = base, path
                 break
         else:
-            raise NotCompilable(f"no join path between {', '.join(tables)} that keeps each {bases[0]} row once "
+            first = choice.table or split(choice.column or used[0])[0]
+            raise NotCompilable(f"no join path between {', '.join(tables)} that keeps each {first} row once "
                                 "(declare a foreign key, or ask about one table)")
         self.alias = {self.base: "t0"}
         for j in self.path:
