@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from dsagent.workflows.common.mends._edit import called_name, mend_nodes, owns_its_lines
+from dsagent.workflows.common.mends.database import mend_read_sql
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
 
@@ -306,6 +307,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("whole frame over its numbers", mend_numeric_only),
     ("groupby arithmetic per row", mend_groupby_arithmetic),
     ("chart kept out of result", mend_result_figure),
+    ("read_sql as sql()", mend_read_sql),  # before the imports: it leaves sqlite3 / sqlalchemy unused
     ("failing import dropped", mend_imports),
     ("Yes/No counted", mend_yes_no),
 ]
@@ -324,5 +326,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_numeric_only", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
+           "mend_imports", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_test_unpacking", "mend_yes_no"]

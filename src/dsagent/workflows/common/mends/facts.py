@@ -25,11 +25,14 @@ class MendFacts:
     """Every column name of every dataset."""
     mixed_frames: bool = False
     """Does some dataset have a column that is neither a number nor a bool (text, dates)?"""
+    database: bool = False
+    """Is some dataset a database table (read with ``sql()``, not in pandas)?"""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
     """:class:`MendFacts` of datasets (id -> Dataset or DataFrame)."""
     facts = MendFacts(single_frame=len(datasets) == 1)
+    facts.database = any(getattr(ds, "table", None) is not None for ds in datasets.values())
     for ds in datasets.values():
         frame = getattr(ds, "frame", ds)
         for name, dtype in getattr(frame, "dtypes", {}).items():

@@ -1,0 +1,33 @@
+"""The before-run mend of code over a database that opens its own connection: read_sql → sql()."""
+
+from dsagent.workflows.common.mends import MendFacts, mend_before_run
+from dsagent.workflows.common.mends.database import mend_read_sql
+
+OWN_CONNECTION = """import sqlite3
+import pandas as pd
+conn = sqlite3.connect('shop.sqlite')
+query = "SELECT category, SUM(quantity) AS units FROM order_items GROUP BY 1"
+result = pd.read_sql_query(query, conn)
+products = pd.read_sql_table('products', con=conn)
+conn.close()
+"""
+
+
+def test_read_sql_on_an_own_connection_becomes_sql():
+    mended = mend_read_sql(OWN_CONNECTION, MendFacts(database=True))
+    assert "result = sql(query)" in mended and "products = sql('SELECT * FROM ' + 'products')" in mended
+    assert "sqlite3.connect" not in mended and "conn.close" not in mended
+    assert 'query = "SELECT category' in mended  # the rest as written
+
+
+def test_only_over_a_database_and_only_when_the_connection_serves_nothing_else():
+    assert mend_read_sql(OWN_CONNECTION, MendFacts(database=False)) == OWN_CONNECTION
+    cursor = OWN_CONNECTION + "rows = conn.execute('select 1').fetchall()\n"
+    assert mend_read_sql(cursor, MendFacts(database=True)) == cursor
+    engine = "from sqlalchemy import create_engine\nengine = create_engine('sqlite:///shop.sqlite')\nresult = pd.read_sql('select 1', engine)\n"
+    assert "result = sql('select 1')" in mend_read_sql(engine, MendFacts(database=True))
+
+
+def test_the_code_step_applies_it_with_its_label():
+    mended, labels = mend_before_run(OWN_CONNECTION, MendFacts(database=True))
+    assert "read_sql as sql()" in labels and "sql(query)" in mended
