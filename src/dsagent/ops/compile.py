@@ -29,16 +29,22 @@ class NotCompilable(ValueError):
     """The choice cannot run on this table; the message lists why (``choice.problems``)."""
 
 
-def _literal(value: Any, column: Any) -> str:
-    """``value`` as a Python literal of the column's own type."""
+def typed_value(value: Any, column: Any) -> int | float | str:
+    """``value`` as the column holds it: a category value in its own spelling, a number as an int
+    (a whole number) or a float, else text. The pandas and the SQL writers both write it."""
     if column is not None and column.values:
         matched = matched_value(value, column.values)
         if matched is not None:
             value = matched
     if column is not None and (column.numeric or column.kind == "number"):
         number = float(value)
-        return repr(int(number)) if number.is_integer() else repr(number)
-    return repr(str(value))
+        return int(number) if number.is_integer() else number
+    return str(value)
+
+
+def _literal(value: Any, column: Any) -> str:
+    """``value`` as a Python literal of the column's own type."""
+    return repr(typed_value(value, column))
 
 
 def _mask(frame: str, filters: list[Filter], schema: TableSchema) -> str:

@@ -49,9 +49,6 @@ class DatabaseSchema(TableSchema):
     keys: frozenset[str] = frozenset()
     """``table.column`` of every column that is a key of its table (distinct on every row)."""
 
-    def table_of(self, name: str) -> str:
-        return name.split(".", 1)[0]
-
 
 def qualified(table: str, column: str) -> str:
     return f"{table}.{column}"

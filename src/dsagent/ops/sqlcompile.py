@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dsagent.ops.choice import Choice, Filter, matched_value, problems
-from dsagent.ops.compile import MARK, NotCompilable
+from dsagent.ops.choice import Choice, Filter, problems
+from dsagent.ops.compile import MARK, NotCompilable, typed_value
 from dsagent.ops.dbschema import DatabaseSchema, join_path, split
 
 SQL_OPERATIONS = ("aggregate", "group_aggregate", "extreme_group", "extreme_row", "count_rows", "share", "distinct_count")
@@ -91,14 +91,8 @@ class _Query:
         for f in filters:
             column = self.schema.column(f.column)
             op = "<>" if f.op == "!=" else ("=" if f.op == "==" else f.op)
-            if column is not None and (column.numeric or column.kind == "number"):
-                matched = matched_value(f.value, column.values) if column.values else None
-                number = float(matched if matched is not None else f.value)
-                value = repr(int(number)) if number.is_integer() else repr(number)
-            else:
-                matched = matched_value(f.value, column.values) if column is not None and column.values else None
-                value = _text(matched if matched is not None else f.value)
-            parts.append(f"{self.col(f.column)} {op} {value}")
+            value = typed_value(f.value, column)
+            parts.append(f"{self.col(f.column)} {op} {_text(value) if isinstance(value, str) else repr(value)}")
         return " AND ".join(parts)
 
     def where(self, filters: list[Filter], *extra: str) -> str:

@@ -39,6 +39,7 @@ def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str]
     from dsagent.errors import StructuredOutputError
     from dsagent.ops import table_schema
     from dsagent.ops.choose import choose
+    from dsagent.ops.dbschema import split
     from dsagent.workflows.common.named import names_data
     from dsagent.workflows.common.prompting import requested_keys
 
@@ -58,8 +59,8 @@ def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str]
     if not chosen.code:
         step["detail"] = step.get("detail", "") + f"no operation ({chosen.why_not}); "
         return None
-    columns = set(frame.columns) if frame is not None else {c.name.split(".", 1)[1] for c in database.columns}
-    chosen_columns = chosen.choice.columns() if frame is not None else {c.split(".", 1)[-1] for c in chosen.choice.columns()}
+    columns = set(frame.columns) if frame is not None else {split(c.name)[1] for c in database.columns}
+    chosen_columns = chosen.choice.columns() if frame is not None else {split(c)[1] for c in chosen.choice.columns()}
     unused = [c for c in names_data(question, ctx.datasets) if c in columns and c not in chosen_columns]
     if unused:  # the question works with a column the operation ignores: more than this operation
         step["detail"] = step.get("detail", "") + f"no operation ({chosen.choice.op} does not use {', '.join(unused[:3])}); "
