@@ -86,3 +86,20 @@ def test_over_a_database_the_chosen_operation_is_one_query_across_the_joined_tab
         assert category in result.result_str and str(units) in result.result_str
     code = [s for s in steps(result.run_id) if s["node"] == "code"][0]
     assert "operation group_aggregate" in code["detail"]
+
+
+def test_a_database_schema_that_cannot_be_read_means_free_code(script_file, tmp_path, monkeypatch):
+    """The catalog (or a category's values query) failing is no crash: the model writes the code."""
+    from dsagent.sources.engines import SqlAlchemySource
+    from tests.ops.test_database_operations import make_db
+
+    def refused(self):
+        raise RuntimeError("catalog unavailable")
+
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    monkeypatch.setattr(SqlAlchemySource, "constraints", refused)
+    spec = script_file([PLAN, "result = int(sql('select count(*) as n from orders').iloc[0, 0])", "There are 5 orders."])
+    result = ask(spec, [str(make_db(tmp_path / "shop.sqlite"))], "How many orders are there?")
+    assert result.result_str.strip() == "5"
+    code = [s for s in steps(result.run_id) if s["node"] == "code"][0]
+    assert "no operation (the database's schema could not be read: RuntimeError)" in code["detail"]

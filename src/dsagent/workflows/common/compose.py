@@ -43,10 +43,17 @@ def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str]
     from dsagent.workflows.common.named import names_data
     from dsagent.workflows.common.prompting import requested_keys
 
-    frame = one_table(ctx) if ctx.settings.operations else None
-    database = database_tables(ctx) if ctx.settings.operations and frame is None else None
-    if (frame is None and database is None) or len(requested_keys(question)) > 1:  # several named values: more than one operation
+    if not ctx.settings.operations or len(requested_keys(question)) > 1:  # several named values: more than one operation
         return None
+    frame, database = one_table(ctx), None
+    if frame is None:
+        try:
+            database = database_tables(ctx)
+        except Exception as exc:  # noqa: BLE001 - the catalog or a values query failed: the operations are optional, free code answers
+            step["detail"] = step.get("detail", "") + f"no operation (the database's schema could not be read: {type(exc).__name__}); "
+            return None
+        if database is None:
+            return None
     ask = lambda text, model: ctx.llm_structured(messages_for(text), model)  # noqa: E731
     try:
         if database is not None:
