@@ -33,9 +33,11 @@ def one_table(ctx: "RunContext") -> Any:
 
 
 def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str], list["BaseMessage"]],
-                  step: dict[str, Any]) -> str | None:
+                  step: dict[str, Any], enabled: bool | None = None) -> str | None:
     """The compiled code of the operation the model chose for ``question``, or None (see the module).
-    ``messages_for(instruction)`` puts the workflow's stable prefix before each instruction."""
+    ``messages_for(instruction)`` puts the workflow's stable prefix before each instruction.
+    ``enabled``: whether operations are used (default: the setting ``operations``; the check of
+    :mod:`~dsagent.workflows.common.verify` uses them as its own route whatever the setting)."""
     from dsagent.errors import StructuredOutputError
     from dsagent.ops import table_schema
     from dsagent.ops.choose import choose
@@ -43,7 +45,7 @@ def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str]
     from dsagent.workflows.common.named import names_data
     from dsagent.workflows.common.prompting import requested_keys
 
-    if not ctx.settings.operations or len(requested_keys(question)) > 1:  # several named values: more than one operation
+    if not (ctx.settings.operations if enabled is None else enabled) or len(requested_keys(question)) > 1:  # several named values: more than one operation
         return None
     frame, database = one_table(ctx), None
     if frame is None:

@@ -11,6 +11,12 @@ and their result is shown instead (2 of 3, said so); with neither, the answer st
 not verified, with the other candidates named. A check whose result is NaN or does not fit the
 question (:func:`common.fit.result_misfit`) gets one fix with the reason and is no vote.
 
+The first check takes the other route than the answer where it can (:func:`first_check`): an
+answer whose code the model wrote freely (the setting ``operations`` off) is checked by an analysis
+operation the model chooses, compiled by code (``dsagent.ops``), when one fits (the setting
+``check_operations``); two codes from one model and one prompt style can share a misreading, a
+chosen operation shares none of the answer's code. Free code when no operation fits or it fails.
+
 :func:`independent` writes and runs one such code; robust's node 5 builds its cross-check on it.
 :func:`start_check` starts the first one on the model's spare lane (``RunContext.ahead``) while the
 run writes its own code, and :func:`verify` takes it ready. The mark goes into every workflow's
@@ -90,6 +96,32 @@ def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float 
     return {"code": code, "result_str": None, "error": failed["error"]}, run
 
 
+def operation_check(ctx: "RunContext", state: Mapping[str, Any]) -> tuple[dict[str, Any], Any] | None:
+    """The question answered by an analysis operation the model chooses (common.compose), run apart:
+    the check of an answer written as free code. None when no operation fits, or its result fails or
+    misfits (a composed code is not fixed): free code checks instead."""
+    from dsagent.workflows.common.compose import composed_code
+
+    step: dict[str, Any] = {}
+    code = composed_code(ctx, state["question"], lambda text: stable_messages(state, text), step, enabled=True)
+    if code is None:
+        return None
+    run = ctx.sandbox.run(code, apart=True)
+    if not run.success or nan_problem(run.result) or _misfit(ctx, state["question"], code, run):
+        return None
+    return {"code": code, "result_str": run.result, "error": None, "route": "operation"}, run
+
+
+def first_check(ctx: "RunContext", state: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The first independent computation: an operation when the answer's code is the model's own
+    (see the module), else, or when none fits, an independent code (:func:`independent`)."""
+    if ctx.settings.check_operations and not ctx.settings.operations:
+        found = operation_check(ctx, state)
+        if found is not None:
+            return found
+    return independent(ctx, state)
+
+
 def same_code(a: str, b: str) -> bool:
     """The same computation: the same syntax tree but for comments, spacing and imports (the
     sandbox has the libraries bound already); codes that do not parse compare line by line."""
@@ -126,7 +158,7 @@ def start_check(ctx: "RunContext", state: Mapping[str, Any], node: str, key: str
     messages = stable_messages(state, check_instruction(state))
     if only_if_read and not ctx.prefix_ready(messages):
         return
-    ctx.ahead(key, node, lambda: (messages, *independent(ctx, state)))
+    ctx.ahead(key, node, lambda: (messages, *first_check(ctx, state)))
 
 
 def checking_ahead(ctx: "RunContext", key: str = AHEAD) -> bool:
@@ -146,7 +178,7 @@ def take_check(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) ->
         else:
             if same_prompt(messages, stable_messages(state, check_instruction(state))):
                 return check, run
-    return independent(ctx, state)
+    return first_check(ctx, state)
 
 
 @dataclass
@@ -163,9 +195,11 @@ class Verification:
     """Results of the checks that differ from the answer shown (for "not sure" in the explanation)."""
 
     def record(self) -> dict[str, Any]:
-        """What ``final_output`` carries: ``verified``, ``verification``, and the checks' codes and results."""
+        """What ``final_output`` carries: ``verified``, ``verification``, and the checks' codes, results
+        and routes (``operation`` or ``code``)."""
         return {"verified": self.verified, "verification": self.verification,
-                "verification_checks": [{"code": c["code"], "result": c.get("result_str"), "error": c.get("error")} for c in self.checks]}
+                "verification_checks": [{"code": c["code"], "result": c.get("result_str"), "error": c.get("error"),
+                                         "route": c.get("route", "code")} for c in self.checks]}
 
 
 def not_checked(why: str) -> Verification:
