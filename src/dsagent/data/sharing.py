@@ -76,10 +76,12 @@ def summarize_for_prompt(datasets: Mapping[str, Dataset], question: str | None, 
     if len(texts) == 1:
         texts[0] = "df = " + texts[0]  # the sandbox binds df when there is exactly one dataset
     if tables:
-        from dsagent.data.table_profile import SQL_GUIDE
+        from dsagent.data.table_profile import SQL_GUIDE, joins_text
 
         dialects = sorted({ds.table.dialect for ds in datasets.values() if ds.table is not None})
-        tables.insert(0, SQL_GUIDE.format(max_rows=settings.sql_max_rows, dialects=", ".join(dialects)))
+        guide = SQL_GUIDE.format(max_rows=settings.sql_max_rows, dialects=", ".join(dialects))
+        joins = joins_text([ds.table for ds in datasets.values() if ds.table is not None])
+        tables.insert(0, guide + ("\n" + joins if joins else ""))
     return "\n\n".join(texts + tables)
 
 

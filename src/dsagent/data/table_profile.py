@@ -69,6 +69,19 @@ def profile_text(info: Any, sample: Any, sharing: str, dataset_id: str) -> str:
     return "\n".join(lines)
 
 
+def joins_text(infos: list[Any]) -> str:
+    """How several tables join, one line for code that writes SQL over them: the catalog's foreign
+    keys, then key columns matched by name (``orders.customer_id`` → ``customers.id``), as
+    :func:`dsagent.ops.dbschema.table_joins` finds them. Empty when none is found."""
+    from dsagent.ops.dbschema import table_joins
+
+    joins, _ = table_joins(infos)
+    if not joins:
+        return ""
+    return "Joins: " + ", ".join(f"{sql_name(j.left)}.{sql_name(j.left_column)} = {sql_name(j.right)}.{sql_name(j.right_column)}"
+                                 for j in joins)
+
+
 SQL_GUIDE = (
     "Database tables are not loaded in pandas: sql(query) runs one SELECT in the database and returns a "
     "pandas DataFrame of at most {max_rows:,} rows. Write DuckDB SQL (it is translated for {dialects}); "

@@ -143,12 +143,21 @@ def database_schema(datasets: Iterable[Any], values: Values | None = None, const
             read = (lambda t=name, c=col: [_as_text(v) for v in values(t, c)]) if values else (lambda: [])
             columns.append(column_kind(qualified(name, col), dtype, info.stats.get(col) or {}, int(info.rows or 0), sample, read))
     rows = {name: int(ds.table.rows or 0) for name, ds in tables.items()}
-    foreign, unique = constraints or ([], set())
+    joins, keys = table_joins([ds.table for ds in tables.values()], constraints)
+    return DatabaseSchema(rows=max(rows.values(), default=0), columns=tuple(columns), joins=joins, table_rows=rows, keys=keys)
+
+
+def table_joins(infos: Iterable[Any], constraints: Constraints | None = None) -> tuple[tuple[Join, ...], frozenset[str]]:
+    """The joins between described tables (``sources.tables.TableInfo``) and their key columns
+    (``table.column``): the catalog's foreign keys and keys (``constraints``, default those the
+    tables were described with), then those found by the columns' names (:func:`joins_of`)."""
+    tables = {info.name: info for info in infos}
+    foreign, unique = constraints or ([(i.name, c, rt, rc) for i in tables.values() for c, rt, rc in getattr(i, "foreign_keys", ())],
+                                      {(i.name, c) for i in tables.values() for c in getattr(i, "keys", ())})
     declared = [Join(t, c, rt, rc) for t, c, rt, rc in foreign if t in tables and rt in tables]
-    keys = frozenset({qualified(name, col) for name, ds in tables.items() for col, _ in ds.table.columns if _is_key(ds.table, col)}
+    keys = frozenset({qualified(name, col) for name, info in tables.items() for col, _ in info.columns if _is_key(info, col)}
                      | {qualified(t, c) for t, c in unique} | {qualified(j.right, j.right_column) for j in declared})
-    return DatabaseSchema(rows=max(rows.values(), default=0), columns=tuple(columns),
-                          joins=joins_of({n: ds.table for n, ds in tables.items()}, declared, keys), table_rows=rows, keys=keys)
+    return joins_of(tables, declared, keys), keys
 
 
 def join_path(schema: DatabaseSchema, base: str, needed: Iterable[str]) -> list[Join] | None:

@@ -37,6 +37,10 @@ class TableInfo:
     """(name, database type) of every column."""
     stats: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per column: ``nonnull``, ``distinct`` and, for ordered types, ``min`` and ``max``."""
+    foreign_keys: list[tuple[str, str, str]] = field(default_factory=list)
+    """The catalog's single-column foreign keys: (column, referenced table, referenced column)."""
+    keys: list[str] = field(default_factory=list)
+    """The catalog's single-column primary-key or unique columns."""
 
 
 def _stats_query(table: str, columns: list[tuple[str, str]], dialect: str) -> str:
@@ -57,9 +61,12 @@ def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
     import pandas as pd
 
     out = []
+    foreign, unique = _constraints(engine)
     for n, table in enumerate(engine.tables()):
         columns = engine.columns(table)
-        info = TableInfo(table, engine.label, engine.dialect, None, columns)
+        info = TableInfo(table, engine.label, engine.dialect, None, columns,
+                         foreign_keys=[(c, rt, rc) for t, c, rt, rc in foreign if t == table],
+                         keys=sorted(c for t, c in unique if t == table))
         sample = pd.DataFrame(columns=[c for c, _ in columns])
         if n < MAX_TABLES:
             frame, _ = _read(engine, table, _stats_query(table, columns, engine.dialect), 1)
@@ -76,6 +83,18 @@ def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
                     pass  # a row over the byte budget: the profile shows no sample rows
         out.append((info, sample))
     return out
+
+
+def _constraints(engine: Any) -> tuple[list[tuple[str, str, str, str]], set[tuple[str, str]]]:
+    """The catalog's foreign keys and key columns (``engine.constraints()``), read once with the
+    tables; none when the engine has no such reading or the catalog refuses it (the joins are then
+    found by the columns' names, :func:`dsagent.ops.dbschema.joins_of`)."""
+    if not hasattr(engine, "constraints"):
+        return [], set()
+    try:
+        return engine.constraints()
+    except Exception:  # noqa: BLE001 - the keys only help; a catalog that will not say them loses nothing else
+        return [], set()
 
 
 def _read(engine: Any, table: str, query: str, max_rows: int) -> tuple[Any, bool]:

@@ -89,8 +89,7 @@ def database_tables(ctx: "RunContext") -> Any:
 
     engine = broker.engine
     values = None if ctx.settings.data_sharing == "schema" or not hasattr(engine, "run") else _values_reader(engine)
-    constraints = engine.constraints() if hasattr(engine, "constraints") else None
-    return database_schema(datasets, values, constraints)
+    return database_schema(datasets, values)  # joins from the keys the tables were described with (sources.tables)
 
 
 def _values_reader(engine: Any) -> Callable[[str, str], list[str]]:
