@@ -77,7 +77,32 @@ def single_shot(model, q: dict, data: Path) -> dict[str, float]:  # type: ignore
             "evaluated": usage.get("input_tokens", 0) - cached, "generated": usage.get("output_tokens", 0)}
 
 
-def report(rows: list[dict]) -> str:
+def routes(row: dict, run_log=None) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def]
+    """The route of the answer's code (``operation``: compiled from a chosen operation; ``code``: the
+    model's own; ``-``: none) and of each check, from the run's final output in the run log."""
+    from dsagent.ops.compile import composed
+
+    if run_log is None or not row.get("run_id"):
+        return "?", []
+    try:
+        out = json.loads(run_log.get_run(row["run_id"]).get("final_output") or "{}")
+    except Exception:  # noqa: BLE001 - a run missing from this machine's run log: unknown
+        return "?", []
+    answer = "-" if not out.get("code") else "operation" if composed(out["code"]) else "code"
+    return answer, ["operation" if composed(c.get("code")) else "code" for c in out.get("verification_checks") or []]
+
+
+def routes_line(rows: list[dict], run_log=None) -> str:  # type: ignore[no-untyped-def]
+    """How many answers an operation computed (and how many of those are right), and how many first checks."""
+    found = [(routes(r, run_log), dabench.right(r)) for r in rows]
+    by_op = [right for (answer, _), right in found if answer == "operation"]
+    checks = sum(1 for (_, checks), _ in found if checks and checks[0] == "operation")
+    unknown = sum(1 for (answer, _), _ in found if answer == "?")
+    return (f"answered by an operation {len(by_op)}/{len(rows)} (right {sum(by_op)}) · first check by an operation {checks}/{len(rows)}"
+            + (f" · {unknown} runs not in this run log" if unknown else ""))
+
+
+def report(rows: list[dict], run_log=None) -> str:  # type: ignore[no-untyped-def]
     if not rows:
         return "no rows"
     totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -103,6 +128,7 @@ def report(rows: list[dict]) -> str:
               f"evaluated/q {statistics.mean(sums(r, 'evaluated') for r in rows):.0f} · "
               f"generated/q {statistics.mean(sums(r, 'generated') for r in rows):.0f}"]
     lines.append(dabench.verified_line(rows))
+    lines.append(routes_line(rows, run_log))
     if single:
         lines.append(f"single-shot generation: median {med(single):.1f} s · workflow / single-shot "
                      f"{med([r['seconds'] for r in rows]) / max(med(single), 1e-9):.1f}x")
@@ -158,12 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         print(compare([(str(p), [json.loads(x) for x in p.read_text().splitlines() if x.strip()]) for p in args.compare]))
         return 0
-    if args.report:
-        print(report([json.loads(x) for x in args.report.read_text().splitlines() if x.strip()]))
-        return 0
     from dsagent.config import load_settings
-    from dsagent.llm.registry import get_chat_model
     from dsagent.store import RunLog
+
+    if args.report:
+        print(report([json.loads(x) for x in args.report.read_text().splitlines() if x.strip()], RunLog(load_settings().db_url)))
+        return 0
+    from dsagent.llm.registry import get_chat_model
 
     questions = dabench.load_questions(args.data)
     if args.ids:
@@ -183,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             f.write(json.dumps(row) + "\n")
         print(f"[{i}/{len(questions)}] id={q['id']} {'ok' if row['correct'] and all(row['correct']) else 'x '} "
               f"{row['seconds']:.0f}s (single-shot {row['single_shot']['seconds']:.0f}s)", file=sys.stderr, flush=True)
-    print(report(rows))
+    print(report(rows, run_log))
     return 0
 
 

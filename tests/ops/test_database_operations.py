@@ -182,3 +182,34 @@ def test_a_value_a_column_cannot_hold_is_a_problem_not_a_crash(shop):
 
     chosen = choose(ask, "How many orders?", schema, compiler=lambda c: compile_sql(c, schema, "sqlite"))
     assert chosen.code == "" and "is not a number" in chosen.why_not
+
+
+def test_a_year_or_a_month_filters_the_whole_period_in_sql(tmp_path):
+    from dsagent.config import load_settings
+    from dsagent.sources.attach import open_sources
+    from dsagent.sources.guard import translate
+
+    path = tmp_path / "visits.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE visits (visit_id INTEGER PRIMARY KEY, seen_at TEXT, fee REAL)")
+    days = pd.date_range("2023-11-20", periods=40, freq="3D")
+    con.executemany("INSERT INTO visits VALUES (?, ?, ?)", [(i, d.strftime("%Y-%m-%d 09:30:00"), float(i)) for i, d in enumerate(days)])
+    con.commit()
+    con.close()
+    _, broker, tables = open_sources([str(path)], load_settings())
+    try:
+        schema = database_schema(tables.values())
+        assert schema.column("visits.seen_at").kind == "date"
+        engine = broker.engine
+
+        def count(op, value):
+            code = compile_sql(Choice(op="count_rows", filters=[{"column": "visits.seen_at", "op": op, "value": value}]), schema, "sqlite")
+            return run(code, lambda query: engine.run(translate(query, engine.dialect), 10_000)[0])
+
+        assert count("==", "2024") == int((days.year == 2024).sum())
+        assert count("==", "2023-12") == int(((days.year == 2023) & (days.month == 12)).sum())
+        assert count(">", "2023") == int((days.year > 2023).sum())
+        assert count("<=", "2023-12") == int((days < "2024-01-01").sum())
+        assert count("!=", "2023-12") == int(((days.year != 2023) | (days.month != 12)).sum())
+    finally:
+        broker.close()

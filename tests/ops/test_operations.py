@@ -188,3 +188,16 @@ def test_a_product_needs_numbers_and_an_aggregate_of_values(shop):
     s = table_schema(shop)
     assert "multiplied_by 'channel' is not a numeric column" in problems(Choice(op="aggregate", column="amount", times="channel", agg="sum"), s)
     assert any("multiplied_by needs" in p for p in problems(Choice(op="aggregate", column="amount", times="items", agg="count"), s))
+
+
+def test_a_year_or_a_month_filters_the_whole_period(shop):
+    days = pd.to_datetime(shop.day)
+    count = lambda op, value: ask(shop, op="count_rows", filters=[{"column": "day", "op": op, "value": value}])  # noqa: E731
+    assert count("==", "2024") == 12 and count("==", 2024.0) == 12 and count("==", "2023") == 0
+    assert count("==", "2024-02") == int((days.dt.month == 2).sum())
+    assert count(">", "2024-02") == int((days.dt.month > 2).sum())
+    assert count("<=", "2024-02") == int((days.dt.month <= 2).sum())
+    assert count("!=", "2024-02") == int((days.dt.month != 2).sum())
+    assert count(">=", "2024-03-01") == 6  # a full date compares as written
+    assert ask(shop, op="aggregate", column="amount", agg="sum",
+               filters=[{"column": "day", "op": "==", "value": "2024-03"}]) == shop.amount[days.dt.month == 3].sum()

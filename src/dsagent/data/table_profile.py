@@ -73,7 +73,7 @@ def joins_text(infos: list[Any]) -> str:
     """How several tables join, one line for code that writes SQL over them: the catalog's foreign
     keys, then key columns matched by name (``orders.customer_id`` → ``customers.id``), as
     :func:`dsagent.ops.dbschema.table_joins` finds them. Empty when none is found."""
-    from dsagent.ops.dbschema import table_joins
+    from dsagent.data.joins import table_joins
 
     joins, _ = table_joins(infos)
     if not joins:

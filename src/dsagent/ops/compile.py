@@ -10,6 +10,7 @@ model's hand-written filter often is not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -47,13 +48,52 @@ def _literal(value: Any, column: Any) -> str:
     return repr(typed_value(value, column))
 
 
+_PARTIAL_DATE = re.compile(r"(\d{4})(?:-(\d{1,2}))?")
+
+
+def period_bounds(value: Any) -> tuple[str, str] | None:
+    """A year (``2015``) or a month (``2015-03``) written as a date filter's value: the first day of
+    that period and of the next (ISO dates), so "in 2015" means the whole year, not its first
+    instant. None for a full date or anything else (it compares as written)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    m = _PARTIAL_DATE.fullmatch(str(value).strip())
+    if m is None:
+        return None
+    year, month = int(m.group(1)), m.group(2)
+    if month is None:
+        return f"{year:04d}-01-01", f"{year + 1:04d}-01-01"
+    if not 1 <= int(month) <= 12:
+        return None
+    after = (year + 1, 1) if int(month) == 12 else (year, int(month) + 1)
+    return f"{year:04d}-{int(month):02d}-01", f"{after[0]:04d}-{after[1]:02d}-01"
+
+
+def period_terms(op: str, bounds: tuple[str, str]) -> tuple[list[tuple[str, str]], str]:
+    """The comparisons a filter ``op <period>`` means, against the period's bounds, and how they
+    combine (``and`` / ``or``): ``== 2015`` is from 2015-01-01 up to 2016-01-01, ``> 2015`` from 2016-01-01."""
+    start, end = bounds
+    return {"==": ([(">=", start), ("<", end)], "and"), "!=": ([("<", start), (">=", end)], "or"),
+            ">=": ([(">=", start)], "and"), "<": ([("<", start)], "and"),
+            ">": ([(">=", end)], "and"), "<=": ([("<", end)], "and")}[op]
+
+
+def _date_condition(left: str, f: Filter) -> str:
+    bounds = period_bounds(f.value)
+    if bounds is None:
+        return f"(pd.to_datetime({left}) {f.op} pd.Timestamp({str(f.value)!r}))"
+    terms, joined = period_terms(f.op, bounds)
+    parts = [f"(pd.to_datetime({left}) {op} pd.Timestamp({bound!r}))" for op, bound in terms]
+    return parts[0] if len(parts) == 1 else "(" + (" & " if joined == "and" else " | ").join(parts) + ")"
+
+
 def _mask(frame: str, filters: list[Filter], schema: TableSchema) -> str:
     parts = []
     for f in filters:
         col = schema.column(f.column)
         left = f"{frame}[{f.column!r}]"
         if col is not None and col.kind == "date":
-            parts.append(f"(pd.to_datetime({left}) {f.op} pd.Timestamp({str(f.value)!r}))")
+            parts.append(_date_condition(left, f))
         else:
             parts.append(f"({left} {f.op} {_literal(f.value, col)})")
     return " & ".join(parts)

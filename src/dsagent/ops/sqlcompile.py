@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dsagent.ops.choice import Choice, Filter, problems
-from dsagent.ops.compile import MARK, NotCompilable, typed_value
+from dsagent.ops.compile import MARK, NotCompilable, period_bounds, period_terms, typed_value
 from dsagent.ops.dbschema import DatabaseSchema, join_path, split
 
 SQL_OPERATIONS = ("aggregate", "group_aggregate", "extreme_group", "extreme_row", "count_rows", "share", "distinct_count")
@@ -90,6 +90,12 @@ class _Query:
         parts = []
         for f in filters:
             column = self.schema.column(f.column)
+            bounds = period_bounds(f.value) if column is not None and column.kind == "date" else None
+            if bounds is not None:  # a year or a month: the whole period (compile.period_bounds)
+                terms, joined = period_terms(f.op, bounds)
+                found = [f"{self.col(f.column)} {op} {_text(bound)}" for op, bound in terms]
+                parts.append(found[0] if len(found) == 1 else "(" + f" {joined.upper()} ".join(found) + ")")
+                continue
             op = "<>" if f.op == "!=" else ("=" if f.op == "==" else f.op)
             value = typed_value(f.value, column)
             parts.append(f"{self.col(f.column)} {op} {_text(value) if isinstance(value, str) else repr(value)}")

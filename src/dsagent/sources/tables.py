@@ -88,7 +88,7 @@ def describe(engine: Any, sharing: str) -> list[tuple[TableInfo, Any]]:
 def _constraints(engine: Any) -> tuple[list[tuple[str, str, str, str]], set[tuple[str, str]]]:
     """The catalog's foreign keys and key columns (``engine.constraints()``), read once with the
     tables; none when the engine has no such reading or the catalog refuses it (the joins are then
-    found by the columns' names, :func:`dsagent.ops.dbschema.joins_of`)."""
+    found by the columns' names, :mod:`dsagent.data.joins`)."""
     if not hasattr(engine, "constraints"):
         return [], set()
     try:
