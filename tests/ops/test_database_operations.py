@@ -213,3 +213,8 @@ def test_a_year_or_a_month_filters_the_whole_period_in_sql(tmp_path):
         assert count("!=", "2023-12") == int(((days.year != 2023) | (days.month != 12)).sum())
     finally:
         broker.close()
+
+
+def test_counting_a_tables_rows_needs_no_filter(shop):
+    schema, sql = shop
+    assert run(compile_sql(Choice(op="count_rows", table="orders"), schema, "sqlite"), sql) == len(ORDERS)

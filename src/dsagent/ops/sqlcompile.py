@@ -54,11 +54,9 @@ class _Query:
     def __init__(self, choice: Choice, schema: DatabaseSchema) -> None:
         self.schema = schema
         used = [c for c in (choice.column, choice.times, choice.by, choice.other) if c] + [f.column for f in [*choice.filters, *choice.condition]]
-        tables = list(dict.fromkeys(split(c)[0] for c in used))
+        tables = list(dict.fromkeys([*([choice.table] if choice.table else []), *(split(c)[0] for c in used)]))  # first: the table counted
         if not tables:
             raise NotCompilable("the choice names no column")
-        if choice.table:  # the table whose rows are counted
-            tables = list(dict.fromkeys([choice.table, *tables]))
         for base in _bases(choice, tables, schema):
             path = join_path(schema, base, tables)
             if path is None:

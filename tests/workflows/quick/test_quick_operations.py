@@ -106,3 +106,27 @@ def test_a_database_schema_that_cannot_be_read_means_free_code(script_file, tmp_
     assert result.result_str.strip() == "5"
     code = [s for s in steps(result.run_id) if s["node"] == "code"][0]
     assert "no operation (the database's schema could not be read: RuntimeError)" in code["detail"]
+
+
+def test_a_sessions_later_questions_reuse_the_database_schema(script_file, tmp_path, monkeypatch):
+    """The schema (one values query per category column) is built once per connection, not per question."""
+    from dsagent.workflows.common import compose
+    from tests.ops.test_database_operations import make_db
+
+    reads = []
+    reader = compose._values_reader
+
+    def counting(engine):
+        values = reader(engine)
+        return lambda table, column: reads.append((table, column)) or values(table, column)
+
+    monkeypatch.setenv("DSAGENT_OPERATIONS", "true")
+    monkeypatch.setattr(compose, "_values_reader", counting)
+    choice = [{"operation": "count_rows"}, {"rows_of": "orders", "filters": []}]
+    spec = script_file([PLAN, *choice, "There are 5 orders.", PLAN, *choice, "Still 5."])
+    with Session([str(make_db(tmp_path / "shop.sqlite"))], model=spec) as session:
+        first = session.ask("How many orders are there?", workflow="quick")
+        once = len(reads)
+        second = session.ask("How many orders are there now?", workflow="quick")
+    assert first.result_str.strip() == second.result_str.strip() == "5"
+    assert once > 0 and len(reads) == once

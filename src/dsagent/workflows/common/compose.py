@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -80,16 +81,28 @@ def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str]
 
 def database_tables(ctx: "RunContext") -> Any:
     """The schema of the run's database tables (:mod:`dsagent.ops.dbschema`) when every dataset is
-    one, else None. Category values are read with one small query each unless data_sharing is schema."""
+    one, else None. Category values are read with one small query each unless data_sharing is schema;
+    the schema is built once per connection (the broker) and tables, as the profile is described once
+    per session: a session's later questions, and the check beside the answer, reuse it."""
     datasets = list(ctx.datasets.values())
     broker = getattr(ctx.sandbox, "broker", None)
     if not datasets or broker is None or any(getattr(ds, "table", None) is None for ds in datasets):
         return None
     from dsagent.ops.dbschema import database_schema
 
+    key = (ctx.settings.data_sharing, tuple(sorted(ds.id for ds in datasets)))
+    kept = _SCHEMAS.get(broker)
+    if kept is not None and kept[0] == key:
+        return kept[1]
     engine = broker.engine
     values = None if ctx.settings.data_sharing == "schema" or not hasattr(engine, "run") else _values_reader(engine)
-    return database_schema(datasets, values)  # joins from the keys the tables were described with (sources.tables)
+    schema = database_schema(datasets, values)  # joins from the keys the tables were described with (sources.tables)
+    _SCHEMAS[broker] = (key, schema)
+    return schema
+
+
+_SCHEMAS: "WeakKeyDictionary[Any, tuple[Any, Any]]" = WeakKeyDictionary()
+"""The database schema built for a broker (a session's connection), with what it was built for."""
 
 
 def _values_reader(engine: Any) -> Callable[[str, str], list[str]]:
