@@ -5,6 +5,7 @@ same answer computed in pandas by hand."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -184,11 +185,30 @@ def test_a_value_a_column_cannot_hold_is_a_problem_not_a_crash(shop):
     assert chosen.code == "" and "is not a number" in chosen.why_not
 
 
-def test_a_year_or_a_month_filters_the_whole_period_in_sql(tmp_path):
+@contextmanager
+def period_counter(path: Path, column: str):
+    """count(op, value): the rows a count_rows choice with one filter on ``column`` finds, compiled to
+    SQL and run on the file as the broker does (its kind must be a date)."""
     from dsagent.config import load_settings
     from dsagent.sources.attach import open_sources
     from dsagent.sources.guard import translate
 
+    _, broker, tables = open_sources([str(path)], load_settings())
+    try:
+        schema = database_schema(tables.values())
+        assert schema.column(column).kind == "date"
+        engine = broker.engine
+
+        def count(op, value):
+            code = compile_sql(Choice(op="count_rows", filters=[{"column": column, "op": op, "value": value}]), schema, engine.dialect)
+            return run(code, lambda query: engine.run(translate(query, engine.dialect), 10_000)[0])
+
+        yield count
+    finally:
+        broker.close()
+
+
+def test_a_year_or_a_month_filters_the_whole_period_in_sql(tmp_path):
     path = tmp_path / "visits.sqlite"
     con = sqlite3.connect(path)
     con.execute("CREATE TABLE visits (visit_id INTEGER PRIMARY KEY, seen_at TEXT, fee REAL)")
@@ -196,23 +216,36 @@ def test_a_year_or_a_month_filters_the_whole_period_in_sql(tmp_path):
     con.executemany("INSERT INTO visits VALUES (?, ?, ?)", [(i, d.strftime("%Y-%m-%d 09:30:00"), float(i)) for i, d in enumerate(days)])
     con.commit()
     con.close()
-    _, broker, tables = open_sources([str(path)], load_settings())
-    try:
-        schema = database_schema(tables.values())
-        assert schema.column("visits.seen_at").kind == "date"
-        engine = broker.engine
-
-        def count(op, value):
-            code = compile_sql(Choice(op="count_rows", filters=[{"column": "visits.seen_at", "op": op, "value": value}]), schema, "sqlite")
-            return run(code, lambda query: engine.run(translate(query, engine.dialect), 10_000)[0])
-
+    with period_counter(path, "visits.seen_at") as count:
         assert count("==", "2024") == int((days.year == 2024).sum())
         assert count("==", "2023-12") == int(((days.year == 2023) & (days.month == 12)).sum())
         assert count(">", "2023") == int((days.year > 2023).sum())
         assert count("<=", "2023-12") == int((days < "2024-01-01").sum())
         assert count("!=", "2023-12") == int(((days.year != 2023) | (days.month != 12)).sum())
-    finally:
-        broker.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite-month-text", "duckdb-date"])
+def test_a_period_filter_holds_for_month_text_and_real_dates(tmp_path, kind):
+    """A column of 'YYYY-MM' text, and a DuckDB DATE column: the whole period either way."""
+    import duckdb
+
+    months = pd.period_range("2014-11", periods=16, freq="M")
+    rows = [(i, str(m) if kind.startswith("sqlite") else m.to_timestamp().date(), float(i)) for i, m in enumerate(months)]
+    if kind.startswith("sqlite"):
+        path = tmp_path / "m.sqlite"
+        con = sqlite3.connect(path)
+        con.execute("CREATE TABLE sales (sale_id INTEGER PRIMARY KEY, month TEXT, amount REAL)")
+    else:
+        path = tmp_path / "m.duckdb"
+        con = duckdb.connect(str(path))
+        con.execute("CREATE TABLE sales (sale_id INTEGER PRIMARY KEY, month DATE, amount REAL)")
+    con.executemany("INSERT INTO sales VALUES (?, ?, ?)", rows)
+    con.commit()
+    con.close()
+    with period_counter(path, "sales.month") as count:
+        assert count("==", "2015") == 12 and count("==", 2015.0) == 12
+        assert count("==", "2015-03") == 1 and count("<=", "2015-03") == 5 and count(">", "2015-12") == 2
+        assert count("!=", "2015-03") == 15 and count("<", "2015") == 2 and count(">=", "2015-12") == 3
 
 
 def test_counting_a_tables_rows_needs_no_filter(shop):

@@ -64,6 +64,18 @@ def test_the_profile_names_declared_and_name_matched_joins(tmp_path, kind):
         broker.close()
 
 
+def test_a_long_joins_line_is_cut_and_counted(tmp_path, monkeypatch):
+    from dsagent.data import table_profile
+
+    monkeypatch.setattr(table_profile, "MAX_JOINS", 1)
+    broker, tables = described(make(tmp_path / "many.sqlite", declared=True, kind="sqlite"))
+    try:
+        joins = next(line for line in summarize_for_prompt(tables, "q", load_settings()).splitlines() if line.startswith("Joins: "))
+        assert joins.count(" = ") == 1 and joins.endswith("(and 2 more)")
+    finally:
+        broker.close()
+
+
 def test_without_the_declared_key_only_names_join(tmp_path):
     broker, tables = described(make(tmp_path / "plain.sqlite", declared=False, kind="sqlite"))
     try:

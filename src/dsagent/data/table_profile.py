@@ -69,17 +69,22 @@ def profile_text(info: Any, sample: Any, sharing: str, dataset_id: str) -> str:
     return "\n".join(lines)
 
 
+MAX_JOINS = 40
+"""Joins the profile's line names; more are counted, not listed (a wide catalog's line stays short)."""
+
+
 def joins_text(infos: list[Any]) -> str:
     """How several tables join, one line for code that writes SQL over them: the catalog's foreign
     keys, then key columns matched by name (``orders.customer_id`` → ``customers.id``), as
-    :func:`dsagent.ops.dbschema.table_joins` finds them. Empty when none is found."""
+    :func:`dsagent.data.joins.table_joins` finds them. Empty when none is found."""
     from dsagent.data.joins import table_joins
 
     joins, _ = table_joins(infos)
     if not joins:
         return ""
-    return "Joins: " + ", ".join(f"{sql_name(j.left)}.{sql_name(j.left_column)} = {sql_name(j.right)}.{sql_name(j.right_column)}"
-                                 for j in joins)
+    shown = [f"{sql_name(j.left)}.{sql_name(j.left_column)} = {sql_name(j.right)}.{sql_name(j.right_column)}" for j in joins[:MAX_JOINS]]
+    more = f" (and {len(joins) - MAX_JOINS} more)" if len(joins) > MAX_JOINS else ""
+    return "Joins: " + ", ".join(shown) + more
 
 
 SQL_GUIDE = (

@@ -51,10 +51,12 @@ def _literal(value: Any, column: Any) -> str:
 _PARTIAL_DATE = re.compile(r"(\d{4})(?:-(\d{1,2}))?")
 
 
-def period_bounds(value: Any) -> tuple[str, str] | None:
+def period_bounds(value: Any, as_text: bool = False) -> tuple[str, str] | None:
     """A year (``2015``) or a month (``2015-03``) written as a date filter's value: the first day of
     that period and of the next (ISO dates), so "in 2015" means the whole year, not its first
-    instant. None for a full date or anything else (it compares as written)."""
+    instant. ``as_text``: the period itself and the next (``2015-03``, ``2015-04``), bounds that
+    compare right, as text, with ISO dates, timestamps and ``YYYY-MM`` values alike (SQL compares the
+    column cast to text). None for a full date or anything else (it compares as written)."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     m = _PARTIAL_DATE.fullmatch(str(value).strip())
@@ -62,10 +64,12 @@ def period_bounds(value: Any) -> tuple[str, str] | None:
         return None
     year, month = int(m.group(1)), m.group(2)
     if month is None:
-        return f"{year:04d}-01-01", f"{year + 1:04d}-01-01"
+        return (f"{year:04d}", f"{year + 1:04d}") if as_text else (f"{year:04d}-01-01", f"{year + 1:04d}-01-01")
     if not 1 <= int(month) <= 12:
         return None
     after = (year + 1, 1) if int(month) == 12 else (year, int(month) + 1)
+    if as_text:
+        return f"{year:04d}-{int(month):02d}", f"{after[0]:04d}-{after[1]:02d}"
     return f"{year:04d}-{int(month):02d}-01", f"{after[0]:04d}-{after[1]:02d}-01"
 
 

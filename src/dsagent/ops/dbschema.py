@@ -74,7 +74,8 @@ def _numeric_key(value: str) -> float:
 def database_schema(datasets: Iterable[Any], values: Values | None = None, constraints: Constraints | None = None) -> DatabaseSchema:
     """The schema over every database table among ``datasets`` (those with ``.table``). ``values``
     reads a category's values (None: none are read, as under ``data_sharing = "schema"``);
-    ``constraints``: the catalog's (``engine.constraints()``), declared joins and keys first."""
+    ``constraints``: the catalog's keys (default: those the tables were described with,
+    ``TableInfo.foreign_keys`` / ``keys``), declared joins and keys first."""
     tables = {ds.table.name: ds for ds in datasets if getattr(ds, "table", None) is not None}
     columns: list[Column] = []
     for name, ds in tables.items():

@@ -88,10 +88,10 @@ class _Query:
         parts = []
         for f in filters:
             column = self.schema.column(f.column)
-            bounds = period_bounds(f.value) if column is not None and column.kind == "date" else None
-            if bounds is not None:  # a year or a month: the whole period (compile.period_bounds)
+            bounds = period_bounds(f.value, as_text=True) if column is not None and column.kind == "date" else None
+            if bounds is not None:  # a year or a month: the whole period, compared as ISO text (compile.period_bounds)
                 terms, joined = period_terms(f.op, bounds)
-                found = [f"{self.col(f.column)} {op} {_text(bound)}" for op, bound in terms]
+                found = [f"CAST({self.col(f.column)} AS VARCHAR) {op} {_text(bound)}" for op, bound in terms]
                 parts.append(found[0] if len(found) == 1 else "(" + f" {joined.upper()} ".join(found) + ")")
                 continue
             op = "<>" if f.op == "!=" else ("=" if f.op == "==" else f.op)

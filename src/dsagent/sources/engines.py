@@ -146,7 +146,7 @@ class SqlAlchemySource(BoundedEngine):
 
     def constraints(self) -> tuple[list[tuple[str, str, str, str]], set[tuple[str, str]]]:
         """The catalog's single-column foreign keys (table, column, referenced table, column) and
-        primary-key or unique columns (table, column): the joins the operations follow."""
+        primary-key columns (table, column): the joins the operations and the profile follow."""
         from sqlalchemy import inspect
 
         inspector = inspect(self.engine)

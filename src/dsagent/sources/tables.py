@@ -40,7 +40,7 @@ class TableInfo:
     foreign_keys: list[tuple[str, str, str]] = field(default_factory=list)
     """The catalog's single-column foreign keys: (column, referenced table, referenced column)."""
     keys: list[str] = field(default_factory=list)
-    """The catalog's single-column primary-key or unique columns."""
+    """The catalog's single-column keys (primary keys; DuckDB's unique constraints too)."""
 
 
 def _stats_query(table: str, columns: list[tuple[str, str]], dialect: str) -> str:

@@ -71,3 +71,24 @@ def test_when_every_attempt_fails_the_operation_answers(script_file, sales_csv):
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     assert result.verified is True
     assert session.model.remaining == 0
+
+
+def test_an_operation_route_that_raises_means_a_free_code_check(script_file, sales_csv, monkeypatch):
+    from dsagent.workflows.common import verify
+
+    def broken(ctx, state):
+        raise KeyError("a join path the compiler did not expect")
+
+    monkeypatch.setattr(verify, "operation_check", broken)
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)"])
+    result, session = ask(spec, [sales_csv], check_operations=True)
+    assert result.verified is True and result.verification_checks[0]["route"] == "code"
+    assert session.model.remaining == 0
+
+
+def test_the_check_after_an_operation_is_sampled_as_a_first_free_code():
+    from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE
+    from dsagent.workflows.common.verify import second_temperature
+
+    assert second_temperature({"route": "operation"}) is None
+    assert second_temperature({"route": "code"}) == RESAMPLE_TEMPERATURE == second_temperature({})

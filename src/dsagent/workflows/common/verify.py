@@ -116,10 +116,20 @@ def first_check(ctx: "RunContext", state: Mapping[str, Any]) -> tuple[dict[str, 
     """The first independent computation: an operation when the answer's code is the model's own
     (see the module), else, or when none fits, an independent code (:func:`independent`)."""
     if ctx.settings.check_operations and not ctx.settings.operations:
-        found = operation_check(ctx, state)
+        try:
+            found = operation_check(ctx, state)
+        except Exception:  # noqa: BLE001 - the route is optional: any failure of it (a compile, the run, the model) means free code
+            found = None
         if found is not None:
             return found
     return independent(ctx, state)
+
+
+def second_temperature(first: Mapping[str, Any]) -> float | None:
+    """The temperature of the check after ``first``: warmer than the first free code (the same
+    prompt again would give the same code), the model's own when the first was an operation (no free
+    code has been sampled yet)."""
+    return None if first.get("route") == "operation" else RESAMPLE_TEMPERATURE
 
 
 def same_code(a: str, b: str) -> bool:
@@ -233,7 +243,7 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
         return Verification(False, f"not verified: the independent computation failed ({clip(first['error'] or '', 120)})", [first])
     if backs(first):
         return Verification(True, "verified: an independent computation of the question gives the same result", [first])
-    second, second_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
+    second, second_run = independent(ctx, state, second_temperature(first), (first,))
     checks = [first, second]
     if backs(second):
         return Verification(True, f"verified: 2 of 3 computations agree (one independent computation gave {clip(first['result_str'], 80)})",
@@ -259,7 +269,7 @@ def verify_rescued(ctx: "RunContext", state: Mapping[str, Any], check: dict[str,
     second one, sampled warmer, agrees with it from another code; "not checked" when the setting verify is off."""
     if (off := _setting_off(ctx)) is not None:
         return off
-    second, _ = independent(ctx, state, RESAMPLE_TEMPERATURE, (check,))
+    second, _ = independent(ctx, state, second_temperature(check), (check,))
     if votes_with(check, second):
         return Verification(True, "verified: the code step failed every attempt; two independent computations of the question "
                                   "agree on this result", [check, second])

@@ -43,7 +43,7 @@ from dsagent.runtime import RunContext
 from dsagent.workflows.common.agreement import answers_agree, results_agree
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, clip, execution_result, record_figures
 from dsagent.workflows.common.verify import checking_ahead as checking
-from dsagent.workflows.common.verify import Verification, from_checks, independent, start_check, take_check, votes_with
+from dsagent.workflows.common.verify import Verification, from_checks, independent, second_temperature, start_check, take_check, votes_with
 from dsagent.workflows.robust.schemas import code_verdict
 
 
@@ -108,7 +108,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     if answers_agree(state["question"], result_str, first["result_str"]):
         check["reference"] = first["result_str"]
         return Verdict(agreed(), check, "cross-check agrees")
-    second, second_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first,))
+    second, second_run = independent(ctx, state, second_temperature(first), (first,))
     check["second"] = second
     if answers_agree(state["question"], result_str, second["result_str"]):
         check["reference"] = result_str
