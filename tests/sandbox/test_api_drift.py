@@ -34,6 +34,7 @@ def _error(call) -> str:
     # dates as text, or as dates, in a model's X
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(pd.DataFrame({"d": ["2015-01-01", "2015-01-02"]}), [1, 2]), "pd.to_datetime"),
     (lambda: pd.Series(["1/2/2015", "1/3/2015"]).astype(float), ".dt.dayofyear"),
+    (lambda: pd.Series(["2024-01-02", "2024-03-04"]).dt.year, "pd.to_datetime(df['col']).dt.year"),
     (lambda: np.corrcoef(pd.to_datetime(pd.Series(["2015-01-01", "2015-01-02"])), [1, 2]), "(d - d.min()).dt.days"),
     # a text category in a model's X: encode it (a number stored as text gets to_numeric instead)
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["c"]], [1, 2, 3]), "get_dummies"),

@@ -32,6 +32,15 @@ def test_namespace_persists_but_result_is_reset(sandbox: Sandbox) -> None:
     assert sandbox.run("result = x").result == "120"
 
 
+def test_a_helper_a_cell_shadowed_with_a_value_is_back_for_the_next_cell(sandbox: Sandbox) -> None:
+    res = sandbox.run("sql = 'SELECT 1'\npd = 3\nresult = (sql, pd)")
+    assert res.success and res.result == "('SELECT 1', 3)"  # the cell itself sees what it bound
+    res = sandbox.run("result = (callable(sql), pd.__name__)")
+    assert res.success and res.result == "(True, 'pandas')", res.error
+    res = sandbox.run("def sql(q):\n    return 'mine'\nresult = 1")  # a function of its own stays
+    assert sandbox.run("result = sql('x')").result == "mine"
+
+
 def test_dataframe_result_is_shown_and_saved(sandbox: Sandbox) -> None:
     res = sandbox.run("print('summary'); result = df.groupby('region')['amount'].sum()")
     assert res.success, res.error

@@ -219,3 +219,21 @@ def test_a_table_used_as_a_dataframe_says_to_use_sql(script_file, sqlite_db):
         for code in ("sales.groupby('region')['units'].sum()", "df['units'].mean()", "len(sales)"):
             run = sandbox.run(code)
             assert not run.success and "is a table in the database" in run.error and "sql(" in run.error, code
+
+
+def test_a_column_of_another_table_gets_the_table_that_has_it(db_file):
+    """The database's own error names a column the query's table lacks: the broker adds the tables
+    that have it (the fix is a join), or says no table has it (a text value in double quotes)."""
+    from types import SimpleNamespace
+
+    from dsagent.sources.broker import open_broker
+    from dsagent.sources.url import parse_source
+
+    broker = open_broker(parse_source(db_file), SimpleNamespace(sql_max_rows=10, sandbox_wall_s=10))
+    try:
+        wrong = broker.answer({"query": "SELECT SUM(quantity) FROM sales"})["error"]
+        assert "no table has a column `quantity`" in wrong and "'quantity'" in wrong
+        assert "`units` is a column of sales" in broker.answer({"query": "SELECT SUM(s.units) FROM sales AS t, (SELECT 1 AS x) s"})["error"]
+        assert " — " not in broker.answer({"query": "SELECT * FROM nowhere"})["error"]  # another error: no hint
+    finally:
+        broker.close()

@@ -46,6 +46,9 @@ _DRIFT: list[tuple[str, str]] = [
      "or numeric_only=True in mean/median/std/corr), or turn numbers stored as text into numbers "
      "(pd.to_numeric(s, errors='coerce'))."),
     # Not a moved API, but a message that does not say the fix, and the retry repeats the code.
+    (r"Can only use \.dt accessor with datetimelike values",
+     "the column holds text or numbers, not dates (a CSV or a database gives dates as text): convert text "
+     "first, pd.to_datetime(df['col']).dt.year; a column that already holds years is used as it is."),
     (r"Cannot set a DataFrame with multiple columns to the single column",
      "the right side has several columns (str.extract with two groups, or a DataFrame) and one column "
      "cannot hold them: assign each column separately (parts = s.str.extract(...); df['a'] = parts[0]), "

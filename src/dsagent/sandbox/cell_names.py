@@ -1,5 +1,6 @@
-"""The names a cell sees in the worker: the session's own, a cell's own copy (``apart``), or the
-data as loaded again (``fresh_data``). Runs inside the sandbox worker."""
+"""The names a cell sees in the worker: the session's own, a cell's own copy (``apart``), the
+data as loaded again (``fresh_data``), and the session's helpers given back (``helpers_back``).
+Runs inside the sandbox worker."""
 
 from __future__ import annotations
 
@@ -30,3 +31,20 @@ def fresh_data(namespace: dict[str, Any], loaded: dict[str, Any]) -> None:
     namespace["datasets"] = {k: own(v) for k, v in loaded.items()}
     if len(loaded) == 1:
         namespace["df"] = own(next(iter(loaded.values())))
+
+
+HELPERS = ("sql", "make_subplots", "pd", "np")
+"""The names the session provides that code calls (``sql()``) or uses as modules (``pd``)."""
+
+
+def helpers_back(namespace: dict[str, Any], helpers: dict[str, Any]) -> None:
+    """Each helper an earlier cell bound to a plain value (``sql = "SELECT …"``) bound to the
+    helper again: otherwise every later cell's ``sql(…)`` fails with "'str' object is not
+    callable", an error the model cannot trace to an earlier cell. A function or a module the
+    code bound on purpose stays."""
+    import types
+
+    for name, helper in helpers.items():
+        value = namespace.get(name, helper)
+        if value is not helper and not callable(value) and not isinstance(value, types.ModuleType):
+            namespace[name] = helper

@@ -253,10 +253,11 @@ def _build_namespace(datasets: dict[str, Any], tables: duck.Tables) -> dict[str,
 
 
 def _run_cell(message: dict[str, Any], namespace: dict[str, Any], workspace: Path,
-              loaded: dict[str, Any] | None = None) -> dict[str, Any]:
+              loaded: dict[str, Any] | None = None, helpers: dict[str, Any] | None = None) -> dict[str, Any]:
     n, code = message["cell"], message["code"]
     if message.get("fresh_data") and loaded is not None:
         cell_names.fresh_data(namespace, loaded)
+    cell_names.helpers_back(namespace, helpers or {})
     if message.get("apart"):
         namespace = cell_names.apart(namespace)
     namespace.pop("result", None)
@@ -357,6 +358,7 @@ def main() -> int:
             tables.con  # noqa: B018 - opens the views over the big files before the first cell
         if config.get("sql_bridge"):  # a database source: sql() asks dsagent, which holds the connection
             sql_bridge.bind(namespace, command_fd, reply_fd, config.get("sql_tables") or {})
+        helpers = {name: namespace[name] for name in cell_names.HELPERS if name in namespace}
     except BaseException as exc:  # noqa: BLE001 - the parent must learn why the worker died
         protocol.send(reply_fd, {"type": "fatal", "error": f"{type(exc).__name__}: {exc}"})
         return 1
@@ -373,7 +375,7 @@ def main() -> int:
                                      "importing": warmup.importing})
         elif message["op"] == "run":
             started = time.perf_counter()
-            reply = _run_cell(message, namespace, workspace, loaded)
+            reply = _run_cell(message, namespace, workspace, loaded, helpers)
             reply["duration_s"] = time.perf_counter() - started
             protocol.send(reply_fd, reply)
             warmup.may_import.set()

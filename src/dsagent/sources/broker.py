@@ -10,6 +10,7 @@ text with the URL's password removed.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -26,6 +27,7 @@ class Broker:
         self.max_rows = max_rows
         self.secrets = tuple(s for s in secrets if s)
         self.queries = 0
+        self._columns: dict[str, list[str]] | None = None  # table -> columns, read once for error hints
         self.table_names: dict[str, str] = {}
         """Names the sandbox binds to a hint that says "use sql()" (dataset id or table name -> table)."""
 
@@ -55,7 +57,7 @@ class Broker:
             return {"type": "sql_result", "error": f"refused: {exc}"}
         except Exception as exc:  # noqa: BLE001 - the database's error is the model's to fix
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            return {"type": "sql_result", "error": self.scrub(f"{type(exc).__name__}: {first}"[:2000])}
+            return {"type": "sql_result", "error": self.scrub(f"{type(exc).__name__}: {first}"[:2000] + self.where_column(first))}
         reply = encode(fetched)
         fetched.rows = []  # the rows are in the reply now: one copy, not two
         reply.update(type="sql_result", error=None, truncated=fetched.cut is not None, truncated_by=fetched.cut,
@@ -63,8 +65,35 @@ class Broker:
                      sql=text if text != query else None, seconds=round(time.perf_counter() - started, 3))
         return reply
 
+    def where_column(self, error: str) -> str:
+        """For an error that names a column no table of the query has (SQLite's "no such column",
+        DuckDB's "Referenced column … not found" or "… does not have a column named …",
+        PostgreSQL's "column … does not exist", MySQL's "Unknown column"), the tables that do have
+        it: a small model looks for a column in the table it already reads, and the fix is a join.
+        Empty for another error, or when the catalog cannot be read."""
+        found = _MISSING_COLUMN.search(error)
+        if not found:
+            return ""
+        name = next(g for g in found.groups() if g).split(".")[-1].strip('"`')
+        try:
+            if self._columns is None:
+                self._columns = {t: [c for c, _ in self.engine.columns(t)] for t in self.engine.tables()}
+        except Exception:  # noqa: BLE001 - a hint, never a second error
+            return ""
+        holders = [t for t, columns in self._columns.items() if name.lower() in (c.lower() for c in columns)]
+        if holders:
+            return (f" — `{name}` is a column of {', '.join(holders)}: join that table "
+                    "(ON the key columns the profile's Joins line names) and qualify the column with it.")
+        return (f" — no table has a column `{name}`: use a column the profile lists; "
+                f"a text value goes in single quotes ('{name}').")
+
     def close(self) -> None:
         self.engine.close()
+
+
+_MISSING_COLUMN = re.compile(r"no such column: ([\w.\"`]+)|Referenced column \"?([\w.]+)\"? not found|"
+                             r"column \"?([\w.]+)\"? does not exist|Unknown column '([\w.]+)'|"
+                             r"does not have a column named \"?([\w.]+)", re.I)
 
 
 def open_broker(spec: SourceSpec, settings: Any, files: dict[str, Any] | None = None) -> Broker:

@@ -4,7 +4,8 @@ Code that runs can still answer another question: a Series of per-row values for
 mean", ``idxmax()``'s row number for "which country", a chart stored as the answer, a question
 about one year or one group answered over all rows. Each finding is said like an error, so the code
 step gets it back and fixes it as it fixes an exception. The rules are about pandas and the
-question's wording, never about a dataset. A new fit check goes in :func:`result_misfit`; a mend
+question's wording, never about a dataset. A new fit check goes in :func:`result_misfit` (a check of
+each value of a dict of named values in ``fit_named``); a mend
 that fixes a misfit by code goes to ``mends/after_misfit.py``.
 """
 
@@ -14,6 +15,8 @@ import ast
 import re
 from collections.abc import Iterable
 
+from dsagent.workflows.common.fit_named import named_misfit
+from dsagent.workflows.common.naming import name_column, named_after_which, position_call
 from dsagent.workflows.common.wording import AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
@@ -23,9 +26,6 @@ _MANY = re.compile(r"\b(each|every|per (?!capita|cent|person|head)|(?<!divided )
                    r"first\s+\d+|rank|ranking|show|plot|chart|graph|visuali[sz]e|distribution|breakdown|trend|over time|"
                    r"compare)\b|\b(which|what)\s+\w+\s+(are|were)\b|\bthree|\btwo\b|\bfive\b|\bten\b|\d+\s+\w+(ies|s)\b",
                    re.I)
-_POSITION_CALLS = {"idxmax", "idxmin", "argmax", "argmin"}
-_LABEL_CHAINS = {"groupby", "value_counts", "set_index", "pivot", "pivot_table", "crosstab", "T", "transpose", "agg",
-                 "sum", "mean", "median", "count", "size", "max", "min", "std", "nunique", "resample"}
 _FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\.subplots|sns\.\w+|\w+\.plot)$")
 _MULTIROW = re.compile(r"\n.*\n")
 
@@ -55,6 +55,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultIsAFigure: `result = {figure}` replaces the answer with a chart. Keep the chart in `fig` "
                 "and the computed answer (the numbers or the name) in `result`.")
     kind, shown = er.get("result_type") or "", er.get("result_str") or ""
+    named = named_misfit(question, tree, shown, columns, text_columns) if kind == "dict" else None
+    if named:
+        return named
     one = asks_one_value(question)
     impossible = _impossible(question, kind, shown, one) or _counted(question, code, columns, text_columns) or _self_grouped(code)
     if impossible:
@@ -64,9 +67,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
                 f"{f' of {rows} rows' if rows else ''}. Reduce it to the single answer (for example .mean() or .sum() "
                 "of the computed column, or the top label of the grouped values with .idxmax()), and put that in `result`.")
-    whole = kind in ("int", "int64", "int32") and _position_call(tree) is None and _named_after_which(question, text_columns)
+    whole = kind in ("int", "int64", "int32") and position_call(tree) is None and named_after_which(question, text_columns)
     if WHICH_OPENS.search(question or "") and (kind in ("float", "float64", "float32") or whole):
-        name = _name_column(question, text_columns)
+        name = name_column(question, text_columns)
         return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is the number {shown.strip()[:40]}. "
                 f"Compute the value for every {repr(name) if name else 'group'} and take the label of the top one, e.g. "
                 f"result = df.groupby({name or 'name_col'!r})['value_col'].sum().idxmax().")
@@ -75,9 +78,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{first_row}` takes the first row's value, not the aggregate the question asks for. "
                 "Compute the per-row values as a column first (df['r'] = df['a'] / df['b']), then aggregate that column "
                 "(result = df['r'].mean()).")
-    call = _position_call(tree)
+    call = position_call(tree)
     if WHICH.search(question or "") and kind in ("int", "int64", "int32") and call:
-        name = _name_column(question, text_columns)
+        name = name_column(question, text_columns)
         fix = (f"result = df.loc[{call}, {name!r}]" if name else
                f"result = df.loc[{call}, 'name_col'] with the column that holds the names")
         return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is {shown.strip()}, the "
@@ -93,6 +96,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
+_QUERY = re.compile(r"(?:SELECT|select)\s+[\w*(][\s\S]*\b(?:FROM|from)\s+\w|(?:WITH|with)\s+\w+\s+(?:AS|as)\s*\(")
+"""A query as SQL is written (in capitals or all lower case), not a sentence that starts "Select …" or "With …"."""
 _EMPTY = re.compile(r"^(None|nan|NaN|NaT|<NA>|Series\(\[\],.*|Empty DataFrame\b.*)$", re.S)
 
 
@@ -100,6 +105,9 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
     """A result no answer to the question can be: nothing (None, NaN, an empty table) where one
     value was asked, or a share of the rows outside 0–100 %."""
     text = shown.strip()
+    if kind == "str" and _QUERY.match(text):
+        return ("ResultIsQueryText: `result` is the text of a SQL query, not its answer. Run the query and keep what it "
+                "returns: result = sql(query), then reduce that frame to the value the question asks for.")
     if one and not text and not kind:
         return ("ResultIsEmpty: the code stored no `result` (a chart alone, or values only printed). Compute the answer "
                 "the question asks for and store it in `result`.")
@@ -190,53 +198,6 @@ def _figure_as_result(tree: ast.AST) -> str | None:
     return None
 
 
-def _position_call(tree: ast.AST) -> str | None:
-    """The source of an idxmax/idxmin on a plain column (no groupby/aggregation in its chain), else None."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _POSITION_CALLS:
-            chain = {n.attr for n in ast.walk(node.func.value) if isinstance(n, ast.Attribute)}
-            if not chain & _LABEL_CHAINS:
-                return ast.unparse(node)
-    return None
-
-
-_AFTER_WHICH = re.compile(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", re.I)
-
-
-def _name_column(question: str, text_columns: Iterable[str]) -> str | None:
-    """The text column a "which <word>" question asks for: one of the two words after which/who
-    ("which Asian country", "which two stations"), else the first text column the question names."""
-    words = (w for pair in _AFTER_WHICH.findall(question or "") for w in pair)
-    found = _column_among(words, text_columns)
-    if found:
-        return found
-    columns = {str(c).lower(): str(c) for c in text_columns}
-    asked = (question or "").lower()
-    return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
-
-
-def _named_after_which(question: str, text_columns: Iterable[str]) -> bool:
-    """Does "which" / "who" name a text column in its next two words ("which Asian country")? Then a
-    whole number is no answer to it (one for "which year" or "which class" may be)."""
-    words = _AFTER_WHICH.search(question or "")
-    return bool(words) and _column_among(words.groups(), text_columns) is not None
-
-
-def _column_among(words: Iterable[str | None], text_columns: Iterable[str]) -> str | None:
-    """The first text column one of ``words`` names, as written or in the singular."""
-    columns = {str(c).lower(): str(c) for c in text_columns}
-    for word in filter(None, words):
-        for candidate in _singulars(word.lower()):
-            if candidate in columns:
-                return columns[candidate]
-    return None
-
-
-def _singulars(word: str) -> tuple[str, ...]:
-    """A word and its singular forms, in that order ("countries" → country, "stations" → station)."""
-    return tuple(dict.fromkeys((word, word.rstrip("s"), word[:-3] + "y" if word.endswith("ies") else word)))
-
-
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
     """A year or a data label the question names and the code never mentions."""
     lowered = (code or "").lower()
@@ -260,9 +221,9 @@ def name_at_label(question: str, code: str, execution_result: dict | None, text_
         tree = ast.parse(code or "")
     except SyntaxError:
         return None
-    if not (WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and _position_call(tree)):
+    if not (WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and position_call(tree)):
         return None
-    name = _name_column(question, text_columns)
+    name = name_column(question, text_columns)
     if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
         return None
     return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"
@@ -277,7 +238,7 @@ def numbered_names(question: str, code: str, execution_result: dict | None, text
     rows = series_rows(er.get("result_str")) if er.get("result_type") == "Series" else []
     if not (rows and re.search(r"\b(which|who)\b", question or "", re.I) and all(label.isdigit() for label, _ in rows)):
         return None
-    name = _name_column(question, text_columns) if _named_after_which(question, text_columns) else None
+    name = name_column(question, text_columns) if named_after_which(question, text_columns) else None
     if name is None or "reset_index" in (code or "") or not re.search(r"\bdf\b", code or ""):
         return None
     return f"result = result.set_axis(df.loc[result.index, {name!r}])"

@@ -69,8 +69,9 @@ def check_instruction(state: Mapping[str, Any], failed: Mapping[str, Any] | None
 def _misfit(ctx: "RunContext", question: str, code: str, run: Any) -> str | None:
     from dsagent.workflows.common.fit import result_misfit
     from dsagent.workflows.common.grounded import run_labels, run_text_columns
+    from dsagent.workflows.common.mends import run_facts
 
-    return result_misfit(question, code, execution_result(run), run_labels(ctx), run_text_columns(ctx))
+    return result_misfit(question, code, execution_result(run), run_labels(ctx), run_text_columns(ctx), run_facts(ctx).columns)
 
 
 def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float | None = None,

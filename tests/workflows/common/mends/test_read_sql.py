@@ -31,3 +31,21 @@ def test_only_over_a_database_and_only_when_the_connection_serves_nothing_else()
 def test_the_code_step_applies_it_with_its_label():
     mended, labels = mend_before_run(OWN_CONNECTION, MendFacts(database=True))
     assert "read_sql as sql()" in labels and "sql(query)" in mended
+
+
+def test_query_text_bound_to_sql_gets_a_name_of_its_own():
+    from dsagent.workflows.common.mends import mend_before_run
+    from dsagent.workflows.common.mends.database import mend_sql_shadowed
+
+    code = 'sql = """\nSELECT a FROM t\n"""\nresult = sql(sql).iloc[0]  # sql() runs it\n'
+    assert mend_sql_shadowed(code) == 'query = """\nSELECT a FROM t\n"""\nresult = sql(query).iloc[0]  # sql() runs it\n'
+    assert "sql(query_text)" in mend_sql_shadowed("query = 1\nsql = 'x'\nr = sql(sql)\n")
+    for kept in ("sql = 'x'\nprint(sql)\n", "def sql(q):\n    return q\nsql = 'x'\nsql(sql)\n",
+                 "from helpers import sql\nr = sql('x')\n", "r = sql('SELECT 1')\n",
+                 "def q(sql):\n    return sql.upper()\nsql = 'x'\nr = sql(sql)\n", "global sql\nsql = 'x'\nr = sql(sql)\n"):
+        assert mend_sql_shadowed(kept) == kept
+    # a column counted in bytes by ast, in characters here: a line with 'Zürich' is cut where it should be
+    assert mend_sql_shadowed("sql = \"SELECT * FROM t WHERE city = 'Zürich'\"; df = sql(sql)\n") == (
+        "query = \"SELECT * FROM t WHERE city = 'Zürich'\"; df = sql(query)\n")
+    mended, labels = mend_before_run(code, None)
+    assert "sql(query)" in mended and "query text kept apart from sql()" in labels

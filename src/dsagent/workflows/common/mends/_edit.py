@@ -29,10 +29,15 @@ def mend_nodes(code: str, edit: Callable[[ast.AST], tuple[ast.AST, str] | None])
 
 
 def replace_nodes(code: str, edits: list[tuple[ast.AST, str]]) -> str | None:
-    """``code`` with each node's source replaced by its text; None when two nodes overlap."""
-    offsets = line_offsets(code)
-    spans = sorted((offsets[node.lineno - 1] + node.col_offset, offsets[node.end_lineno - 1] + node.end_col_offset, text)
-                   for node, text in edits)
+    """``code`` with each node's source replaced by its text; None when two nodes overlap.
+    A node's column is counted in UTF-8 bytes (``ast``): turned into characters on its line, so
+    a line with 'Zürich' before the node is cut where it should be."""
+    offsets, lines = line_offsets(code), code.splitlines(keepends=True)
+
+    def at(line: int, col: int) -> int:
+        return offsets[line - 1] + len(lines[line - 1].encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+
+    spans = sorted((at(node.lineno, node.col_offset), at(node.end_lineno, node.end_col_offset), text) for node, text in edits)
     if any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:])):
         return None
     for start, end, text in reversed(spans):
@@ -68,3 +73,12 @@ def rename_name(code: str, old: str, new: str) -> str | None:
     for tok in tokens:  # positions stay the original ones: untokenize spaces by them
         out.append(tok._replace(string=new) if tok.type == tokenize.NAME and tok.string == old else tok)
     return tokenize.untokenize(out)
+
+
+def parses(code: str) -> bool:
+    """Does ``code`` parse (a mend keeps the code as written when its edit would not)?"""
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True

@@ -17,7 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.workflows.common.fit import asks_one_value, name_at_label, numbered_names
-from dsagent.workflows.common.mends._edit import rename_name, uses_df
+from dsagent.workflows.common.fit_named import named_values, written_values
+from dsagent.workflows.common.naming import key_column, row_number_call
+from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR
 
@@ -150,9 +152,27 @@ def names_of_rows(question: str, code: str, tree: ast.AST, er: dict, facts: Mend
     return code.rstrip("\n") + f"\n{line}\n" if line else None
 
 
+def named_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A named value the code writes as a plain ``idxmax()`` that gives a row number
+    (:func:`naming.row_number_call`) under a key that names a column (``{'year':
+    df['gas'].idxmax()}``), printed as a whole number: the value of that column at that row,
+    ``df.loc[df['gas'].idxmax(), 'year']``. Only in the one frame, with row labels kept (no reset_index)."""
+    if er.get("result_type") != "dict" or not facts.single_frame or "reset_index" in code or not uses_df(tree):
+        return None
+    shown = named_values(er.get("result_str")) or {}
+    edits = []
+    for key, value in written_values(tree).items():
+        column, printed = key_column(key, facts.columns), shown.get(key)
+        if (column and isinstance(printed, ast.Constant) and type(printed.value) is int and row_number_call(value, tree)):
+            edits.append((value, f"df.loc[{ast.unparse(value)}, {column!r}]"))
+    mended = replace_nodes(code, edits) if edits else None
+    return mended if mended and parses(mended) else None
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("year filter added", year_filter),
     ("row label → name", name_at_row),
+    ("row label → value at the row", named_at_row),
     ("row numbers → names", names_of_rows),
     ("share of the totals", share_of_totals),  # before the mean of the per-row shares
     ("aggregate of the per-row values", precedence),  # before the next: a / b.mean() is no per-row value

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from dsagent.workflows.common.mends._edit import called_name, mend_nodes, owns_its_lines
-from dsagent.workflows.common.mends.database import mend_read_sql
+from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shadowed
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
 
@@ -308,6 +308,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("groupby arithmetic per row", mend_groupby_arithmetic),
     ("chart kept out of result", mend_result_figure),
     ("read_sql as sql()", mend_read_sql),  # before the imports: it leaves sqlite3 / sqlalchemy unused
+    ("query text kept apart from sql()", mend_sql_shadowed),
     ("failing import dropped", mend_imports),
     ("Yes/No counted", mend_yes_no),
 ]

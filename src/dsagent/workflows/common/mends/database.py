@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from dsagent.workflows.common.mends._edit import called_name, owns_its_lines, replace_nodes
+from dsagent.workflows.common.mends._edit import called_name, owns_its_lines, parses, replace_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
 
 _READS = {"read_sql", "read_sql_query", "read_sql_table"}
@@ -60,3 +60,35 @@ def _connection_only(node: ast.stmt, connections: set[str]) -> bool:
     call = node.value if isinstance(node, ast.Expr) else None
     return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in {"close", "commit", "dispose"}
             and isinstance(call.func.value, ast.Name) and call.func.value.id in connections)
+
+
+def mend_sql_shadowed(code: str, facts: MendFacts | None = None) -> str:
+    """``sql = "SELECT …"`` then ``sql(sql)``: the query text bound to the name of the sandbox's
+    ``sql()`` ('str' object is not callable). The text gets a name of its own (``query``, or
+    ``query_text`` when ``query`` is taken); the calls of ``sql()`` stay. Not when the code has a
+    ``sql`` of its own (:func:`_own_sql`), nor when it never calls ``sql()`` (the worker gives the
+    next cell ``sql()`` back), nor when the renamed code would not parse."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "sql"]
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "sql"}
+    bound = any(isinstance(n.ctx, ast.Store) for n in names)
+    if not (bound and called) or any(_own_sql(n) for n in ast.walk(tree)):
+        return code
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    new = "query" if "query" not in taken else "query_text"
+    mended = replace_nodes(code, [(n, new) for n in names if id(n) not in called])
+    return mended if mended and parses(mended) else code
+
+
+def _own_sql(node: ast.AST) -> bool:
+    """A ``sql`` of the code's own: a function, class, parameter, import, or global/nonlocal name."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == "sql"
+    if isinstance(node, ast.arg):
+        return node.arg == "sql"
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((a.asname or a.name) == "sql" for a in node.names)
+    return isinstance(node, (ast.Global, ast.Nonlocal)) and "sql" in node.names

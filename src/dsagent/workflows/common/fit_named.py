@@ -1,0 +1,86 @@
+"""Each value of a dict of named values (``result = {'growth': …, 'year': …}``) checked as a single
+result is: the part of the fit check (``common.fit.result_misfit``) for answers of that shape."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+from dsagent.workflows.common.naming import key_column, name_column, row_number_call
+from dsagent.workflows.common.wording import WHICH
+
+
+def named_values(shown: str | None) -> dict[str, ast.expr] | None:
+    """The entries of a flat dict ``result`` as printed (``{'growth': nan, 'year': 52}``): key → the
+    value's parsed expression; None for another shape (not a dict, a key that is not text, cut short)."""
+    try:
+        node = ast.parse(re.sub(r"<NA>", "NA", (shown or "").strip()), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(node, ast.Dict) or not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+        return None
+    return {k.value: v for k, v in zip(node.keys, node.values)}  # type: ignore[union-attr]
+
+
+_MISSING = {"nan", "NaN", "NaT", "NA"}
+
+
+def written_values(tree: ast.AST) -> dict[str, ast.expr]:
+    """The named values the code writes itself: key → expression, from a dict literal assigned to
+    ``result`` (``result = {'year': …}``) and from ``result['year'] = …``. A dict the code computes
+    (``s.to_dict()``: labels of the data as keys) has none."""
+    found: dict[str, ast.expr] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == "result" and isinstance(node.value, ast.Dict):
+                found.update({k.value: v for k, v in zip(node.value.keys, node.value.values)
+                              if isinstance(k, ast.Constant) and isinstance(k.value, str)})
+            elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == "result"
+                  and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):
+                found[target.slice.value] = node.value
+    return found
+
+
+def _number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str], text_columns: Iterable[str]) -> str | None:
+    """A named value no answer can be: a whole table from ``sql()``, missing (NaN, NaT, NA: computed from nothing), idxmax's row
+    number under a key that names a column (or of a "which" question's one value), or a number
+    under a key that is the name of a text column. Only keys the code writes itself
+    (:func:`written_values`) are named values; each is checked as a single result is."""
+    values, written = named_values(shown), written_values(tree)
+    for key, expr in written.items():
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "sql":
+            return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is the whole table that sql() returns, not one value. "
+                    f"Take its value: sql(\"SELECT … AS v …\")['v'].iloc[0] (or .iloc[0, 0]).")
+    if not values or not written:
+        return None
+    values = {key: node for key, node in values.items() if key in written}
+    for key, node in values.items():
+        if isinstance(node, ast.Name) and node.id in _MISSING:
+            return (f"ResultIsEmpty: `result[{key!r}]` is {ast.unparse(node)}: it was computed from no rows or from missing "
+                    "values (a filter value not written as in DATA, a filter that no row passes, the empty first row of "
+                    ".diff()/.pct_change()/.shift()). Check each filter against DATA's values, drop missing values "
+                    "(.dropna()), then compute it again.")
+    texts = list(text_columns)
+    for key, node in values.items():
+        text = key_column(key, texts, whole=True)
+        if _number(node) and text:
+            return (f"ResultDoesNotFitQuestion: `result[{key!r}]` should be a {text!r} (a name), but it is the number "
+                    f"{ast.unparse(node)}. Take the {text!r} of the row or group the question picks, e.g. "
+                    f"df.loc[df['value_col'].idxmax(), {text!r}].")
+        which = WHICH.search(question or "") and len(written) == 1  # a "which" question's one value
+        column = key_column(key, columns) or (name_column(question, texts) if which else None)
+        if _number(node) and type(getattr(node, "value", None)) is int and column and row_number_call(written[key], tree):
+            call = ast.unparse(written[key])
+            return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {node.value}, the row label that "
+                    f"{call.rsplit('.', 1)[-1]} gives, not the {column!r} the question asks for. Take the value at "
+                    f"that row: df.loc[{call}, {column!r}].")
+    return None

@@ -1,0 +1,114 @@
+"""Which column a question's words or a named value's key name, and where code takes idxmax's
+row label: the readings of names that the fit checks (``common.fit``) and the mends share."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+_POSITION_CALLS = {"idxmax", "idxmin", "argmax", "argmin"}
+_LABEL_CHAINS = {"groupby", "value_counts", "set_index", "pivot", "pivot_table", "crosstab", "T", "transpose", "agg",
+                 "sum", "mean", "median", "count", "size", "max", "min", "std", "nunique", "resample"}
+
+
+def position_call(tree: ast.AST) -> str | None:
+    """The source of an idxmax/idxmin that gives a row number (:func:`row_number_call`), else None.
+
+    Not one whose row label is then looked up (``df.loc[df['x'].idxmax(), 'year']``, or a name
+    assigned from it that a subscript uses and ``result`` is not): that code takes the value at the row."""
+    looked_up = {id(n) for s in ast.walk(tree) if isinstance(s, ast.Subscript) for n in ast.walk(s.slice)}
+    indexes = {n.id for n in ast.walk(tree) if id(n) in looked_up and isinstance(n, ast.Name)} - _result_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) and t.id in indexes for t in node.targets):
+            looked_up.update(id(n) for n in ast.walk(node.value))
+    for node in ast.walk(tree):
+        if id(node) not in looked_up and row_number_call(node, tree):
+            return ast.unparse(node)
+    return None
+
+
+def row_number_call(node: ast.AST, tree: ast.AST) -> bool:
+    """Is ``node`` an idxmax/idxmin whose answer is a row number: on a column of rows that keep the
+    table's row numbers (``df['x']``, ``df[df['y'] > 0]['x']``, a name bound to such rows), not on
+    grouped or aggregated values or a frame whose index was set (``set_index``, ``groupby``,
+    ``read_csv(index_col=…)``), whose labels are names already."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _POSITION_CALLS):
+        return False
+    return not _labelled(node.func.value, tree, depth=0)
+
+
+def _labelled(expr: ast.AST, tree: ast.AST, depth: int) -> bool:
+    """Does ``expr`` (or a name it reads, as the code binds it) carry labels rather than row numbers?"""
+    for n in ast.walk(expr):
+        if isinstance(n, ast.Attribute) and n.attr in _LABEL_CHAINS:
+            return True
+        if isinstance(n, ast.keyword) and n.arg == "index_col":
+            return True
+    if depth >= 3:
+        return False
+    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in node.targets):
+            if _labelled(node.value, tree, depth + 1):
+                return True
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                and node.value.func.attr in _LABEL_CHAINS and isinstance(node.value.func.value, ast.Name)
+                and node.value.func.value.id in names):  # df.set_index('year', inplace=True)
+            return True
+    return False
+
+
+def _result_names(tree: ast.AST) -> set[str]:
+    """The names assigned to ``result`` as they are (``result = i``)."""
+    return {node.value.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+            and any(isinstance(t, ast.Name) and t.id == "result" for t in node.targets)}
+
+
+_AFTER_WHICH = re.compile(r"\b(?:which|who)\s+(\w+)(?:\s+(\w+))?", re.I)
+
+
+def name_column(question: str, text_columns: Iterable[str]) -> str | None:
+    """The text column a "which <word>" question asks for: one of the two words after which/who
+    ("which Asian country", "which two stations"), else the first text column the question names."""
+    words = (w for pair in _AFTER_WHICH.findall(question or "") for w in pair)
+    found = column_among(words, text_columns)
+    if found:
+        return found
+    columns = {str(c).lower(): str(c) for c in text_columns}
+    asked = (question or "").lower()
+    return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
+
+
+def named_after_which(question: str, text_columns: Iterable[str]) -> bool:
+    """Does "which" / "who" name a text column in its next two words ("which Asian country")? Then a
+    whole number is no answer to it (one for "which year" or "which class" may be)."""
+    words = _AFTER_WHICH.search(question or "")
+    return bool(words) and column_among(words.groups(), text_columns) is not None
+
+
+def column_among(words: Iterable[str | None], text_columns: Iterable[str]) -> str | None:
+    """The first text column one of ``words`` names, as written or in the singular."""
+    columns = {str(c).lower(): str(c) for c in text_columns}
+    for word in filter(None, words):
+        for candidate in singulars(word.lower()):
+            if candidate in columns:
+                return columns[candidate]
+    return None
+
+
+def singulars(word: str) -> tuple[str, ...]:
+    """A word and its singular forms, in that order ("countries" → country, "stations" → station)."""
+    return tuple(dict.fromkeys((word, word.rstrip("s"), word[:-3] + "y" if word.endswith("ies") else word)))
+
+
+def key_column(key: str, columns: Iterable[str], whole: bool = False) -> str | None:
+    """The column a named value's key names: as written, with spaces for underscores, or (unless
+    ``whole``) its last word in the singular too ("model_year" → "year", "top_countries" →
+    "country"). ``whole`` for a rule that must not read "avg_gas_per_region" as a region. None
+    when none does."""
+    if whole:
+        names = {str(c).lower(): str(c) for c in columns}
+        return next((names[c.lower()] for c in (key, key.replace("_", " ")) if c.lower() in names), None)
+    words = [w for w in re.split(r"[_\W]+", key) if w]
+    return column_among([key, key.replace("_", " "), words[-1] if words else None], list(columns))

@@ -1,0 +1,125 @@
+"""The fit check reads each value of a dict of named values as it reads a single result
+(common/fit_named.named_misfit): a missing value, idxmax's row number under a key that names a column,
+a number under a key that names a text column. The mend ``named_at_row`` takes the value at the row."""
+
+from dsagent.workflows.common.fit import result_misfit
+from dsagent.workflows.common.fit_named import named_values
+from dsagent.workflows.common.naming import key_column
+from dsagent.workflows.common.mends import MendFacts, mend_chain, mend_misfit
+
+COLUMNS = ["year", "gas", "miles", "Country", "region"]
+TEXTS = ["Country", "region"]
+
+
+def misfit(question: str, code: str, shown: str, kind: str = "dict") -> str | None:
+    return result_misfit(question, code, {"result_type": kind, "result_str": shown}, [], TEXTS, COLUMNS)
+
+
+def test_named_values_reads_a_flat_dict_and_nothing_else():
+    values = named_values("{'growth': nan, 'year': 52, 'name': 'x', 'n': <NA>}")
+    assert list(values) == ["growth", "year", "name", "n"]
+    assert named_values("{'a': {'b': 1}}") is not None and named_values("[1, 2]") is None
+    assert named_values("{'a': 1, 'b': 2\n… [truncated: 9,000 characters in total]") is None
+    assert named_values("{1: 2}") is None and named_values(None) is None
+
+
+def test_a_missing_named_value_goes_back_naming_its_key():
+    for shown in ("{'growth_pct': nan}", "{'growth_pct': NaT, 'n': 3}", "{'growth_pct': <NA>}"):
+        found = misfit("What is the growth between the two years?", "result = {'growth_pct': g, 'n': 3}", shown)
+        assert found and found.startswith("ResultIsEmpty") and "dropna" in found, shown
+    assert "'growth_pct'" in misfit("Growth?", "result = {}\nresult['growth_pct'] = g", "{'growth_pct': nan}")
+    assert misfit("What is the growth?", "result = {'growth_pct': g}", "{'growth_pct': 12.5, 'n': 0}") is None
+    # a value the code wrote as None, and a dict the code computes (labels of the data as keys), are not named values
+    assert misfit("First year above 100, if any?", "result = {'first_year': None}", "{'first_year': None}") is None
+    grouped = "result = df.groupby('Country')['gas'].mean().to_dict()"
+    assert misfit("Mean gas of each country?", grouped, "{'France': 1.5, 'Chile': nan}") is None
+    assert misfit("Missing values per column?", "result = df.isna().sum().to_dict()", "{'year': 0, 'Country': 0}") is None
+
+
+def test_idxmax_row_number_under_a_key_that_names_a_column_goes_back():
+    code = "result = {'year': df['gas'].idxmax()}"
+    found = misfit("In what year was gas dearest?", code, "{'year': 52}")
+    assert found and "row label" in found and "df.loc[df['gas'].idxmax(), 'year']" in found
+    found = misfit("Which country has the lowest value?", "result = {'top': df['gas'].idxmin()}", "{'top': 7}")
+    assert found and "df.loc[df['gas'].idxmin(), 'Country']" in found  # the key names nothing: "which country" does
+    # the value at the row, or a row label that is then looked up, is an answer
+    assert misfit("In what year was gas dearest?", "result = {'year': df.loc[df['gas'].idxmax(), 'year']}", "{'year': 2008}") is None
+    looked_up = "row = df['gas'].idxmax()\nresult = {'year': df.loc[row, 'year'], 'gas': df['gas'].max()}"
+    assert misfit("In what year was gas dearest?", looked_up, "{'year': 2008, 'gas': 3.2}") is None
+    assert misfit("What is the mean gas?", "result = {'mean_gas': df['gas'].mean()}", "{'mean_gas': 2}") is None
+    for labelled in ("s = df.set_index('year')['gas']\nresult = {'year': s.idxmax()}",  # an index of labels
+                     "monthly = df.groupby('year').sum(numeric_only=True)\nresult = {'year': monthly['gas'].idxmax()}",
+                     "df = df.set_index('year')\nresult = {'year': df['gas'].idxmax()}",
+                     "df.set_index('year', inplace=True)\nresult = {'year': df['gas'].idxmax()}"):
+        assert misfit("In what year was gas dearest?", labelled, "{'year': 2008}") is None, labelled
+    filtered = "d = df[df['miles'] > 0]\nresult = {'year': d['gas'].idxmax()}"  # filtering keeps row numbers
+    assert misfit("In what year was gas dearest?", filtered, "{'year': 52}") is not None
+    # only the key whose own value is the idxmax is blamed
+    other = "print(df['gas'].idxmax())\nresult = {'Country': 'France', 'count': 5}"
+    assert misfit("Which country has most?", other, "{'Country': 'France', 'count': 5}") is None
+
+
+def test_a_number_under_a_key_that_names_a_text_column_goes_back():
+    found = misfit("Name the country with the least change.", "result = {'country': s.min()}", "{'country': 2}")
+    assert found and "'Country' (a name)" in found
+    assert "'Country' (a name)" in misfit("Name it.", "result = {'country': s.min()}", "{'country': -2.5}")
+    for key in ("avg_gas_per_region", "n_country"):  # a key that ends in a text column's name holds a number
+        assert misfit("How many?", f"result = {{{key!r}: x}}", f"{{{key!r}: 5}}") is None
+    assert misfit("How many countries?", "result = {'countries': df['Country'].nunique()}", "{'countries': 58}") is None
+    assert misfit("Name the country.", "result = {'country': s.min()}", "{'country': 'Chile'}") is None
+
+
+def test_the_single_value_check_no_longer_flags_a_looked_up_row():
+    question = "Which year had the highest gas price?"
+    looked_up = "result = df.loc[df['gas'].idxmax(), 'year']"
+    assert misfit(question, looked_up, "2008", kind="int") is None
+    assert misfit(question, "result = df['gas'].idxmax()", "52", kind="int") is not None
+
+
+def test_key_column_reads_the_key_as_written_spaced_or_by_its_last_word():
+    columns = ["Model Year", "year", "Country"]
+    assert key_column("model_year", columns) == "Model Year" and key_column("peak_year", columns) == "year"
+    assert key_column("countries", columns) == "Country" and key_column("countries", columns, whole=True) is None
+    assert key_column("country", columns, whole=True) == "Country" and key_column("top_country", columns, whole=True) is None
+    assert key_column("mean_gas", columns) is None
+
+
+def test_named_at_row_takes_the_value_at_idxmax_row_and_the_chain_keeps_it_when_it_fits():
+    facts = MendFacts(text_columns=TEXTS, columns=COLUMNS)
+    code = "df = datasets['d']\nresult = {'year': df['gas'].idxmax(), 'top_gas': df['gas'].max()}\n"
+    er = {"result_type": "dict", "result_str": "{'year': 52, 'top_gas': 3.2}"}
+    mended, label = mend_misfit("In what year was gas dearest?", code, er, facts)
+    assert "'year': df.loc[df['gas'].idxmax(), 'year']" in mended and label == "row label → value at the row"
+    assert mend_misfit("In what year?", code.replace("df['gas'].idxmax()", "df.groupby('year')['gas'].mean().idxmax()"),
+                       er, facts) is None  # a group's label already
+    assert mend_misfit("In what year?", code + "df = df.reset_index()\n", er, facts) is None
+    kept = "df = datasets['d']  # Zürich\nresult = {'year': df['gas'].idxmax(), 'top_gas': df['gas'].max()}  # kept\n"
+    assert mend_misfit("In what year?", kept, er, facts)[0].endswith("'year': df.loc[df['gas'].idxmax(), 'year'], 'top_gas': df['gas'].max()}  # kept\n")
+
+    class Ran:
+        success = True
+
+    def run(c):
+        return Ran(), {"result_type": "dict", "result_str": "{'year': 2008, 'top_gas': 3.2}"}
+
+    def check(c, result):
+        return misfit("In what year was gas dearest?", c, result["result_str"])
+
+    kept = mend_chain("In what year was gas dearest?", code, er, facts, run, check)
+    assert kept and kept[3] == ["row label → value at the row"] and "df.loc[" in kept[0]
+
+
+def test_the_text_of_a_query_is_no_answer():
+    found = misfit("How many visits?", "result = query", "SELECT COUNT(*) FROM visits", kind="str")
+    assert found and found.startswith("ResultIsQueryText")
+    assert misfit("Which product?", "result = name", "Select Comfort mattress from Ohio", kind="str") is None  # a name
+    assert misfit("Who?", "result = s", "With 52 medals won from 1990 to 2000, France leads.", kind="str") is None
+    assert misfit("How many?", "result = q", "with t as (select 1) select * from t", kind="str") is not None
+
+
+def test_a_named_value_that_is_the_whole_table_of_a_query_goes_back():
+    code = "result = {'share': sql('SELECT 100.0 * AVG(x > 1) AS v FROM t')}"
+    found = misfit("What share is above 1?", code, "{'share':        v\n0  12.5}")
+    assert found and "whole table that sql() returns" in found
+    fine = "result = {'share': sql('SELECT 100.0 * AVG(x > 1) AS v FROM t')['v'].iloc[0]}"
+    assert misfit("What share is above 1?", fine, "{'share': 12.5}") is None
