@@ -74,6 +74,13 @@ def _misfit(ctx: "RunContext", question: str, code: str, run: Any) -> str | None
     return result_misfit(question, code, execution_result(run), run_labels(ctx), run_text_columns(ctx), run_facts(ctx).columns)
 
 
+def _check_problem(ctx: "RunContext", question: str, code: str, run: Any) -> str | None:
+    """Why a check's run answers nothing: its error, a NaN, or a result that misfits the question."""
+    if not run.success:
+        return run.error or "the check's code failed"
+    return nan_problem(run.result) or _misfit(ctx, question, code, run)
+
+
 def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float | None = None,
                 earlier: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], Any]:
     """One independent code, run apart; if it fails, one fix with its error (a failed check decides
@@ -90,10 +97,10 @@ def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float 
             code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
         code = mend_before_run(code, run_facts(ctx))[0]  # the code step's before-run mends (common.mends)
         run = ctx.sandbox.run(code, apart=True)  # its names and data changes are its own
-        problem = (nan_problem(run.result) or _misfit(ctx, state["question"], code, run)) if run.success else None
-        if run.success and not problem:
+        problem = _check_problem(ctx, state["question"], code, run)
+        if not problem:
             return {"code": code, "result_str": run.result, "error": None}, run
-        failed = {"code": code, "error": problem or run.error}
+        failed = {"code": code, "error": problem}
     return {"code": code, "result_str": None, "error": failed["error"]}, run
 
 
@@ -108,7 +115,7 @@ def operation_check(ctx: "RunContext", state: Mapping[str, Any]) -> tuple[dict[s
     if code is None:
         return None
     run = ctx.sandbox.run(code, apart=True)
-    if not run.success or nan_problem(run.result) or _misfit(ctx, state["question"], code, run):
+    if _check_problem(ctx, state["question"], code, run):
         return None
     return {"code": code, "result_str": run.result, "error": None, "route": "operation"}, run
 
