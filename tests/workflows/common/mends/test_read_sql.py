@@ -49,3 +49,13 @@ def test_query_text_bound_to_sql_gets_a_name_of_its_own():
         "query = \"SELECT * FROM t WHERE city = 'Zürich'\"; df = sql(query)\n")
     mended, labels = mend_before_run(code, None)
     assert "sql(query)" in mended and "query text kept apart from sql()" in labels
+
+
+def test_a_statement_with_non_ascii_text_owns_its_lines():
+    import ast
+
+    from dsagent.workflows.common.mends._edit import owns_its_lines
+
+    code = "s = 'üüüüüü'; t=1\nz = 'Zürich'  # ü\n"  # counted in characters, the first seemed to end its line
+    tree, lines = ast.parse(code), code.splitlines(keepends=True)
+    assert [owns_its_lines(node, lines) for node in tree.body] == [False, False, True]

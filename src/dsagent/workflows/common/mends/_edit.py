@@ -52,8 +52,8 @@ def called_name(call: ast.Call) -> str | None:
 
 def owns_its_lines(node: ast.stmt, lines: list[str]) -> bool:
     """The statement starts its first line and ends its last (no ``;`` neighbours) to be replaced whole."""
-    first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
-    rest = last[node.end_col_offset:].strip()
+    first, last = lines[node.lineno - 1].encode("utf-8"), lines[node.end_lineno - 1].encode("utf-8")  # ast counts bytes
+    rest = last[node.end_col_offset:].decode("utf-8", errors="ignore").strip()
     return not first[:node.col_offset].strip() and (not rest or rest.startswith("#"))
 
 
