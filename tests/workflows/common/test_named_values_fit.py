@@ -123,3 +123,27 @@ def test_a_named_value_that_is_the_whole_table_of_a_query_goes_back():
     assert found and "whole table that sql() returns" in found
     fine = "result = {'share': sql('SELECT 100.0 * AVG(x > 1) AS v FROM t')['v'].iloc[0]}"
     assert misfit("What share is above 1?", fine, "{'share': 12.5}") is None
+
+
+def test_a_chart_or_a_series_among_the_named_values_goes_back():
+    code = "fig = px.bar(df, x='a', y='b')\nresult = {'best': 'x'}\nresult['fig'] = fig"
+    found = misfit("Which is best?", code, "{'best': 'x', 'fig': Figure({\n    'data': []\n})}")
+    assert found and found.startswith("ResultIsAFigure") and "'fig'" in found
+    series = "{'warm': YEAR    0\nJAN     2\nFEB     2\ndtype: int64, 'n': 3}"
+    found = misfit("How many warm readings?", "result = {'warm': (df > m).sum(), 'n': 3}", series)
+    assert found and "`result['warm']` is a Series" in found
+    assert misfit("How many?", "result = {'n': 3, 'warm': (df > m).sum()}", "{'n': 3, 'warm': 0    1\n1    2\ndtype: int64}")
+    assert misfit("How many?", "result = {'n': 3, 'm': 4}", "{'n': 3, 'm': 4}") is None
+
+
+def test_a_year_that_bounds_a_span_or_a_label_counted_in_asks_for_no_filter():
+    code = "result = {'n': (df['poverty'] > 15).sum()}"
+    for question in ("How many rows? Use all years in the file (1700-2008).", "Growth from 1959Q1 to 2009Q3?",
+                     "How many since 1977?", "Mean over the years 1935 to 1954?"):
+        assert misfit(question, code, "{'n': 18}") is None, question
+    assert misfit("How many in 1977?", code, "{'n': 18}").endswith("filter the rows on it first.")
+    labels = ["District of Columbia", "Maine"]
+    counted = "How many states? All 51 rows count, the District of Columbia included."
+    assert result_misfit(counted, code, {"result_type": "dict", "result_str": "{'n': 18}"}, labels, TEXTS, COLUMNS) is None
+    left_out = "How many states, leaving out the District of Columbia?"
+    assert result_misfit(left_out, code, {"result_type": "dict", "result_str": "{'n': 18}"}, labels, TEXTS, COLUMNS)

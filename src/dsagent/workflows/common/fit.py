@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable
 
 from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.naming import name_column, named_after_which, position_call
-from dsagent.workflows.common.wording import AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR
+from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, name_column, named_after_which, position_call
+from dsagent.workflows.common.wording import AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, included, ranged_years
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -26,7 +26,6 @@ _MANY = re.compile(r"\b(each|every|per (?!capita|cent|person|head)|(?<!divided )
                    r"first\s+\d+|rank|ranking|show|plot|chart|graph|visuali[sz]e|distribution|breakdown|trend|over time|"
                    r"compare)\b|\b(which|what)\s+\w+\s+(are|were)\b|\bthree|\btwo\b|\bfive\b|\bten\b|\d+\s+\w+(ies|s)\b",
                    re.I)
-_FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\.subplots|sns\.\w+|\w+\.plot)$")
 _MULTIROW = re.compile(r"\n.*\n")
 
 
@@ -191,22 +190,27 @@ def _figure_as_result(tree: ast.AST) -> str | None:
     if last is None:
         return None
     value = last.value
-    if isinstance(value, ast.Name) and value.id in ("fig", "figure", "chart", "plot"):
+    if isinstance(value, ast.Name) and value.id in FIGURE_NAMES:
         return value.id
-    if isinstance(value, ast.Call) and _FIGURE_MAKERS.match(ast.unparse(value.func)):
+    if isinstance(value, ast.Call) and FIGURE_MAKERS.match(ast.unparse(value.func)):
         return ast.unparse(value.func) + "(...)"
     return None
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
-    """A year or a data label the question names and the code never mentions."""
+    """A year or a data label the question names as what to keep and the code never mentions. Not
+    a year that bounds a span ("1935-1954", "since 1977": the span may be all of the data), nor a
+    label the question says is counted in ("the District of Columbia included"): asked to filter
+    on those, the model drops rows it should keep."""
     lowered = (code or "").lower()
+    spans = ranged_years(question or "")
     for year in YEAR.findall(question or ""):
-        if year not in lowered:
+        if year not in lowered and year not in spans:
             return year
     asked = (question or "").lower()
     for label in labels:
-        if len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked) and label.lower() not in lowered:
+        if (len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked) and label.lower() not in lowered
+                and not included(question, label)):
             return label
     return None
 

@@ -7,7 +7,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.naming import key_column, name_column, row_number_call
+from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, key_column, name_column, row_number_call
 from dsagent.workflows.common.wording import WHICH
 
 
@@ -60,6 +60,15 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "sql":
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is the whole table that sql() returns, not one value. "
                     f"Take its value: sql(\"SELECT … AS v …\")['v'].iloc[0] (or .iloc[0, 0]).")
+        if (isinstance(expr, ast.Name) and expr.id in FIGURE_NAMES) or (
+                isinstance(expr, ast.Call) and FIGURE_MAKERS.match(ast.unparse(expr.func))):
+            return (f"ResultIsAFigure: `result[{key!r}]` holds a chart. Keep the chart in `fig` only, and in `result` only "
+                    "the computed answers.")
+    many = _many_values(shown, written) if values is None else None
+    if many:
+        return (f"ResultDoesNotFitQuestion: `result[{many!r}]` is a Series or a table (it prints on several lines), not "
+                "one value. Reduce it to the one value asked for (.sum(), .mean(), .iloc[0]); with & or a comparison, "
+                "bracket each condition before .sum(): ((a > 1) & (b == 0)).sum().")
     if not values or not written:
         return None
     values = {key: node for key, node in values.items() if key in written}
@@ -83,4 +92,17 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {node.value}, the row label that "
                     f"{call.rsplit('.', 1)[-1]} gives, not the {column!r} the question asks for. Take the value at "
                     f"that row: df.loc[{call}, {column!r}].")
+    return None
+
+
+def _many_values(shown: str, written: dict[str, ast.expr]) -> str | None:
+    """The first key the code writes whose printed value runs over several lines (a Series or a
+    DataFrame put where one value belongs), from the dict as printed; None when none does."""
+    text = (shown or "").strip()
+    if not text.startswith("{") or "\n" not in text:
+        return None
+    starts = sorted((text.find(f"{key!r}: "), key) for key in written if text.find(f"{key!r}: ") >= 0)
+    for (start, key), (end, _) in zip(starts, [*starts[1:], (len(text), "")]):
+        if "\n" in text[start:end].rstrip(", \n}"):
+            return key
     return None

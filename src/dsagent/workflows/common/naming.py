@@ -7,6 +7,9 @@ import ast
 import re
 from collections.abc import Iterable
 
+FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\.subplots|sns\.\w+|\w+\.plot)$")
+"""The calls that make a chart (``px.bar``, ``go.Figure``, ``df.plot``)."""
+FIGURE_NAMES = {"fig", "figure", "chart", "plot"}
 _POSITION_CALLS = {"idxmax", "idxmin", "argmax", "argmin"}
 _LABEL_CHAINS = {"groupby", "value_counts", "set_index", "pivot", "pivot_table", "crosstab", "T", "transpose", "agg",
                  "sum", "mean", "median", "count", "size", "max", "min", "std", "nunique", "resample"}

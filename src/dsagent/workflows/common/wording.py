@@ -33,6 +33,25 @@ COMPARES = re.compile(r"\b(highest|lowest|most|least|largest|smallest|biggest|gr
                       r"more|less|fewer|higher|lower|larger|smaller|compar\w*|maximum|minimum|max|min)\b", re.I)
 """A word that ranks or compares (an explanation's sentence that uses one claims a ranking)."""
 YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d.])")
+_SPAN = re.compile(r"(?<![\d.])(1\d{3}|20\d\d)(?:\s*Q\d)?\s*(?:-|–|—|to|through|until|till|and)\s*(?:Q\d\s*)?(1\d{3}|20\d\d)(?![\d.])", re.I)
+_BOUND = re.compile(r"\b(?:since|after|before|from|until|till|through|between|up to|prior to|as of)\s+(?:(?:the\s+)?(?:start|end|beginning)\s+of\s+)?"
+                    r"(?:Q\d\s+)?(1[89]\d\d|20\d\d)(?![\d.])", re.I)
+
+
+def ranged_years(text: str) -> set[str]:
+    """The years ``text`` names as a bound of a span ("1935-1954", "1959Q1 to 2009Q3", "since
+    1977", "between 1952 and 1977"), not as the one period to keep ("in 1977"): a span that may
+    be all of the data asks for no filter on its ends."""
+    found = {year for match in _SPAN.finditer(text or "") for year in match.groups()}
+    return found | {match.group(1) for match in _BOUND.finditer(text or "")}
+
+
+def included(text: str, label: str) -> bool:
+    """Does ``text`` say that the rows of ``label`` are counted in ("the District of Columbia
+    included", "including Alaska"), not that they are the ones asked about?"""
+    name = re.escape(label)
+    return bool(re.search(rf"(?<!\w){name}(?!\w)\W{{0,3}}(?:are\s+|is\s+)?(?:included|too|as well)\b|"
+                          rf"\b(?:including|include|includes)\s+(?:the\s+)?{name}(?!\w)", text or "", re.I))
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)
 
 

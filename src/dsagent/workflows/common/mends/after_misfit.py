@@ -21,7 +21,7 @@ from dsagent.workflows.common.fit_named import named_values, written_values
 from dsagent.workflows.common.naming import key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR
+from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, ranged_years
 
 MisfitMend = Callable[[str, str, ast.AST, dict, MendFacts], "str | None"]
 
@@ -72,7 +72,7 @@ def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
     lowered = code.lower()
     for match in YEAR.finditer(question or ""):
         year = match.group(1)
-        if year in lowered or _RANGE_BEFORE.search(question[: match.start()]):
+        if year in lowered or year in ranged_years(question) or _RANGE_BEFORE.search(question[: match.start()]):
             continue
         name = f"df_{year}"
         if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
