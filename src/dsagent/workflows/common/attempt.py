@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dsagent.workflows.common.code import run_code
-from dsagent.workflows.common.fit import result_misfit
-from dsagent.workflows.common.grounded import run_labels, run_text_columns
+from dsagent.workflows.common.grounded import run_misfit
 from dsagent.workflows.common.mends import mend_before_run, mend_chain, run_facts
 
 if TYPE_CHECKING:
@@ -85,7 +84,7 @@ def attempt_code(ctx: "RunContext", question: str, code: str, *, check: Callable
         return run_code(ctx, c, record=record, **dict(options or {}))
 
     def misfit(c: str, result: dict[str, Any] | None) -> str | None:
-        return result_misfit(question, c, result, run_labels(ctx), run_text_columns(ctx), facts.columns)
+        return run_misfit(ctx, question, c, result)
 
     outcome, result = run(code)
     found = misfit(code, result) if outcome.success else None

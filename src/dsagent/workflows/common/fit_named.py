@@ -79,13 +79,13 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
                     ".diff()/.pct_change()/.shift()). Check each filter against DATA's values, drop missing values "
                     "(.dropna()), then compute it again.")
     texts = list(text_columns)
+    which = WHICH.search(question or "") and len(written) == 1  # a "which" question's one value
     for key, node in values.items():
         text = key_column(key, texts, whole=True)
         if _number(node) and text:
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` should be a {text!r} (a name), but it is the number "
                     f"{ast.unparse(node)}. Take the {text!r} of the row or group the question picks, e.g. "
                     f"df.loc[df['value_col'].idxmax(), {text!r}].")
-        which = WHICH.search(question or "") and len(written) == 1  # a "which" question's one value
         column = key_column(key, columns) or (name_column(question, texts) if which else None)
         if _number(node) and type(getattr(node, "value", None)) is int and column and row_number_call(written[key], tree):
             call = ast.unparse(written[key])

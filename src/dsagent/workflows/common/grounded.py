@@ -33,13 +33,15 @@ def run_labels(ctx: "RunContext") -> list[str]:
     return cached
 
 
-def run_text_columns(ctx: "RunContext") -> list[str]:
-    """The names of the run's datasets' text columns (for :func:`fit.result_misfit`)."""
-    names: list[str] = []
-    for ds in (ctx.datasets or {}).values():
-        frame = getattr(ds, "frame", ds)
-        names += [str(c) for c, t in getattr(frame, "dtypes", {}).items() if str(t) in ("object", "category") or str(t).startswith("str")]
-    return names
+def run_misfit(ctx: "RunContext", question: str, code: str, execution_result: dict[str, Any] | None) -> str | None:
+    """:func:`fit.result_misfit` with what the run's data gives it (its text values, its text
+    columns and every column name, each read once per run context): the one way the code step,
+    the independent checks and quick's evaluate ask whether a result fits the question."""
+    from dsagent.workflows.common.fit import result_misfit
+    from dsagent.workflows.common.mends import run_facts
+
+    facts = run_facts(ctx)
+    return result_misfit(question, code, execution_result, run_labels(ctx), facts.text_columns, facts.columns)
 
 
 def code_conditions(code: str | list[str] | None) -> str:

@@ -66,19 +66,13 @@ def check_instruction(state: Mapping[str, Any], failed: Mapping[str, Any] | None
     return text
 
 
-def _misfit(ctx: "RunContext", question: str, code: str, run: Any) -> str | None:
-    from dsagent.workflows.common.fit import result_misfit
-    from dsagent.workflows.common.grounded import run_labels, run_text_columns
-    from dsagent.workflows.common.mends import run_facts
-
-    return result_misfit(question, code, execution_result(run), run_labels(ctx), run_text_columns(ctx), run_facts(ctx).columns)
-
-
 def _check_problem(ctx: "RunContext", question: str, code: str, run: Any) -> str | None:
     """Why a check's run answers nothing: its error, a NaN, or a result that misfits the question."""
     if not run.success:
         return run.error or "the check's code failed"
-    return nan_problem(run.result) or _misfit(ctx, question, code, run)
+    from dsagent.workflows.common.grounded import run_misfit
+
+    return nan_problem(run.result) or run_misfit(ctx, question, code, execution_result(run))
 
 
 def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float | None = None,

@@ -16,9 +16,8 @@ from dsagent.sandbox.base import error_line
 from dsagent.workflows.common.attempt import attempt_code
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, CODE_MAX_TOKENS, describe_output, execution_result, extract_code, follow_up, held, record_figures, write_code
 from dsagent.workflows.common.compose import composed_code
-from dsagent.workflows.common.fit import asks_one_value, ranked_note, result_misfit
-from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_labels, run_text_columns
-from dsagent.workflows.common.mends import run_facts
+from dsagent.workflows.common.fit import asks_one_value, ranked_note
+from dsagent.workflows.common.grounded import ground_in_run, regenerate_with, run_misfit
 from dsagent.workflows.common.named import names_data
 from dsagent.workflows.common.prompting import BRIEF_MAX_TOKENS, brief_answer, code_rules, quote_data, stable_messages
 from dsagent.workflows.common.verify import Verification, not_checked, rescue, start_check, unsure_note, verify, verify_rescued
@@ -166,9 +165,8 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
 
     def evaluate_node(state: QuickState) -> dict[str, Any]:
         with ctx.step("evaluate") as step:
-            if ctx.settings.decide_by_code and asks_one_value(state["question"]) and not result_misfit(
-                    state["question"], state["code"], state["execution_result"], run_labels(ctx), run_text_columns(ctx),
-                    run_facts(ctx).columns):
+            if ctx.settings.decide_by_code and asks_one_value(state["question"]) and not run_misfit(
+                    ctx, state["question"], state["code"], state["execution_result"]):
                 # One value that fits the question (checked by code): nothing to interpret that the
                 # explanation will not say; the model is not asked (decide_by_code).
                 step["detail"] = "decided by code: one value that fits the question"

@@ -69,10 +69,10 @@ def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
     stays the whole table for later cells."""
     if len(facts.year_columns) != 1 or not facts.single_frame or not uses_df(tree):
         return None
-    lowered = code.lower()
+    lowered, spans = code.lower(), ranged_years(question)
     for match in YEAR.finditer(question or ""):
         year = match.group(1)
-        if year in lowered or year in ranged_years(question) or _RANGE_BEFORE.search(question[: match.start()]):
+        if year in lowered or year in spans or _RANGE_BEFORE.search(question[: match.start()]):
             continue
         name = f"df_{year}"
         if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
