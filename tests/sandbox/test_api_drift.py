@@ -25,6 +25,10 @@ def _error(call) -> str:
     (lambda: FRAME.corr(), "numeric columns"),
     (lambda: FRAME.median(), "numeric columns"),
     (lambda: np.polyfit(FRAME[["a"]].fillna(0), FRAME["a"].fillna(0), 1), "pass one column"),
+    # a fit over values with NaN (shift's first row), a 1-D design matrix, a year used as a row position
+    (lambda: np.polyfit(FRAME["a"].shift(1), FRAME["a"].fillna(0), 1), "x.notna() & y.notna()"),
+    (lambda: np.linalg.lstsq(FRAME["a"].fillna(0), FRAME["a"].fillna(0), rcond=None), "np.polyfit(x, y, 1)"),
+    (lambda: FRAME["a"].iloc[2009 - 1], "not a year or a label"),
     (lambda: FRAME.__setitem__("m", FRAME["c"].str.extract(r"(\w)(\w*)")), "assign each column separately"),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["a"]], [1, 2, 3]), "dropna(subset="),
     (lambda: np.float64(FRAME["a"].mean())[0], "drop the [..]"),

@@ -180,6 +180,14 @@ def test_key_error_lists_columns(sandbox: Sandbox) -> None:
     assert "the column is named" not in res.error  # 'revenue' is like no column: no guess
 
 
+def test_key_error_on_a_value_of_a_text_column_names_its_column(sandbox: Sandbox) -> None:
+    """A row of a wide table looked up as a column: the hint says which column holds the value."""
+    res = sandbox.run("result = df['south']")
+    assert not res.success and "'south' is a value of the column 'region' of df" in res.error
+    res = sandbox.run("result = df.loc['south', 'amount']")
+    assert not res.success and "df[df['region'] == 'south']" in res.error
+
+
 def test_key_error_on_the_datasets_dict_explains_it(sandbox: Sandbox) -> None:
     res = sandbox.run("result = datasets['sales'][datasets['region'] == 'x']")
     assert not res.success and "KeyError" in res.error
@@ -218,6 +226,8 @@ def test_numpy_scalars_in_a_result_are_shown_as_plain_values() -> None:
     assert text == ("{'r': 0.13, 'n': 3, 'significant': False, 'parts': [0.5, (1,)], "
                     "'test': pair(r=np.float64(0.5), p=np.float64(0.01)), 'day': np.datetime64('2015-01-02')}")
     assert describe_result(np.float64(2.5))[0] == "2.5"
+    dates = {"month": pd.Period("2015-12", "M"), "day": pd.Timestamp("2010-11-15"), "at": pd.Timestamp("2010-11-15 10:00")}
+    assert describe_result(dates)[0] == "{'month': '2015-12', 'day': '2010-11-15', 'at': '2010-11-15 10:00:00'}"
     assert describe_result(np.float32(0.1))[0] == "0.1"  # not 0.10000000149011612
 
 
@@ -270,3 +280,16 @@ def test_a_cell_run_apart_leaves_the_sessions_names_and_data_as_they_were(sandbo
     assert after.success, after.error
     assert after.result == "((3, 2), ['region', 'amount'], True, False)"
     assert sandbox.run("df['x'] = 1; result = df.shape").result == "(3, 3)"  # a plain cell still keeps its changes
+
+
+def test_a_year_column_looked_up_by_a_number_gets_its_text_name() -> None:
+    from dsagent.sandbox.artifacts import format_error
+
+    frame = pd.DataFrame({"source": ["wind", "coal"], "2001": [1, 2], "2017": [3, 4]})
+    namespace = {"df": frame, "datasets": {"power": frame}}
+    try:
+        exec(compile("frame[2017]", "<cell 1>", "exec"), {"frame": frame})  # noqa: S102 — the error a model's code meets
+    except KeyError as exc:
+        assert "the column's name is the text '2017'" in format_error(exc, namespace)
+    else:
+        raise AssertionError("df[2017] should fail when the column is named '2017'")

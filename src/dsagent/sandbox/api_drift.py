@@ -64,6 +64,15 @@ _DRIFT: list[tuple[str, str]] = [
     (r"invalid index to scalar variable",
      "that value is already a single number (.mean(), .skew(), .corr() of two columns and a test's "
      ".pvalue return one): drop the [..] after it."),
+    (r"SVD did not converge in Linear Least Squares|array must not contain infs or NaNs",
+     "the values hold NaN (the first row of shift/diff/pct_change, or a missing value), and a fit takes none: "
+     "keep the rows where x and y are both present, m = x.notna() & y.notna(); np.polyfit(x[m], y[m], 1)."),
+    (r"1-dimensional array given\. Array must be two-dimensional",
+     "np.linalg.lstsq takes a 2-D design matrix; for a straight line use slope, intercept = np.polyfit(x, y, 1) "
+     "(rows with NaN dropped first)."),
+    (r"single positional indexer is out-of-bounds|positional indexers are out-of-bounds",
+     "iloc takes row positions (0 to len(df) - 1), not a year or a label: select rows by their value, "
+     "df.loc[df['year'] == 2009, 'col'], or the first / last row with .iloc[0] / .iloc[-1]."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),

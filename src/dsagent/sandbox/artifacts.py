@@ -67,10 +67,14 @@ def _plain(value: Any, depth: int = 0) -> Any:
     np.False_}`` — fewer tokens for the model, and nothing to copy wrongly into an answer
     (``False_``). Other containers (a scipy test's result, a namedtuple) are shown as they are;
     dates keep their type (``.item()`` would make nanoseconds an int); a float32 keeps its short
-    form (``0.1``, not ``0.10000000149011612``)."""
-    np = sys.modules.get("numpy")
+    form (``0.1``, not ``0.10000000149011612``). A pandas Period or Timestamp inside a container is
+    shown as the text it stands for (``'2015-12'``, ``'2010-11-15'``), not its constructor
+    (``Period('2015-12', 'M')``), which an answer would otherwise quote."""
+    np, pd = sys.modules.get("numpy"), sys.modules.get("pandas")
     if np is None or depth > 3:
         return value
+    if depth and pd is not None and isinstance(value, (pd.Period, pd.Timestamp)):
+        return _period_text(value, pd)
     if isinstance(value, np.generic) and not isinstance(value, (np.datetime64, np.timedelta64)):
         if isinstance(value, np.floating) and value.itemsize < 8:
             return float(str(value))
@@ -80,6 +84,13 @@ def _plain(value: Any, depth: int = 0) -> Any:
             return {_plain(k, depth + 1): _plain(v, depth + 1) for k, v in value.items()}
         return type(value)(_plain(v, depth + 1) for v in value)
     return value
+
+
+def _period_text(value: Any, pd: Any) -> str:
+    """A Period as written (``2015-12``); a Timestamp as its date when it has no time of day."""
+    if isinstance(value, pd.Timestamp) and value == value.normalize():
+        return value.strftime("%Y-%m-%d")
+    return str(value)
 
 
 def is_plotly_figure(value: Any) -> bool:
@@ -189,6 +200,9 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
         )
     if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], Integral) and not isinstance(exc.args[0], bool):
         n = exc.args[0]
+        named = next((k for k, v in datasets.items() if str(n) in map(str, getattr(v, "columns", ()))), None)
+        if named is not None:  # a wide table's year columns are named by text
+            return f"Hint: the column's name is the text '{n}', not the number {n}: write df['{n}']."
         if _raised_by_frame_getitem(exc):
             return (f"Hint: df[{n}] looks up a COLUMN named {n}; this label is a row's. For a row use "
                     f"df.loc[label] (e.g. df.loc[df['col'].idxmax(), 'other_col']), for a position df.iloc[{n}].")
@@ -217,6 +231,12 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
             if near is not None:  # ' WINDSPEED' asked as 'WINDSPEED': the listing alone does not make the model see it
                 return (f"Hint: the column is named {near!r}, not {exc.args[0]!r} (spaces, case, _ and spelling matter): "
                         f"write {name}[{near!r}].")
+        holder = _value_column(exc.args[0], frames)
+        if holder is not None:
+            name, column = holder
+            return (f"Hint: {exc.args[0]!r} is a value of the column {column!r} of {name}, not a column or a row label: "
+                    f"select its rows with {name}[{name}[{column!r}] == {exc.args[0]!r}] (one cell: "
+                    f"{name}.loc[{name}[{column!r}] == {exc.args[0]!r}, 'other_col'].iloc[0]).")
         listed = []
         for name, frame in frames[:5]:
             columns = [str(c) for c in getattr(frame, "columns", [])]
@@ -225,6 +245,22 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
     return drift_hint(str(exc)) or name_hint(exc)  # a moved API's own fix first (np.float: builtin float)
+
+
+def _value_column(key: str, frames: list[tuple[str, Any]]) -> tuple[str, str] | None:
+    """(frame name, column) of the first text column that holds ``key`` as a value: a wide
+    table's row (``'Renewables'`` of ``source``) looked up as if it were a column."""
+    for name, frame in frames[:5]:
+        for column in list(getattr(frame, "columns", []))[:60]:
+            values = frame[column]
+            text = getattr(values, "ndim", 2) == 1 and (values.dtype.kind in "OSU" or str(values.dtype) in ("string", "str", "category"))
+            if text:
+                try:
+                    if bool(values.eq(key).any()):
+                        return name, str(column)
+                except Exception:  # noqa: BLE001 - a hint is a nicety: never fail the error report for it
+                    continue
+    return None
 
 
 def _near_column(key: str, columns: Any) -> str | None:
