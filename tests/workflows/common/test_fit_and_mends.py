@@ -214,3 +214,51 @@ def test_a_column_grouped_by_itself_goes_back():
     assert finding and "groups a column by its own values" in finding and "df[['col_a', 'col_b']].mean().idxmax()" in finding
     assert result_misfit("Which area has the highest mean oats?", "result = df.groupby('area')['oats'].mean().idxmax()",
                          {"result_type": "str", "result_str": "North"}) is None
+
+
+@pytest.mark.parametrize("question,code,back", [
+    ("What is the median flow over the hundred years?", "result = df[df['year'] == 1970]['flow'].median()", True),
+    ("What quarter had the peak?\nWrite it like 1961Q3.", "d = df[df.year == 1961]\nresult = d['q'].iloc[0]", True),
+    ("How did sales change after 1898?", "result = df[df['year'] >= 1900]['v'].mean()", True),
+    ("What was the mean in 1977?", "result = df[df['year'] == 1977]['v'].mean()", False),
+    ("What were total sales in 2020?", "result = df[(df['year'] >= 2020) & (df['year'] < 2021)]['v'].sum()", False),
+    ("What were sales in the 1990s?", "result = df[(df['year'] >= 1990) & (df['year'] < 2000)]['v'].sum()", False),
+    ("What were sales in the last year of the data?", "result = df[df['year'] == 2009]['v'].sum()", False),
+    ("How many rows have more than 2000 units?", "result = (df['units'] > 2000).sum()", False),
+    ("How many rows are there?", "result = df.shape[0] if df.shape[0] > 1900 else 0", False),
+])
+def test_a_year_the_question_never_names_goes_back(question, code, back):
+    found = result_misfit(question, code, {"result_type": "float", "result_str": "740.0"})
+    assert (found is not None and "never names" in found) is back
+
+
+@pytest.mark.parametrize("question,code,back", [
+    ("Average each year 1959-2008 (2009 is incomplete and left out).", "d = df[df['year'] == 2009]\nresult = d['v'].mean()", "keeps only them"),
+    ("Leaving out the District of Columbia, what is the mean rate?", "result = df[df['state'] == 'District of Columbia']['r'].mean()",
+     "keeps only them"),
+    ("Average each year 1959-2008 (2009 is incomplete and left out).", "result = df['v'].mean()", "never drops its rows"),
+    ("Average each year 1959-2008 (2009 is incomplete and left out).", "result = df[df['year'] != 2009]['v'].mean()", None),
+    ("Excluding 2009, what is the mean, and what was 2009's value?",
+     "result = {'mean': df[~(df['year'] == 2009)]['v'].mean(), 'v': df[df['year'] == 2009]['v'].iloc[0]}", None),
+    ("What was the mean in 2009?", "result = df[df['year'] == 2009]['v'].mean()", None),
+])
+def test_rows_the_question_leaves_out_are_not_the_ones_kept(question, code, back):
+    found = result_misfit(question, code, {"result_type": "float", "result_str": "1.5"}, ["District of Columbia", "Ohio"])
+    assert (found is None) if back is None else (back in found)
+
+
+MONTHS = ["YEAR", "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+
+
+@pytest.mark.parametrize("question,kind,shown,columns,back", [
+    ("In 1997, which month had the coolest temperature?", "dict", "{'coolest': 47}", MONTHS, True),
+    ("In 1997, which month had the coolest temperature?", "dict", "{'coolest': 'JAN'}", MONTHS, False),
+    ("In 1997, which month had the coolest temperature?", "str", "JAN", MONTHS, False),
+    ("Which year had the highest total?", "int64", "3", ["country", "1990", "1991", "1992"], True),
+    ("Which year had the highest total?", "str", "1991", ["country", "1990", "1991", "1992"], False),
+    ("Which month had the most sales?", "int64", "3", ["month", "sales"], False),  # a long table: not this check
+    ("What was the mean in JAN?", "float", "20.5", MONTHS, False),
+])
+def test_a_period_of_a_wide_table_is_a_column_name(question, kind, shown, columns, back):
+    found = result_misfit(question, "result = 1", {"result_type": kind, "result_str": shown}, columns=columns)
+    assert (found is not None and "column's name" in found) is back

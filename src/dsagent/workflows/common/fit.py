@@ -16,8 +16,11 @@ import re
 from collections.abc import Iterable
 
 from dsagent.workflows.common.fit_named import named_misfit
+from dsagent.workflows.common.fit_rows import kept_excluded, unnamed_year
+from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, name_column, named_after_which, position_call
-from dsagent.workflows.common.wording import AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, included, ranged_years
+from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
+                                             ranged_years)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -54,6 +57,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultIsAFigure: `result = {figure}` replaces the answer with a chart. Keep the chart in `fig` "
                 "and the computed answer (the numbers or the name) in `result`.")
     kind, shown = er.get("result_type") or "", er.get("result_str") or ""
+    wide = wide_period_misfit(question, kind, shown, columns)
+    if wide:
+        return wide
     named = named_misfit(question, tree, shown, columns, text_columns) if kind == "dict" else None
     if named:
         return named
@@ -61,6 +67,20 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     impossible = _impossible(question, kind, shown, one) or _counted(question, code, columns, text_columns) or _self_grouped(code)
     if impossible:
         return impossible
+    invented = unnamed_year(question, tree)
+    if invented is not None:
+        return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` keeps only rows of a year the question never names. "
+                "Use the rows the question asks about: all of them unless it names a year or a period.")
+    decade = decade_number(question, tree)
+    if decade is not None:
+        text = ast.unparse(decade)
+        return (f"ResultDoesNotFitQuestion: `{text}` numbers the decades (195 for the 1950s), but a decade is named by its "
+                f"first year: `{text} * 10` (1950).")
+    kept = kept_excluded(question, tree)
+    if kept:
+        flipped = ast.unparse(ast.Compare(left=kept[0].left, ops=[ast.NotEq()], comparators=kept[0].comparators))
+        return (f"ResultDoesNotFitQuestion: the question leaves those rows out, but `{ast.unparse(kept[0])}` keeps only them. "
+                f"Keep the other rows instead: `{flipped}`.")
     if one and kind in ("Series", "DataFrame") and _MULTIROW.search(shown):
         rows = _rows(shown)
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
@@ -89,6 +109,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks which ones (names), but the rows of `result` are row numbers, "
                 f"not names. Label them with the names: {numbered}")
     missing = _unfiltered(question, code, labels)
+    if missing and excluded(question, missing):
+        return (f"ResultDoesNotFitQuestion: the question leaves {missing} out, but the code never drops its rows: "
+                f"keep the other rows first (df[df['col'] != {missing!r}], with the column that holds it).")
     if missing:
         return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
                 "filter the rows on it first.")
@@ -195,6 +218,17 @@ def _figure_as_result(tree: ast.AST) -> str | None:
     if isinstance(value, ast.Call) and FIGURE_MAKERS.match(ast.unparse(value.func)):
         return ast.unparse(value.func) + "(...)"
     return None
+
+
+def decade_number(question: str, tree: ast.AST) -> ast.BinOp | None:
+    """``year // 10`` for a question about decades, not followed by ``* 10``: the decade's
+    number (195), not the decade the question names by its first year (1950)."""
+    if not re.search(r"\bdecades?\b", question or "", re.I):
+        return None
+    scaled = {id(side) for node in ast.walk(tree) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+              for side in (node.left, node.right)}
+    return next((node for node in ast.walk(tree) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)
+                 and isinstance(node.right, ast.Constant) and node.right.value == 10 and id(node) not in scaled), None)
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:

@@ -15,14 +15,17 @@ SHARE_OF = re.compile(r"\b(percentage|percent|share|proportion|fraction)\s+of\b"
 """A share of something: "what percentage of the rows …", "what share of all votes …"."""
 CHANGE = re.compile(r"\b(chang\w*|grow\w*|growth|increas\w*|decreas\w*|differ\w*|return|ratio|compared?|more|less|higher|lower)\b", re.I)
 """A change or a comparison, whose percentage may be below 0 or above 100."""
-HIGH = re.compile(r"\b(highest|largest|biggest|greatest|most|maximum|best|top)\b", re.I)
-LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re.I)
-_ENDS = r"(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst)"
+_HOT = (r"hottest|warmest|fastest|oldest|richest|busiest|strongest|longest|tallest|heaviest|deepest|wettest|costliest|"
+        r"loudest|peak")
+_COLD = r"coolest|coldest|slowest|youngest|poorest|quietest|weakest|shortest|lightest|driest|cheapest|shallowest"
+HIGH = re.compile(rf"\b(highest|largest|biggest|greatest|most|maximum|best|top|{_HOT})\b", re.I)
+LOW = re.compile(rf"\b(lowest|smallest|least|fewest|minimum|worst|bottom|{_COLD})\b", re.I)
+_ENDS = rf"(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst|{_HOT}|{_COLD})"
 WHICH_OPENS = re.compile(r"^\W*(which|who)\b", re.I)
 """A question that opens with which / who."""
 WHICH = re.compile(rf"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b{_ENDS}\b", re.I)
 """A question that asks which label is at one end ("which country has the highest …", "who …")."""
-WHICH_END = re.compile(r"\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|maximum|minimum|most|least|top|best|worst)\b", re.I)
+WHICH_END = re.compile(rf"\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|maximum|minimum|most|least|top|best|worst|{_HOT}|{_COLD})\b", re.I)
 """Which / who followed by an end of a ranking in the same sentence ("… which region sold the most")."""
 AGGREGATES = {"mean": "mean", "average": "mean", "median": "median", "total": "sum", "sum": "sum",
               "standard deviation": "std", "variance": "var"}
@@ -52,6 +55,34 @@ def included(text: str, label: str) -> bool:
     name = re.escape(label)
     return bool(re.search(rf"(?<!\w){name}(?!\w)\W{{0,3}}(?:are\s+|is\s+)?(?:included|too|as well)\b|"
                           rf"\b(?:including|include|includes)\s+(?:the\s+)?{name}(?!\w)", text or "", re.I))
+_EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+\S+", re.I)
+RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|final|initial|current|previous|prior|"
+                             r"next|start|end|beginning|this year|today)\b", re.I)
+"""A period named by its place, not its number ("the last year", "the first quarter in the data")."""
+
+
+def named_years(text: str) -> set[int]:
+    """The years ``text`` names, and the year after a decade it names ("the 1990s" also names
+    2000, the end of its span); not a year written only as an example of a format ("written like
+    1961Q3")."""
+    plain = _EXAMPLE.sub(" ", text or "")
+    years = {int(year) for year in YEAR.findall(plain)}
+    decades = {int(year) + 10 for year in re.findall(r"(?<![\d.])(1[89]\d0|20\d0)'?s\b", plain)}
+    return years | decades
+
+
+_OUT = r"(?:left out|leaves? out|excluded|dropped|omitted|removed|ignored|not counted|set aside)"
+_LEAVING = r"(?:leaving out|leave out|excluding|exclude|except(?: for)?|other than|without|not counting|apart from|omitting|dropping|drop|ignoring)"
+
+
+def excluded(text: str, value: str) -> bool:
+    """Does ``text`` say that the rows of ``value`` are left out ("2009 is incomplete and left
+    out", "excluding Alaska", "other than the District of Columbia")?"""
+    name = re.escape(value)
+    return bool(re.search(rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:(),\n]{{0,40}}?\b{_OUT}\b|"
+                          rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?{name}(?!\w|\.\d)", text or "", re.I))
+
+
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)
 
 

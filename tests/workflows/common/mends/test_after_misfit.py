@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["year filter added", "row label → name", "row label → value at the row",
+    assert [label for label, _ in AFTER_MISFIT] == ["year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
                                                      "row numbers → names", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values"]
     import ast
@@ -126,6 +126,7 @@ def orders_session(tmp_path_factory):
     ("What is the mean revenue of an order, units times price?", "result = df['units'] * df['price']", 7.0833),
     ("What is the mean ratio of units to price?", "result = df['units'] / df['price'].mean()\nresult = result.iloc[0]", 2.5444),
     ("Which shop sold the most units in 2022?", "result = df['units'].idxmax()", "Cedar"),
+    ("What is the median number of units of an order, over all the orders?", "result = df[df['year'] == 2022]['units'].median()", 3.5),
 ])
 def test_mended_code_gives_the_right_answer_in_the_sandbox(orders_session, question, code, expected):
     """End to end through the real sandbox: the model's code as it came, the mends, the answer."""
@@ -183,4 +184,41 @@ def test_a_ranked_series_of_row_numbers_for_which_ones_is_labelled_by_the_names(
     assert list(ns["result"].index) == ["Birch", "Dale"] and list(ns["result"]) == [9.0, 5.0]
     named = {"result_type": "Series", "result_str": "station\nBirch    9.0\nDale     5.0\nName: rain, dtype: float64"}
     assert result_misfit(question, code, named, text_columns=facts.text_columns) is None
-    assert result_misfit("Which two years had the most rain?", code, shown, text_columns=facts.text_columns) is None
+    by_year = "result = df['rain'].nlargest(2)\n"  # row numbers for "which years": not names, not this misfit
+    assert result_misfit("Which two years had the most rain?", by_year, shown, text_columns=facts.text_columns) is None
+
+
+def test_a_filter_on_a_year_the_question_never_names_is_dropped():
+    question = "What is the median flow over the hundred years recorded?"
+    code = "result = {\n    'median': df[df['year'] == 1970]['flow'].median(),\n    'n': df.loc[df['year'] == 1970, 'flow'].size,\n}\n"
+    er = {"result_type": "dict", "result_str": "{'median': 740.0, 'n': 1}"}
+    assert "never names" in result_misfit(question, code, er)
+    mended, label = mend_misfit(question, code, er, FACTS)
+    assert label == "unnamed year's filter dropped"
+    assert "df['flow'].median()" in mended and "df.loc[:, 'flow'].size" in mended and "1970" not in mended
+    # the same comparison outside a selection is left to the model
+    elsewhere = "result = np.where(df['year'] == 1970, 1, 0).sum()"
+    assert mend_misfit(question, elsewhere, {"result_type": "int64", "result_str": "1"}, FACTS) is None
+
+
+def test_rows_kept_that_the_question_leaves_out_are_dropped_instead():
+    question = "Average each year 1959-2008 (2009 is incomplete and left out)."
+    code = "d = df[df['year'] == 2009]\nresult = d['v'].mean()\n"
+    mended, label = mend_misfit(question, code, {"result_type": "float", "result_str": "1.5"}, FACTS)
+    assert label == "left-out rows dropped" and mended == "d = df[df['year'] != 2009]\nresult = d['v'].mean()\n"
+    # a left-out year the code never names is not filtered in by the year-filter mend
+    assert mend_misfit(question, "result = df['v'].mean()\n", {"result_type": "float", "result_str": "1.5"}, FACTS) is None
+
+
+def test_a_decade_numbered_by_floor_division_is_named_by_its_first_year():
+    question = "Which decade had the highest average yearly rainfall?"
+    code = "result = df.groupby(df['year'] // 10)['rain'].mean().idxmax()\n"
+    er = {"result_type": "int64", "result_str": "195"}
+    assert "* 10" in result_misfit(question, code, er)
+    mended, label = mend_misfit(question, code, er, FACTS)
+    assert label == "decade named by its first year" and "groupby((df['year'] // 10) * 10)" in mended
+    ns = {"df": pd.DataFrame({"year": [1948, 1951, 1955, 1962], "rain": [1.0, 5.0, 7.0, 2.0]})}
+    exec(mended, ns)  # noqa: S102 — the test's own code
+    assert ns["result"] == 1950
+    assert result_misfit(question, mended, {"result_type": "int64", "result_str": "1950"}) is None
+    assert result_misfit("What is the mean of year // 10?", code, er) is None  # no decade asked

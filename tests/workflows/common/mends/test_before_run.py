@@ -154,6 +154,13 @@ def test_a_copied_profile_header_line_keeps_only_its_assignment(sales_csv):
     assert mend_profile_header(in_string) == in_string
     # cut even when another line still fails: the error then names the line the model can fix
     assert mend_profile_header(f"{header}\nresult = (\n") == "df = datasets['sales']\nresult = (\n"
+    # the header's file name written as a value parses, then fails: read as the frame
+    as_value = "df = datasets['sales'] = sales.csv[df['units'] > 1]\nresult = len(df)\n"
+    namespace = {"datasets": {"sales": pd.DataFrame({"units": [1, 2, 3]})}, "df": pd.DataFrame({"units": [1, 2, 3]})}
+    with pytest.raises(NameError):
+        exec(compile(as_value, "<as written>", "exec"), dict(namespace))  # noqa: S102 — test of generated code
+    exec(compile(mend_profile_header(as_value), "<mended>", "exec"), namespace)  # noqa: S102
+    assert namespace["result"] == 2 and len(namespace["datasets"]["sales"]) == 3  # the session's table untouched
 
 
 def test_a_keyword_scikit_learn_renamed_gets_its_new_name():

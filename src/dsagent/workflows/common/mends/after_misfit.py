@@ -16,12 +16,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from dsagent.workflows.common.fit import asks_one_value, name_at_label, numbered_names
+from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
+from dsagent.workflows.common.fit_rows import kept_excluded, unnamed_years
 from dsagent.workflows.common.fit_named import named_values, written_values
 from dsagent.workflows.common.naming import key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, ranged_years
+from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, excluded, ranged_years
 
 MisfitMend = Callable[[str, str, ast.AST, dict, MendFacts], "str | None"]
 
@@ -72,7 +73,7 @@ def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
     lowered, spans = code.lower(), ranged_years(question)
     for match in YEAR.finditer(question or ""):
         year = match.group(1)
-        if year in lowered or year in spans or _RANGE_BEFORE.search(question[: match.start()]):
+        if year in lowered or year in spans or _RANGE_BEFORE.search(question[: match.start()]) or excluded(question, year):
             continue
         name = f"df_{year}"
         if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
@@ -86,6 +87,41 @@ def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
         head = "".join(f"{line}\n" for line in code.splitlines()[:at])
         return f"{head}{name} = df[df[{facts.year_columns[0]!r}] == {year}]\n{rest}"
     return None
+
+
+def unnamed_year_dropped(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """Rows kept by a year the question never names (:func:`fit.unnamed_year`): that filter
+    dropped, ``df[df['year'] == 1970]['volume']`` → ``df['volume']`` and ``df.loc[df['year'] ==
+    1970, 'volume']`` → ``df.loc[:, 'volume']``. Only where the comparison is the whole filter of
+    a selection; anywhere else it is left to the model."""
+    compares = unnamed_years(question, tree)
+    edits: list[tuple[ast.AST, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript):
+            continue
+        if any(node.slice is compare for compare in compares):
+            edits.append((node, ast.get_source_segment(code, node.value) or ast.unparse(node.value)))
+        elif (isinstance(node.slice, ast.Tuple) and node.slice.elts and any(node.slice.elts[0] is c for c in compares)
+              and isinstance(node.value, ast.Attribute) and node.value.attr == "loc"):
+            edits.append((node.slice.elts[0], ":"))
+    mended = replace_nodes(code, edits) if edits else None
+    return mended if mended and parses(mended) else None
+
+
+def excluded_dropped(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``df['year'] == 2009`` where the question leaves 2009 out (:func:`fit.kept_excluded`): the
+    rows other than those, ``df['year'] != 2009``."""
+    edits = [(node, ast.unparse(ast.Compare(left=node.left, ops=[ast.NotEq()], comparators=node.comparators)))
+             for node in kept_excluded(question, tree)]
+    mended = replace_nodes(code, edits) if edits else None
+    return mended if mended and parses(mended) else None
+
+
+def decade_named(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``year // 10`` for a question about decades (:func:`fit.decade_number`): ``year // 10 * 10``."""
+    node = decade_number(question, tree)
+    mended = replace_nodes(code, [(node, f"({ast.get_source_segment(code, node) or ast.unparse(node)}) * 10")]) if node else None
+    return mended if mended and parses(mended) else None
 
 
 def precedence(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
@@ -171,6 +207,9 @@ def named_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendF
 
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("year filter added", year_filter),
+    ("unnamed year's filter dropped", unnamed_year_dropped),
+    ("left-out rows dropped", excluded_dropped),
+    ("decade named by its first year", decade_named),
     ("row label → name", name_at_row),
     ("row label → value at the row", named_at_row),
     ("row numbers → names", names_of_rows),

@@ -26,16 +26,22 @@ Mend = Callable[[str, "MendFacts | None"], str]
 _PROFILE_HEADER = re.compile(r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(['\"])[^'\"\n]+\2\])[ \t]*=[ \t]*[^\n]*?:[ \t]*~?[\d,]+ rows x [\d,]+ cols\b[^\n]*$", re.M)
 
 
+# Its file name written as a value (``df = datasets['sales'] = sales.csv[df['a'] > 0]``): parses, then a NameError.
+_FILE_AS_VALUE = re.compile(r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(['\"])[^'\"\n]+\2\])[ \t]*=[ \t]*"
+                            r"[A-Za-z_]\w*\.(?:csv|tsv|txt|json|xlsx|xls|parquet)\b", re.M)
+
+
 def mend_profile_header(code: str, facts: MendFacts | None = None) -> str:
     """The data profile's header line copied as code (``df = datasets['sales'] = sales.csv: 891
     rows x 12 cols``, a SyntaxError before anything runs) cut to its assignment
-    (``df = datasets['sales']``), when the code does not parse."""
+    (``df = datasets['sales']``), when the code does not parse; and its file name written as a
+    value (``df = datasets['sales'] = sales.csv[mask]``, which parses and then fails on the
+    undefined name ``sales``) read as the frame (``df = datasets['sales'][mask]``)."""
     try:
         ast.parse(code)
-        return code
     except SyntaxError:
-        pass
-    return _PROFILE_HEADER.sub(r"\1", code)  # such a line never runs: cut even if another line still fails
+        code = _PROFILE_HEADER.sub(r"\1", code)  # such a line never runs: cut even if another line still fails
+    return _FILE_AS_VALUE.sub(r"\1", code)
 
 
 def mend_self_reference(code: str, facts: MendFacts | None = None) -> str:

@@ -1,0 +1,81 @@
+"""Which rows does the code keep? Checked by code against the question's words: a year the
+question never names (``df['year'] == 1970`` for "over the hundred years"), or the rows it leaves
+out (``df['year'] == 2009`` for "2009 is incomplete and left out"). Both were seen in measured runs
+as code that ran and answered about the wrong rows. Used by :func:`fit.result_misfit` and by the
+after-misfit mends that drop or flip such a filter."""
+
+from __future__ import annotations
+
+import ast
+
+from dsagent.workflows.common.wording import RELATIVE_PERIOD, excluded, named_years
+
+_ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def unnamed_year(question: str, tree: ast.AST) -> ast.Compare | None:
+    """The first comparison of :func:`unnamed_years`, or None."""
+    return next(iter(unnamed_years(question, tree)), None)
+
+
+def unnamed_years(question: str, tree: ast.AST) -> list[ast.Compare]:
+    """Each comparison of a column with a year (``df['year'] == 1970``) that the question never names, nor a
+    year next to one it names as a bound (``< 2021`` for "in 2020"); None when the question names
+    a period by its place ("the last year"), which the code may read off the data. Seen in every
+    such run measured: the model picked a year from the data profile or the format's example and
+    answered about that year alone."""
+    if RELATIVE_PERIOD.search(question or ""):
+        return []
+    named, found = named_years(question), []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for op, pair in zip(node.ops, zip(sides, sides[1:])):
+            for const, other in (pair, pair[::-1]):
+                if not (isinstance(const, ast.Constant) and type(const.value) is int and 1800 <= const.value <= 2099
+                        and _column_like(other)):
+                    continue
+                year = const.value
+                if year not in named and not (isinstance(op, _ORDER) and named & {year - 1, year + 1}) and node not in found:
+                    found.append(node)
+    return found
+
+
+def _compared_value(node: ast.Compare) -> tuple[ast.cmpop, object] | None:
+    """(operator, value) of ``column <op> value`` (either way round) with one operator, the value
+    a year or a text; else None."""
+    if len(node.ops) != 1:
+        return None
+    for const, other in ((node.comparators[0], node.left), (node.left, node.comparators[0])):
+        if (isinstance(const, ast.Constant) and _column_like(other)
+                and ((type(const.value) is int and 1800 <= const.value <= 2099) or (isinstance(const.value, str) and len(const.value) > 1))):
+            return node.ops[0], const.value
+    return None
+
+
+def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
+    """Each ``column == value`` that keeps only the rows the question leaves out (``df['year'] ==
+    2009`` for "2009 is incomplete and left out"); none of a value the code also drops elsewhere
+    (``!= 2009``, ``~(… == 2009)``), where the ``==`` serves another step."""
+    negated = {id(node.operand) for node in ast.walk(tree)
+               if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not))}
+    kept, dropped = [], set()
+    for node in ast.walk(tree):
+        found = _compared_value(node) if isinstance(node, ast.Compare) else None
+        if found is None:
+            continue
+        op, value = found
+        if id(node) in negated or isinstance(op, ast.NotEq):
+            dropped.add(value)
+        elif isinstance(op, ast.Eq) and excluded(question, str(value)):
+            kept.append((node, value))
+    return [node for node, value in kept if value not in dropped]
+
+
+def _column_like(node: ast.AST) -> bool:
+    """A column's values: ``df['year']``, ``row['year']``, ``df.year``, ``s.dt.year``."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+    return isinstance(node, ast.Attribute) and node.attr not in ("size", "shape", "ndim", "columns", "index") and (
+        isinstance(node.value, ast.Name) or node.attr == "year")

@@ -1,0 +1,61 @@
+"""A wide table's periods are its columns: "which month …" over a table with one column per month
+(``JAN`` … ``DEC``) or "which year …" over one column per year is answered by a column's name.
+Checked by code after a run: a small model reads such a table as if it were long, and answers
+with a row label or a value (seen in measured runs, and named in issue 40). The rule knows the
+shapes of period names, never a dataset."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+from dsagent.workflows.common.fit_named import named_values
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+           "december")
+_YEAR_NAME = re.compile(r"[^\d]{0,4}(1[89]\d\d|20\d\d)[^\d]{0,4}")
+_QUARTER_NAME = re.compile(r"(?:(?:1[89]|20)\d\d\s*[-_ ]?\s*)?Q[1-4]", re.I)
+
+
+def period_columns(columns: Iterable[str]) -> tuple[str, list[str]] | None:
+    """("month" | "year" | "quarter", those columns) when a table has one column per period: six or
+    more month names (``JAN``, ``February``), three or more year names (``1990``, ``pop_2001``) or
+    four or more quarter names (``Q1``, ``2001Q3``); else None."""
+    names = [str(c) for c in columns]
+    months = [c for c in names if c.strip().lower() in _MONTHS or c.strip().lower() in {m[:3] for m in _MONTHS}]
+    if len(months) >= 6:
+        return "month", months
+    years = [c for c in names if _YEAR_NAME.fullmatch(c.strip())]
+    if len(years) >= 3:
+        return "year", years
+    quarters = [c for c in names if _QUARTER_NAME.fullmatch(c.strip())]
+    return ("quarter", quarters) if len(quarters) >= 4 else None
+
+
+def _answers(kind: str, shown: str) -> list[str]:
+    """The values ``result`` gives as text: a dict's values, or the one value."""
+    if kind == "dict":
+        values = named_values(shown) or {}
+        return [str(v.value) if isinstance(v, ast.Constant) else ast.unparse(v) for v in values.values()]
+    return [shown.strip().strip("'\"")]
+
+
+def wide_period_misfit(question: str, kind: str, shown: str, columns: Iterable[str]) -> str | None:
+    """The misfit of a "which month / year / quarter" answer over a table whose periods are its
+    columns, when no value of ``result`` is one of those columns' names; else None."""
+    found = period_columns(columns)
+    if found is None or kind in ("", "Series", "DataFrame"):
+        return None
+    period, names = found
+    if not re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{period}s?\b", question or "", re.I):
+        return None
+    given = _answers(kind, shown)
+    if not given or any(value in names for value in given):
+        return None
+    listed = ", ".join(repr(n) for n in names[:3]) + (", …" if len(names) > 3 else "")
+    return (f"ResultDoesNotFitQuestion: in this table each {period} is a column ({listed}), so the {period} asked for is a "
+            f"column's name, but `result` gives {given[0][:40]}. Compare the values across those columns and take the "
+            f"top column's name: df.loc[<the row asked about>, {period}_columns].squeeze().idxmax() within one row, or "
+            f"df[{period}_columns].mean().idxmax() over all rows (idxmin for the lowest), with "
+            f"{period}_columns = [{listed}].")
