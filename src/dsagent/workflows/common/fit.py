@@ -69,8 +69,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return impossible
     invented = unnamed_year(question, tree)
     if invented is not None:
-        return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` keeps only rows of a year the question never names. "
-                "Use the rows the question asks about: all of them unless it names a year or a period.")
+        return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` keeps only the rows of one year, but the question does "
+                "not ask about that year alone (it never names it, or names it only as an end of the span it asks about). "
+                "Use the rows the question asks about: all of them unless it names one year or period.")
     decade = decade_number(question, tree)
     if decade is not None:
         text = ast.unparse(decade)
@@ -111,7 +112,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     missing = _unfiltered(question, code, labels)
     if missing and excluded(question, missing):
         return (f"ResultDoesNotFitQuestion: the question leaves {missing} out, but the code never drops its rows: "
-                f"keep the other rows first (df[df['col'] != {missing!r}], with the column that holds it).")
+                f"keep the other rows first (df[df['col'] != {missing if missing.isdigit() else repr(missing)}], with the column "
+                "that holds it).")
     if missing:
         return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
                 "filter the rows on it first.")

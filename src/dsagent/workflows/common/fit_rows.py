@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from dsagent.workflows.common.wording import RELATIVE_PERIOD, excluded, named_years
+from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
 
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -20,13 +20,16 @@ def unnamed_year(question: str, tree: ast.AST) -> ast.Compare | None:
 
 def unnamed_years(question: str, tree: ast.AST) -> list[ast.Compare]:
     """Each comparison of a column with a year (``df['year'] == 1970``) that the question never names, nor a
-    year next to one it names as a bound (``< 2021`` for "in 2020"); None when the question names
-    a period by its place ("the last year"), which the code may read off the data. Seen in every
-    such run measured: the model picked a year from the data profile or the format's example and
-    answered about that year alone."""
+    year next to one it names as a bound (``< 2021`` for "in 2020"); and each ``== year`` of a
+    year the question names only as an end of the span it asks about ("over all quarters, 1959Q1
+    to 2009Q3"), unless it asks a change (then the ends are the values compared). None when the
+    question names a period by its place ("the last year"), which the code may read off the data.
+    Seen in every such run measured: the model picked a year from the data profile, the format's
+    example or the span's end, and answered about that year alone."""
     if RELATIVE_PERIOD.search(question or ""):
         return []
     named, found = named_years(question), []
+    ends = set() if CHANGE.search(question or "") else {int(y) for y in span_only_years(question)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare):
             continue
@@ -37,7 +40,8 @@ def unnamed_years(question: str, tree: ast.AST) -> list[ast.Compare]:
                         and _column_like(other)):
                     continue
                 year = const.value
-                if year not in named and not (isinstance(op, _ORDER) and named & {year - 1, year + 1}) and node not in found:
+                unnamed = year not in named and not (isinstance(op, _ORDER) and named & {year - 1, year + 1})
+                if (unnamed or (isinstance(op, ast.Eq) and year in ends)) and node not in found:
                     found.append(node)
     return found
 

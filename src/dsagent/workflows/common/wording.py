@@ -49,6 +49,13 @@ def ranged_years(text: str) -> set[str]:
     return found | {match.group(1) for match in _BOUND.finditer(text or "")}
 
 
+def span_only_years(text: str) -> set[str]:
+    """The years ``text`` names only as an end of a span ("over all 203 quarters (1959Q1 to
+    2009Q3)", "1935-1954"), never as one period on its own ("in 1977")."""
+    rest = _BOUND.sub(" ", _SPAN.sub(" ", text or ""))
+    return ranged_years(text) - set(YEAR.findall(rest))
+
+
 def included(text: str, label: str) -> bool:
     """Does ``text`` say that the rows of ``label`` are counted in ("the District of Columbia
     included", "including Alaska"), not that they are the ones asked about?"""

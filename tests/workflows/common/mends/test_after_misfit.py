@@ -192,7 +192,7 @@ def test_a_filter_on_a_year_the_question_never_names_is_dropped():
     question = "What is the median flow over the hundred years recorded?"
     code = "result = {\n    'median': df[df['year'] == 1970]['flow'].median(),\n    'n': df.loc[df['year'] == 1970, 'flow'].size,\n}\n"
     er = {"result_type": "dict", "result_str": "{'median': 740.0, 'n': 1}"}
-    assert "never names" in result_misfit(question, code, er)
+    assert "not ask about that year alone" in result_misfit(question, code, er)
     mended, label = mend_misfit(question, code, er, FACTS)
     assert label == "unnamed year's filter dropped"
     assert "df['flow'].median()" in mended and "df.loc[:, 'flow'].size" in mended and "1970" not in mended
