@@ -339,3 +339,21 @@ def test_a_whole_frame_with_text_columns_is_aggregated_over_its_numbers():
         assert mend_before_run(kept, facts)[0] == kept
     numbers_only = mend_facts({"prices": frame[["oats", "rye"]]})
     assert mend_before_run("m = df.mean()\n", numbers_only)[0] == "m = df.mean()\n"
+
+
+def test_an_aggregate_bound_to_the_last_condition_of_a_mask_takes_the_whole_mask():
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.before_run import mend_mask_precedence
+
+    frame = pd.DataFrame({"a": [0, 2, 3, 5], "b": [0, 0, 1, 0]})
+    code = "result = (df['a'] > 1) & (df['a'] < 5) & (df['b'] == 0).sum()\n"
+    ns = {"df": frame}
+    exec(code, ns)  # noqa: S102 — the model's code as written: a Series, not a count
+    assert isinstance(ns["result"], pd.Series)
+    mended = mend_mask_precedence(code)
+    assert mended == "result = ((df['a'] > 1) & (df['a'] < 5) & (df['b'] == 0)).sum()\n"
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == 1
+    # an aggregate that is no mask's (a number column's sum) is left alone
+    assert mend_mask_precedence("x = (df['a'] > 1) & df['b'].sum()\n") == "x = (df['a'] > 1) & df['b'].sum()\n"

@@ -302,6 +302,33 @@ def mend_yes_no(code: str, facts: MendFacts | None = None) -> str:
     return code
 
 
+_MASKS = (ast.BitAnd, ast.BitOr)
+
+
+def _mask(node: ast.AST) -> bool:
+    """A comparison, or comparisons joined by & / | (a row mask)."""
+    return isinstance(node, ast.Compare) or (isinstance(node, ast.BinOp) and isinstance(node.op, _MASKS)
+                                             and _mask(node.left) and _mask(node.right))
+
+
+def mend_mask_precedence(code: str, facts: MendFacts | None = None) -> str:
+    """``(a > 1) & (b == 0).sum()`` (``.sum()`` binds before ``&``: a mask and a number, a Series
+    where one count was meant) as ``((a > 1) & (b == 0)).sum()``; also ``.mean()``, ``.any()``,
+    ``.all()``. Only when every side is a comparison, so the aggregate can only have meant the
+    whole mask."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, _MASKS) and _mask(node.left)):
+            return None
+        right = node.right
+        if not (isinstance(right, ast.Call) and not right.args and not right.keywords and isinstance(right.func, ast.Attribute)
+                and right.func.attr in ("sum", "mean", "any", "all") and _mask(right.func.value)):
+            return None
+        whole = ast.unparse(ast.BinOp(left=node.left, op=node.op, right=right.func.value))  # unparse brackets each comparison
+        return node, f"({whole}).{right.func.attr}()"
+
+    return mend_nodes(code, edit)
+
+
 BEFORE_RUN: list[tuple[str, Mend]] = [
     ("profile header cut", mend_profile_header),  # first: the others need code that parses
     ("dict built key by key", mend_self_reference),
@@ -317,6 +344,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("query text kept apart from sql()", mend_sql_shadowed),
     ("failing import dropped", mend_imports),
     ("Yes/No counted", mend_yes_no),
+    ("mask aggregated whole", mend_mask_precedence),
 ]
 """The before-run mends in the order they apply: (label for the run log, mend)."""
 
@@ -333,5 +361,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
+           "mend_imports", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_test_unpacking", "mend_yes_no"]
