@@ -147,3 +147,10 @@ def test_a_year_that_bounds_a_span_or_a_label_counted_in_asks_for_no_filter():
     assert result_misfit(counted, code, {"result_type": "dict", "result_str": "{'n': 18}"}, labels, TEXTS, COLUMNS) is None
     left_out = "How many states, leaving out the District of Columbia?"
     assert result_misfit(left_out, code, {"result_type": "dict", "result_str": "{'n': 18}"}, labels, TEXTS, COLUMNS)
+
+
+def test_the_text_of_a_query_under_a_key_goes_back():
+    code = "q = '''SELECT d.full_name, COUNT(*) FROM doctors d GROUP BY 1'''\nresult = {'doctor': q}\n"
+    shown = "{'doctor': '\\nSELECT d.full_name, COUNT(*) FROM doctors d GROUP BY 1'}"
+    assert "ResultIsQueryText" in misfit("Which doctor completed the most appointments?", code, shown)
+    assert misfit("Which doctor completed the most?", "result = {'doctor': 'Select Smith'}\n", "{'doctor': 'Select Smith'}") is None

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dsagent.workflows.common.fit_named import named_misfit
 from dsagent.workflows.common.fit_rows import kept_excluded, unnamed_year
 from dsagent.workflows.common.fit_wide import wide_period_misfit
-from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, name_column, named_after_which, position_call
+from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
                                              ranged_years)
 
@@ -120,8 +120,6 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
-_QUERY = re.compile(r"(?:SELECT|select)\s+[\w*(][\s\S]*\b(?:FROM|from)\s+\w|(?:WITH|with)\s+\w+\s+(?:AS|as)\s*\(")
-"""A query as SQL is written (in capitals or all lower case), not a sentence that starts "Select …" or "With …"."""
 _EMPTY = re.compile(r"^(None|nan|NaN|NaT|<NA>|Series\(\[\],.*|Empty DataFrame\b.*)$", re.S)
 
 
@@ -129,7 +127,7 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
     """A result no answer to the question can be: nothing (None, NaN, an empty table) where one
     value was asked, or a share of the rows outside 0–100 %."""
     text = shown.strip()
-    if kind == "str" and _QUERY.match(text):
+    if kind == "str" and QUERY.match(text):
         return ("ResultIsQueryText: `result` is the text of a SQL query, not its answer. Run the query and keep what it "
                 "returns: result = sql(query), then reduce that frame to the value the question asks for.")
     if one and not text and not kind:

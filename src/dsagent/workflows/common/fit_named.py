@@ -7,7 +7,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, key_column, name_column, row_number_call
+from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call
 from dsagent.workflows.common.wording import WHICH
 
 
@@ -78,6 +78,9 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
                     "values (a filter value not written as in DATA, a filter that no row passes, the empty first row of "
                     ".diff()/.pct_change()/.shift()). Check each filter against DATA's values, drop missing values "
                     "(.dropna()), then compute it again.")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and QUERY.match(node.value.strip()):
+            return (f"ResultIsQueryText: `result[{key!r}]` is the text of a SQL query, not its answer. Run the query and "
+                    "keep what it returns: sql(query)['col'].iloc[0].")
     texts = list(text_columns)
     which = WHICH.search(question or "") and len(written) == 1  # a "which" question's one value
     for key, node in values.items():

@@ -7,6 +7,9 @@ import ast
 import re
 from collections.abc import Iterable
 
+QUERY = re.compile(r"(?:SELECT|select)\s+[\w*(][\s\S]*\b(?:FROM|from)\s+\w|(?:WITH|with)\s+\w+\s+(?:AS|as)\s*\(")
+"""A query as SQL is written (in capitals or all lower case), not a sentence that starts "Select …" or "With …"."""
+
 FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\.subplots|sns\.\w+|\w+\.plot)$")
 """The calls that make a chart (``px.bar``, ``go.Figure``, ``df.plot``)."""
 FIGURE_NAMES = {"fig", "figure", "chart", "plot"}
