@@ -88,7 +88,7 @@ def _plain(value: Any, depth: int = 0) -> Any:
 
 def _period_text(value: Any, pd: Any) -> str:
     """A Period as written (``2015-12``); a Timestamp as its date when it has no time of day."""
-    if isinstance(value, pd.Timestamp) and value == value.normalize():
+    if isinstance(value, pd.Timestamp) and value.tz is None and value == value.normalize():
         return value.strftime("%Y-%m-%d")
     return str(value)
 
@@ -200,8 +200,8 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
         )
     if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], Integral) and not isinstance(exc.args[0], bool):
         n = exc.args[0]
-        named = next((k for k, v in datasets.items() if str(n) in map(str, getattr(v, "columns", ()))), None)
-        if named is not None:  # a wide table's year columns are named by text
+        named = 1800 <= n <= 2099 and next((k for k, v in datasets.items() if str(n) in getattr(v, "columns", ())), None)
+        if named:  # a wide table's year columns are named by text
             return f"Hint: the column's name is the text '{n}', not the number {n}: write df['{n}']."
         if _raised_by_frame_getitem(exc):
             return (f"Hint: df[{n}] looks up a COLUMN named {n}; this label is a row's. For a row use "
@@ -247,19 +247,19 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
     return drift_hint(str(exc)) or name_hint(exc)  # a moved API's own fix first (np.float: builtin float)
 
 
-def _value_column(key: str, frames: list[tuple[str, Any]]) -> tuple[str, str] | None:
-    """(frame name, column) of the first text column that holds ``key`` as a value: a wide
-    table's row (``'Renewables'`` of ``source``) looked up as if it were a column."""
-    for name, frame in frames[:5]:
-        for column in list(getattr(frame, "columns", []))[:60]:
-            values = frame[column]
-            text = getattr(values, "ndim", 2) == 1 and (values.dtype.kind in "OSU" or str(values.dtype) in ("string", "str", "category"))
-            if text:
-                try:
-                    if bool(values.eq(key).any()):
-                        return name, str(column)
-                except Exception:  # noqa: BLE001 - a hint is a nicety: never fail the error report for it
-                    continue
+def _value_column(key: str, frames: list[tuple[str, Any]]) -> tuple[str, Any] | None:
+    """(frame name, column label) of the first text column that holds ``key`` as a value: a wide
+    table's row (``'Renewables'`` of ``source``) looked up as if it were a column. Never raises:
+    a hint is a nicety."""
+    try:
+        for name, frame in frames[:5]:
+            for column in list(getattr(frame, "columns", []))[:60]:
+                values = frame[column]
+                text = getattr(values, "ndim", 2) == 1 and (values.dtype.kind in "OSU" or str(values.dtype) in ("string", "str", "category"))
+                if text and bool(values.eq(key).any()):
+                    return name, column
+    except Exception:  # noqa: BLE001 - an odd object bound to df (a Styler) must not break the error report
+        return None
     return None
 
 

@@ -69,9 +69,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return impossible
     invented = unnamed_year(question, tree)
     if invented is not None:
-        return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` keeps only the rows of one year, but the question does "
-                "not ask about that year alone (it never names it, or names it only as an end of the span it asks about). "
-                "Use the rows the question asks about: all of them unless it names one year or period.")
+        return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` filters the rows on a year the question does not ask "
+                "about (it never names it, or names it only as an end of the span it asks about as a whole). Use the rows "
+                "the question asks about: all of them unless it names one year or period.")
     decade = decade_number(question, tree)
     if decade is not None:
         text = ast.unparse(decade)
@@ -221,14 +221,31 @@ def _figure_as_result(tree: ast.AST) -> str | None:
 
 
 def decade_number(question: str, tree: ast.AST) -> ast.BinOp | None:
-    """``year // 10`` for a question about decades, not followed by ``* 10``: the decade's
-    number (195), not the decade the question names by its first year (1950)."""
+    """``year // 10`` for a question about decades, never scaled back by 10: the decade's number
+    (195), not the decade the question names by its first year (1950). Scaled: a product with 10
+    anywhere above it in its statement (``(y // 10).astype(int) * 10``), or a name it is assigned
+    to that the code multiplies by 10 (``d = y // 10`` … ``d *= 10`` or ``d * 10``)."""
     if not re.search(r"\bdecades?\b", question or "", re.I):
         return None
-    scaled = {id(side) for node in ast.walk(tree) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
-              for side in (node.left, node.right)}
-    return next((node for node in ast.walk(tree) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)
-                 and isinstance(node.right, ast.Constant) and node.right.value == 10 and id(node) not in scaled), None)
+    ten = lambda node: isinstance(node, ast.Constant) and node.value == 10  # noqa: E731
+    scaled_names = {n.target.id for n in ast.walk(tree) if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Mult)
+                    and isinstance(n.target, ast.Name) and ten(n.value)}
+    scaled_names |= {side.id for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+                     for side, other in ((n.left, n.right), (n.right, n.left)) if isinstance(side, ast.Name) and ten(other)}
+    for statement in ast.walk(tree):
+        if not isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)):
+            continue  # simple statements: a compound one's parts are visited on their own
+        targets = {t.id for t in getattr(statement, "targets", []) if isinstance(t, ast.Name)}
+        if targets & scaled_names:
+            continue
+        products = [n for n in ast.walk(statement) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+                    and (ten(n.left) or ten(n.right))]
+        under_product = {id(inner) for product in products for inner in ast.walk(product)}
+        for node in ast.walk(statement):
+            if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and ten(node.right)
+                    and id(node) not in under_product):
+                return node
+    return None
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:

@@ -7,6 +7,7 @@ after-misfit mends that drop or flip such a filter."""
 from __future__ import annotations
 
 import ast
+import re
 
 from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
 
@@ -37,7 +38,7 @@ def unnamed_years(question: str, tree: ast.AST) -> list[ast.Compare]:
         for op, pair in zip(node.ops, zip(sides, sides[1:])):
             for const, other in (pair, pair[::-1]):
                 if not (isinstance(const, ast.Constant) and type(const.value) is int and 1800 <= const.value <= 2099
-                        and _column_like(other)):
+                        and _year_column(other)):
                     continue
                 year = const.value
                 unnamed = year not in named and not (isinstance(op, _ORDER) and named & {year - 1, year + 1})
@@ -60,21 +61,42 @@ def _compared_value(node: ast.Compare) -> tuple[ast.cmpop, object] | None:
 
 def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
     """Each ``column == value`` that keeps only the rows the question leaves out (``df['year'] ==
-    2009`` for "2009 is incomplete and left out"); none of a value the code also drops elsewhere
-    (``!= 2009``, ``~(… == 2009)``), where the ``==`` serves another step."""
-    negated = {id(node.operand) for node in ast.walk(tree)
-               if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not))}
+    2009`` for "2009 is incomplete and left out"); none of a value the code drops anywhere
+    (``!= 2009``, under ``~`` or ``not``, inside ``.drop(…)``, or a mask named and then negated,
+    ``m = df['year'] == 2009`` … ``df[~m]``), where the ``==`` serves that drop."""
+    dropping: set[int] = set()
+    negated_names = {node.operand.id for node in ast.walk(tree) if isinstance(node, ast.UnaryOp)
+                     and isinstance(node.op, (ast.Invert, ast.Not)) and isinstance(node.operand, ast.Name)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
+            dropping |= {id(n) for n in ast.walk(node.operand)}
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "drop":
+            dropping |= {id(n) for arg in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(arg)}
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in negated_names for t in node.targets):
+            dropping |= {id(n) for n in ast.walk(node.value)}
     kept, dropped = [], set()
     for node in ast.walk(tree):
         found = _compared_value(node) if isinstance(node, ast.Compare) else None
         if found is None:
             continue
         op, value = found
-        if id(node) in negated or isinstance(op, ast.NotEq):
+        if id(node) in dropping or isinstance(op, ast.NotEq):
             dropped.add(value)
         elif isinstance(op, ast.Eq) and excluded(question, str(value)):
             kept.append((node, value))
     return [node for node, value in kept if value not in dropped]
+
+
+_YEARISH = re.compile(r"year|\byr|^yr|date|\bfy|^fy|period|season", re.I)
+
+
+def _year_column(node: ast.AST) -> bool:
+    """A column whose name says it holds years or dates (``df['year']``, ``df.YEAR``,
+    ``s.dt.year``, ``df['fiscal_year']``): a number like 2000 compared with another column is a
+    threshold (``df['sqft'] > 2000``), not a year."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and bool(_YEARISH.search(node.slice.value))
+    return isinstance(node, ast.Attribute) and bool(_YEARISH.search(node.attr))
 
 
 def _column_like(node: ast.AST) -> bool:

@@ -18,9 +18,11 @@ CHANGE = re.compile(r"\b(chang\w*|grow\w*|growth|increas\w*|decreas\w*|differ\w*
 _HOT = (r"hottest|warmest|fastest|oldest|richest|busiest|strongest|longest|tallest|heaviest|deepest|wettest|costliest|"
         r"loudest|peak")
 _COLD = r"coolest|coldest|slowest|youngest|poorest|quietest|weakest|shortest|lightest|driest|cheapest|shallowest"
-HIGH = re.compile(rf"\b(highest|largest|biggest|greatest|most|maximum|best|top|{_HOT})\b", re.I)
-LOW = re.compile(rf"\b(lowest|smallest|least|fewest|minimum|worst|bottom|{_COLD})\b", re.I)
+HIGH = re.compile(r"\b(highest|largest|biggest|greatest|most|maximum|best|top)\b", re.I)
+LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re.I)
 _ENDS = rf"(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst|{_HOT}|{_COLD})"
+"""The ends of a ranking a "which" question asks for; the superlatives of one measure (coolest,
+oldest) only here: in an explanation they rank another measure than the one asked about."""
 WHICH_OPENS = re.compile(r"^\W*(which|who)\b", re.I)
 """A question that opens with which / who."""
 WHICH = re.compile(rf"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b{_ENDS}\b", re.I)
@@ -51,9 +53,24 @@ def ranged_years(text: str) -> set[str]:
 
 def span_only_years(text: str) -> set[str]:
     """The years ``text`` names only as an end of a span ("over all 203 quarters (1959Q1 to
-    2009Q3)", "1935-1954"), never as one period on its own ("in 1977")."""
-    rest = _BOUND.sub(" ", _SPAN.sub(" ", text or ""))
-    return ranged_years(text) - set(YEAR.findall(rest))
+    2009Q3)", "1935-1954", "since 1977"), never as one period on its own ("in 1977"). Not a
+    span: "2019 and 2020" without "between" (two years named), nor one whose ends are one year
+    ("Q1 2019 to Q4 2019", "2019-2019")."""
+    text = text or ""
+    ends, points, cut = set(), set(), []
+    for match in _SPAN.finditer(text):
+        first, last = match.groups()
+        joined = re.search(r"\band\b", match.group(0), re.I) and not re.search(r"\bbetween\s+(?:Q\d\s+)?$", text[:match.start()], re.I)
+        if first == last or joined:
+            points |= {first, last}
+        else:
+            ends |= {first, last}
+            cut.append(match.span())
+    for match in _BOUND.finditer(text):
+        ends.add(match.group(1))
+        cut.append(match.span())
+    rest = "".join(" " if any(a <= i < b for a, b in cut) else ch for i, ch in enumerate(text))
+    return ends - points - set(YEAR.findall(rest))
 
 
 def included(text: str, label: str) -> bool:
@@ -64,30 +81,33 @@ def included(text: str, label: str) -> bool:
                           rf"\b(?:including|include|includes)\s+(?:the\s+)?{name}(?!\w)", text or "", re.I))
 _EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+\S+", re.I)
 RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|final|initial|current|previous|prior|"
-                             r"next|start|end|beginning|this year|today)\b", re.I)
+                             r"next|start|end|beginning|this year|today|past|century|decades?)\b", re.I)
 """A period named by its place, not its number ("the last year", "the first quarter in the data")."""
 
 
 def named_years(text: str) -> set[int]:
-    """The years ``text`` names, and the year after a decade it names ("the 1990s" also names
-    2000, the end of its span); not a year written only as an example of a format ("written like
-    1961Q3")."""
+    """The years ``text`` names, and every year of a decade it names ("the 1990s" names 1990 to
+    2000, the end of its span; "the 80s" the 1980s); not a year written only as an example of a
+    format ("written like 1961Q3")."""
     plain = _EXAMPLE.sub(" ", text or "")
     years = {int(year) for year in YEAR.findall(plain)}
-    decades = {int(year) + 10 for year in re.findall(r"(?<![\d.])(1[89]\d0|20\d0)'?s\b", plain)}
-    return years | decades
+    starts = {int(year) for year in re.findall(r"(?<![\d.])(1[89]\d0|20\d0)'?s\b", plain)}
+    starts |= {1900 + int(d) for d in re.findall(r"(?<![\d.])'?([2-9]0)'?s\b", plain)}
+    return years | {year for start in starts for year in range(start, start + 11)}
 
 
-_OUT = r"(?:left out|leaves? out|excluded|dropped|omitted|removed|ignored|not counted|set aside)"
-_LEAVING = r"(?:leaving out|leave out|excluding|exclude|except(?: for)?|other than|without|not counting|apart from|omitting|dropping|drop|ignoring)"
+_OUT = r"(?:left out|excluded|omitted|set aside)"
+_LEAVING = r"(?:leaving out|leave out|excluding|exclude|except(?: for)?|other than|not counting|apart from|omitting|dropping|ignoring)"
 
 
 def excluded(text: str, value: str) -> bool:
     """Does ``text`` say that the rows of ``value`` are left out ("2009 is incomplete and left
-    out", "excluding Alaska", "other than the District of Columbia")?"""
+    out", "excluding Alaska", "other than the District of Columbia")? Not a verb about the data's
+    own events ("students who dropped out", "items omitted from the report")."""
     name = re.escape(value)
-    return bool(re.search(rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:(),\n]{{0,40}}?\b{_OUT}\b|"
-                          rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?{name}(?!\w|\.\d)", text or "", re.I))
+    after = rf"(?<![\w.]){name}(?!\w|\.\d)\W{{0,3}}(?:(?:is|are|was|were)\s+(?:\w+\s+and\s+(?:(?:is|are|was|were)\s+)?)?)?(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
+    before = rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?{name}(?!\w|\.\d)"
+    return bool(re.search(f"{after}|{before}", text or "", re.I))
 
 
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)

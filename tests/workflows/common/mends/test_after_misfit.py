@@ -192,7 +192,7 @@ def test_a_filter_on_a_year_the_question_never_names_is_dropped():
     question = "What is the median flow over the hundred years recorded?"
     code = "result = {\n    'median': df[df['year'] == 1970]['flow'].median(),\n    'n': df.loc[df['year'] == 1970, 'flow'].size,\n}\n"
     er = {"result_type": "dict", "result_str": "{'median': 740.0, 'n': 1}"}
-    assert "not ask about that year alone" in result_misfit(question, code, er)
+    assert "a year the question does not ask" in result_misfit(question, code, er)
     mended, label = mend_misfit(question, code, er, FACTS)
     assert label == "unnamed year's filter dropped"
     assert "df['flow'].median()" in mended and "df.loc[:, 'flow'].size" in mended and "1970" not in mended
@@ -222,3 +222,13 @@ def test_a_decade_numbered_by_floor_division_is_named_by_its_first_year():
     assert ns["result"] == 1950
     assert result_misfit(question, mended, {"result_type": "int64", "result_str": "1950"}) is None
     assert result_misfit("What is the mean of year // 10?", code, er) is None  # no decade asked
+
+
+def test_dropping_an_unnamed_year_keeps_the_code_runnable():
+    """Review findings: a .loc selection keeps its frame, an assignment to selected rows is left."""
+    question = "What is the total flow over the hundred years?"
+    code = "result = df.loc[df['year'] == 1970].volume.sum()\n"
+    mended, _ = mend_misfit(question, code, {"result_type": "float", "result_str": "1.0"}, FACTS)
+    assert mended == "result = df.volume.sum()\n"
+    stored = "df[df['year'] == 1970] = 0\nresult = df.volume.sum()\n"
+    assert mend_misfit(question, stored, {"result_type": "float", "result_str": "1.0"}, FACTS) is None

@@ -97,10 +97,13 @@ def unnamed_year_dropped(question: str, code: str, tree: ast.AST, er: dict, fact
     compares = unnamed_years(question, tree)
     edits: list[tuple[ast.AST, str]] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Subscript):
-            continue
+        if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
+            continue  # an assignment to the selected rows (df[mask] = 0) is no selection to drop
         if any(node.slice is compare for compare in compares):
-            edits.append((node, ast.get_source_segment(code, node.value) or ast.unparse(node.value)))
+            owner = node.value
+            if isinstance(owner, ast.Attribute) and owner.attr in ("loc", "iloc"):
+                owner = owner.value  # df.loc[mask] is the rows of df
+            edits.append((node, ast.get_source_segment(code, owner) or ast.unparse(owner)))
         elif (isinstance(node.slice, ast.Tuple) and node.slice.elts and any(node.slice.elts[0] is c for c in compares)
               and isinstance(node.value, ast.Attribute) and node.value.attr == "loc"):
             edits.append((node.slice.elts[0], ":"))

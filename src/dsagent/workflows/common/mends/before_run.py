@@ -313,15 +313,14 @@ def _mask(node: ast.AST) -> bool:
 
 def mend_mask_precedence(code: str, facts: MendFacts | None = None) -> str:
     """``(a > 1) & (b == 0).sum()`` (``.sum()`` binds before ``&``: a mask and a number, a Series
-    where one count was meant) as ``((a > 1) & (b == 0)).sum()``; also ``.mean()``, ``.any()``,
-    ``.all()``. Only when every side is a comparison, so the aggregate can only have meant the
-    whole mask."""
+    where one count was meant) as ``((a > 1) & (b == 0)).sum()``; also ``.mean()`` (a share).
+    Only when every side is a comparison, so the aggregate can only have meant the whole mask."""
     def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, _MASKS) and _mask(node.left)):
             return None
         right = node.right
         if not (isinstance(right, ast.Call) and not right.args and not right.keywords and isinstance(right.func, ast.Attribute)
-                and right.func.attr in ("sum", "mean", "any", "all") and _mask(right.func.value)):
+                and right.func.attr in ("sum", "mean") and _mask(right.func.value)):
             return None
         whole = ast.unparse(ast.BinOp(left=node.left, op=node.op, right=right.func.value))  # unparse brackets each comparison
         return node, f"({whole}).{right.func.attr}()"
