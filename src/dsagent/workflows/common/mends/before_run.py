@@ -213,15 +213,16 @@ def _whole_frame(node: ast.AST) -> bool:
 def mend_numeric_only(code: str, facts: MendFacts | None = None) -> str:
     """``df.mean()`` (median, std, var, sum, corr, cov) of a whole frame that has text or date
     columns written ``df.mean(numeric_only=True)``: pandas 2 raises a TypeError (or sums the text)
-    where what the line means is the numeric columns. Only for calls with no arguments on the data's
-    frame or rows of it (``df``, ``datasets['x']``, ``df[df['a'] > 0]``), when the data has such columns."""
+    where what the line means is the numeric columns; also a row total of a wide table,
+    ``df.sum(axis=1)``. Only for calls with no other arguments on the data's frame or rows of it (``df``, ``datasets['x']``, ``df[df['a'] > 0]``), when the data has such columns."""
     if not (facts and facts.mixed_frames):
         return code
 
     def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _NUMERIC_ONLY
-                and not node.args and not node.keywords and _whole_frame(node.func.value)):
-            return node, f"{ast.unparse(node.func.value)}.{node.func.attr}(numeric_only=True)"
+                and not node.args and all(k.arg == "axis" for k in node.keywords) and _whole_frame(node.func.value)):
+            axis = "".join(f"{ast.unparse(k)}, " for k in node.keywords)
+            return node, f"{ast.unparse(node.func.value)}.{node.func.attr}({axis}numeric_only=True)"
         return None
 
     return mend_nodes(code, edit)
