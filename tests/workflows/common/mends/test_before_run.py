@@ -362,3 +362,29 @@ def test_an_aggregate_bound_to_the_last_condition_of_a_mask_takes_the_whole_mask
     assert ns["result"] == 1
     # an aggregate that is no mask's (a number column's sum) is left alone
     assert mend_mask_precedence("x = (df['a'] > 1) & df['b'].sum()\n") == "x = (df['a'] > 1) & df['b'].sum()\n"
+
+
+def test_a_bound_written_as_a_day_keeps_that_whole_day():
+    """Timestamps with a time of day on the last day: '<= day' misses them (pandas and SQLite)."""
+    import sqlite3
+
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.before_run import mend_last_day
+
+    frame = pd.DataFrame({"ts": pd.to_datetime(["2025-01-01 09:00", "2025-12-31 14:00", "2026-01-01 08:00"])})
+    code = "result = len(df[(df['ts'] >= '2025-01-01') & (df['ts'] <= '2025-12-31')])\n"
+    ns = {"df": frame}
+    exec(code, ns)  # noqa: S102 — the model's code as written misses the afternoon of the 31st
+    assert ns["result"] == 1
+    exec(mend_last_day(code), ns)  # noqa: S102
+    assert ns["result"] == 2
+    with sqlite3.connect(":memory:") as db:
+        db.execute("CREATE TABLE a (at TEXT)")
+        db.executemany("INSERT INTO a VALUES (?)", [("2025-06-30 10:00",), ("2025-07-01 00:00",), ("2025-01-01 00:00",)])
+        query = "SELECT COUNT(*) FROM a WHERE a.at BETWEEN '2025-01-01' AND '2025-06-30'"
+        assert db.execute(query).fetchone()[0] == 1
+        assert db.execute(mend_last_day(query)).fetchone()[0] == 2
+    assert mend_last_day("x <= '2025-02-30'") == "x <= '2025-02-30'"  # no such day: left
+    cut = "strftime('%Y', at) BETWEEN '2025-01-01' AND '2025-06-30'"
+    assert mend_last_day(cut) == cut  # a call with spaces is not repeated half
