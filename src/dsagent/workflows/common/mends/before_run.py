@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from dsagent.workflows.common.mends._edit import called_name, mend_nodes, owns_its_lines
 from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shadowed
+from dsagent.workflows.common.mends.dates import mend_last_day
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
 
@@ -327,48 +328,6 @@ def mend_mask_precedence(code: str, facts: MendFacts | None = None) -> str:
         return node, f"({whole}).{right.func.attr}()"
 
     return mend_nodes(code, edit)
-
-
-_DAY = r"(['\"])(\d{{4}}-\d{{2}}-\d{{2}})\{n}"  # a quoted day; {n} is the number of its quote's group
-_UP_TO_DAY = re.compile(r"<=\s*" + _DAY.format(n=1))
-_BETWEEN_DAYS = re.compile(r"([\w.()\[\]'\"]+)\s+(BETWEEN|between)\s+" + _DAY.format(n=3) + r"\s+(AND|and)\s+" + _DAY.format(n=6))
-_PANDAS_BETWEEN = re.compile(r"\.between\(\s*" + _DAY.format(n=1) + r"\s*,\s*" + _DAY.format(n=3) + r"\s*\)")
-
-
-def _day_after(day: str) -> str | None:
-    import datetime
-
-    try:
-        return (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
-    except ValueError:
-        return None
-
-
-def mend_last_day(code: str, facts: MendFacts | None = None) -> str:
-    """A bound written as a day, ``<= '2025-12-31'`` (pandas, a query string or SQL), misses that
-    day's rows whenever the column also holds a time of day ('2025-12-31 14:00' sorts after
-    '2025-12-31'; a timestamp compares with its midnight): written ``< '2026-01-01'``, which keeps
-    the whole day for dates with or without a time. Also SQL's ``x BETWEEN 'a' AND 'b'`` and
-    pandas' ``.between('a', 'b')`` on days."""
-    def up_to(match: re.Match[str]) -> str:
-        after = _day_after(match.group(2))
-        return f"< {match.group(1)}{after}{match.group(1)}" if after else match.group(0)
-
-    def between(match: re.Match[str]) -> str:
-        column, word, q1, first, conj, q2, last = match.groups()
-        after = _day_after(last)
-        if not after or column.count("(") != column.count(")") or column.count("[") != column.count("]"):
-            return match.group(0)  # only a whole column or call: repeated, a cut one would break the query
-        return f"{column} >= {q1}{first}{q1} {conj} {column} < {q2}{after}{q2}"
-
-    def pandas_between(match: re.Match[str]) -> str:
-        q1, first, q2, last = match.groups()
-        after = _day_after(last)
-        return f".between({q1}{first}{q1}, {q2}{after}{q2}, inclusive='left')" if after else match.group(0)
-
-    code = _UP_TO_DAY.sub(up_to, code)
-    code = _BETWEEN_DAYS.sub(between, code)
-    return _PANDAS_BETWEEN.sub(pandas_between, code)
 
 
 BEFORE_RUN: list[tuple[str, Mend]] = [
