@@ -293,3 +293,15 @@ def test_a_year_column_looked_up_by_a_number_gets_its_text_name() -> None:
         assert "the column's name is the text '2017'" in format_error(exc, namespace)
     else:
         raise AssertionError("df[2017] should fail when the column is named '2017'")
+
+
+def test_a_year_used_as_a_row_label_names_the_column_that_holds_it() -> None:
+    from dsagent.sandbox.artifacts import format_error
+
+    frame = pd.DataFrame({"YEAR": [1947, 1948, 1962], "GNP": [234.3, 259.4, 554.9]})
+    try:
+        exec(compile("frame.loc[1962, 'GNP']", "<cell 1>", "exec"), {"frame": frame})  # noqa: S102 — the model's lookup
+    except KeyError as exc:
+        assert "1962 is a value of the column 'YEAR' of df" in format_error(exc, {"df": frame, "datasets": {"t": frame}})
+    else:
+        raise AssertionError("a year is no row label of this frame")

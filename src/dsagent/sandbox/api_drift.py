@@ -73,6 +73,14 @@ _DRIFT: list[tuple[str, str]] = [
     (r"single positional indexer is out-of-bounds|positional indexers are out-of-bounds",
      "iloc takes row positions (0 to len(df) - 1), not a year or a label: select rows by their value, "
      "df.loc[df['year'] == 2009, 'col'], or the first / last row with .iloc[0] / .iloc[-1]."),
+    (r"Cannot use method 'n(largest|smallest)' with dtype",
+     "nlargest/nsmallest rank numbers, not names: rank the frame by the number column and take the names, "
+     "df.nlargest(3, 'value_col')['name_col']."),
+    (r"(module 'pandas'|'DataFrame' object|'Series' object) has no attribute '(ols|OLS|regress|regression|linregress)'",
+     "pandas fits no regression: sm.OLS(df['y'], sm.add_constant(df[['x1', 'x2']])).fit() (sm is bound; .params, "
+     ".rsquared), or stats.linregress(df['x'], df['y']) for one predictor."),
+    (r"'(DataFrame|Series)' object has no attribute 'chi2(_contingency)?'",
+     "the test is in scipy.stats, bound as stats: chi2, p, dof, expected = stats.chi2_contingency(table)."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),

@@ -203,6 +203,12 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
         named = 1800 <= n <= 2099 and next((k for k, v in datasets.items() if str(n) in getattr(v, "columns", ())), None)
         if named:  # a wide table's year columns are named by text
             return f"Hint: the column's name is the text '{n}', not the number {n}: write df['{n}']."
+        frames = [("df", namespace["df"])] if "df" in namespace else [(f"datasets[{k!r}]", v) for k, v in datasets.items()]
+        holder = _value_column(n, frames, numbers=True) if 1800 <= n <= 2099 else None
+        if holder is not None:  # a year used as a row label: the row is the one whose year column holds it
+            name, column = holder
+            return (f"Hint: {n} is a value of the column {column!r} of {name}, not a row label: select the row by it, "
+                    f"{name}.loc[{name}[{column!r}] == {n}, 'other_col'].iloc[0].")
         if _raised_by_frame_getitem(exc):
             return (f"Hint: df[{n}] looks up a COLUMN named {n}; this label is a row's. For a row use "
                     f"df.loc[label] (e.g. df.loc[df['col'].idxmax(), 'other_col']), for a position df.iloc[{n}].")
@@ -247,15 +253,18 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
     return drift_hint(str(exc)) or name_hint(exc)  # a moved API's own fix first (np.float: builtin float)
 
 
-def _value_column(key: str, frames: list[tuple[str, Any]]) -> tuple[str, Any] | None:
-    """(frame name, column label) of the first text column that holds ``key`` as a value: a wide
-    table's row (``'Renewables'`` of ``source``) looked up as if it were a column. Never raises:
-    a hint is a nicety."""
+def _value_column(key: Any, frames: list[tuple[str, Any]], numbers: bool = False) -> tuple[str, Any] | None:
+    """(frame name, column label) of the first text column (of an integer column, with
+    ``numbers``) that holds ``key`` as a value: a wide table's row (``'Renewables'`` of
+    ``source``) looked up as if it were a column, or a year used as a row label. Never raises: a
+    hint is a nicety."""
+    kinds = "iu" if numbers else "OSU"
     try:
         for name, frame in frames[:5]:
             for column in list(getattr(frame, "columns", []))[:60]:
                 values = frame[column]
-                text = getattr(values, "ndim", 2) == 1 and (values.dtype.kind in "OSU" or str(values.dtype) in ("string", "str", "category"))
+                text = getattr(values, "ndim", 2) == 1 and (values.dtype.kind in kinds or (
+                    not numbers and str(values.dtype) in ("string", "str", "category")))
                 if text and bool(values.eq(key).any()):
                     return name, column
     except Exception:  # noqa: BLE001 - an odd object bound to df (a Styler) must not break the error report

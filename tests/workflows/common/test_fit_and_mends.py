@@ -296,3 +296,10 @@ def test_right_code_for_ordinary_questions_is_not_sent_back(question, code):
 def test_a_period_written_another_way_is_still_a_column(shown, kind, columns):
     question = "Which month had the most rain?" if "Jan" in columns else "Which year had the largest population?"
     assert result_misfit(question, "result = 1", {"result_type": kind, "result_str": shown}, columns=columns) is None
+
+
+def test_a_year_given_only_as_a_format_example_asks_for_no_filter():
+    question = "In which month did the index peak?\nConstraints: DATE gives the month as e.g. Jan-1-1995 (day 1)."
+    code = "result = {'peak_month': df.loc[df['v'].idxmax(), 'DATE']}"
+    assert result_misfit(question, code, {"result_type": "dict", "result_str": "{'peak_month': 'Dec-1-2007'}"}, ["Jan-1-1995"]) is None
+    assert "1995" in result_misfit("What was the mean in 1995?", "result = df['v'].mean()", {"result_type": "float", "result_str": "2.0"})

@@ -20,7 +20,7 @@ from dsagent.workflows.common.fit_rows import kept_excluded, unnamed_year
 from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
-                                             ranged_years)
+                                             ranged_years, without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -255,10 +255,10 @@ def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
     on those, the model drops rows it should keep."""
     lowered = (code or "").lower()
     spans = ranged_years(question or "")
-    for year in YEAR.findall(question or ""):
+    for year in YEAR.findall(without_examples(question)):  # not a year given as a format's example ("like Jan-1-1995")
         if year not in lowered and year not in spans:
             return year
-    asked = (question or "").lower()
+    asked = without_examples(question).lower()
     for label in labels:
         if (len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked) and label.lower() not in lowered
                 and not included(question, label)):

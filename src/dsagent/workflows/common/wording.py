@@ -85,11 +85,17 @@ RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|
 """A period named by its place, not its number ("the last year", "the first quarter in the data")."""
 
 
+def without_examples(text: str) -> str:
+    """``text`` with each value written only as an example of a format cut out ("written like
+    1961Q3", "e.g. Jan-1-1995"): such a value names no row to keep."""
+    return _EXAMPLE.sub(" ", text or "")
+
+
 def named_years(text: str) -> set[int]:
     """The years ``text`` names, and every year of a decade it names ("the 1990s" names 1990 to
     2000, the end of its span; "the 80s" the 1980s); not a year written only as an example of a
     format ("written like 1961Q3")."""
-    plain = _EXAMPLE.sub(" ", text or "")
+    plain = without_examples(text)
     years = {int(year) for year in YEAR.findall(plain)}
     starts = {int(year) for year in re.findall(r"(?<![\d.])(1[89]\d0|20\d0)'?s\b", plain)}
     starts |= {1900 + int(d) for d in re.findall(r"(?<![\d.])'?([2-9]0)'?s\b", plain)}

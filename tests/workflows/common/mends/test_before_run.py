@@ -388,3 +388,29 @@ def test_a_bound_written_as_a_day_keeps_that_whole_day():
     assert mend_last_day("x <= '2025-02-30'") == "x <= '2025-02-30'"  # no such day: left
     cut = "strftime('%Y', at) BETWEEN '2025-01-01' AND '2025-06-30'"
     assert mend_last_day(cut) == cut  # a call with spaces is not repeated half
+
+
+def test_syntax_slips_a_small_model_makes_are_mended_when_the_code_does_not_parse():
+    from dsagent.workflows.common.mends.before_run import mend_before_run
+
+    nested = "i = 0\nresult = f'{d.loc[i, 'DATE'][:3]}-{d.loc[i, 'DATE'][4:6]}'\n"
+    mended, labels = mend_before_run(nested)
+    assert mended == "i = 0\nresult = f'{d.loc[i, \"DATE\"][:3]}-{d.loc[i, \"DATE\"][4:6]}'\n"
+    assert "f-string quotes or a doubled dot" in labels
+    assert mend_before_run("m = s['a']..idxmax()\n")[0] == "m = s['a'].idxmax()\n"
+    for kept in ("x = f\"{d['a']}\"\n", "x = ...\n", "bad = (\n"):  # parses already, or stays broken: as written
+        assert mend_before_run(kept)[0] == kept
+
+
+def test_chi2_contingency_unpacked_into_two_names_keeps_the_first_two():
+    import pandas as pd
+    from scipy import stats
+
+    from dsagent.workflows.common.mends.before_run import mend_before_run
+
+    code = "chi2, p = stats.chi2_contingency(pd.crosstab(df['a'], df['b']), correction=False)\nresult = round(chi2, 2)\n"
+    ns = {"df": pd.DataFrame({"a": [0, 0, 1, 1, 1], "b": [0, 1, 1, 1, 0]}), "pd": pd, "stats": stats}
+    with pytest.raises(ValueError):
+        exec(code, dict(ns))  # noqa: S102 — the model's code as written
+    exec(mend_before_run(code)[0], ns)  # noqa: S102
+    assert isinstance(ns["result"], float)

@@ -22,7 +22,7 @@ from dsagent.workflows.common.fit_named import named_values, written_values
 from dsagent.workflows.common.naming import key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, excluded, ranged_years
+from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, excluded, ranged_years, without_examples
 
 MisfitMend = Callable[[str, str, ast.AST, dict, MendFacts], "str | None"]
 
@@ -70,10 +70,10 @@ def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
     stays the whole table for later cells."""
     if len(facts.year_columns) != 1 or not facts.single_frame or not uses_df(tree):
         return None
-    lowered, spans = code.lower(), ranged_years(question)
-    for match in YEAR.finditer(question or ""):
+    lowered, spans, example_free = code.lower(), ranged_years(question), without_examples(question)
+    for match in YEAR.finditer(example_free):
         year = match.group(1)
-        if year in lowered or year in spans or _RANGE_BEFORE.search(question[: match.start()]) or excluded(question, year):
+        if year in lowered or year in spans or _RANGE_BEFORE.search(example_free[: match.start()]) or excluded(question, year):
             continue
         name = f"df_{year}"
         if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:

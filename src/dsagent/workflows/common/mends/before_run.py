@@ -20,6 +20,7 @@ from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shad
 from dsagent.workflows.common.mends.dates import mend_last_day
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
+from dsagent.workflows.common.mends.syntax import mend_syntax_slips
 
 Mend = Callable[[str, "MendFacts | None"], str]
 
@@ -115,11 +116,15 @@ _P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|(^|_)p_?val", re.I)
 def mend_test_unpacking(code: str, facts: MendFacts | None = None) -> str:
     """``p_value, x = stats.shapiro(...)`` as ``x, p_value = ...``: a scipy.stats test returns
     (statistic, p-value), so a first name that says p-value would get the statistic — no error,
-    a wrong number. Only when the first name says p-value and the second does not."""
+    a wrong number. Only when the first name says p-value and the second does not. Also
+    ``chi2, p = stats.chi2_contingency(t)`` (four values returned: a ValueError) as ``chi2, p, *_ = …``."""
     def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             return None
         target = node.targets[0]
+        if (called_name(node.value) == "chi2_contingency" and isinstance(target, ast.Tuple) and len(target.elts) == 2
+                and all(isinstance(e, ast.Name) for e in target.elts)):  # it returns four values: keep the first two
+            return target, f"{target.elts[0].id}, {target.elts[1].id}, *_"
         if called_name(node.value) not in _TESTS or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
             return None
         first, second = target.elts
@@ -332,6 +337,7 @@ def mend_mask_precedence(code: str, facts: MendFacts | None = None) -> str:
 
 BEFORE_RUN: list[tuple[str, Mend]] = [
     ("profile header cut", mend_profile_header),  # first: the others need code that parses
+    ("f-string quotes or a doubled dot", mend_syntax_slips),
     ("dict built key by key", mend_self_reference),
     ("squared= as np.sqrt", mend_squared_keyword),
     ("test result unpacked", mend_test_unpacking),
@@ -364,4 +370,4 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
            "mend_imports", "mend_last_day", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
-           "mend_squared_keyword", "mend_test_unpacking", "mend_yes_no"]
+           "mend_squared_keyword", "mend_syntax_slips", "mend_test_unpacking", "mend_yes_no"]
