@@ -303,3 +303,23 @@ def test_a_year_given_only_as_a_format_example_asks_for_no_filter():
     code = "result = {'peak_month': df.loc[df['v'].idxmax(), 'DATE']}"
     assert result_misfit(question, code, {"result_type": "dict", "result_str": "{'peak_month': 'Dec-1-2007'}"}, ["Jan-1-1995"]) is None
     assert "1995" in result_misfit("What was the mean in 1995?", "result = df['v'].mean()", {"result_type": "float", "result_str": "2.0"})
+
+
+@pytest.mark.parametrize("code,back", [
+    ("slope, r_squared = np.polyfit(df['x'], df['y'], 1)\nresult = {'slope': slope, 'r_squared': r_squared}", True),
+    ("model = np.polyfit(df['x'], df['y'], 1)\nb = model[0]\nr2 = model[1]\nresult = {'slope': b, 'r2': r2}", True),
+    ("slope, intercept = np.polyfit(df['x'], df['y'], 1)\nr_squared = np.corrcoef(df['x'], df['y'])[0, 1] ** 2\n"
+     "result = {'slope': slope, 'r_squared': r_squared}", False),
+])
+def test_a_polyfit_coefficient_taken_as_r_squared_goes_back(code, back):
+    found = result_misfit("Fit a line; report the slope and R-squared.", code,
+                          {"result_type": "dict", "result_str": "{'slope': -0.75, 'r_squared': 74.7}"})
+    assert (found is not None and "np.corrcoef" in found) is back
+
+
+def test_a_year_that_describes_a_column_asks_for_no_filter_in_a_table_without_dates():
+    question = "Where does Texas rank by violent crime? Rank by VC100k96 (violent crimes per 100,000 residents in 1996)."
+    code = "df['r'] = df['VC100k96'].rank(ascending=False)\nresult = {'rank': df.loc[df['STATE'] == 'Texas', 'r'].iloc[0]}"
+    er = {"result_type": "dict", "result_str": "{'rank': 6.0}"}
+    assert result_misfit(question, code, er, ["Texas"], ["STATE"], ["STATE", "VC100k96", "INCOME"]) is None
+    assert "1996" in result_misfit(question, code, er, ["Texas"], ["STATE"], ["STATE", "year", "VC100k96"])

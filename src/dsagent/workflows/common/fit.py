@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.fit_rows import kept_excluded, unnamed_year
+from dsagent.workflows.common.fit_rows import DATED, kept_excluded, unnamed_year
 from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
@@ -72,6 +72,10 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` filters the rows on a year the question does not ask "
                 "about (it never names it, or names it only as an end of the span it asks about as a whole). Use the rows "
                 "the question asks about: all of them unless it names one year or period.")
+    fitted = _polyfit_as_r_squared(tree)
+    if fitted:
+        return (f"ResultDoesNotFitQuestion: `{fitted}` takes a value of np.polyfit as R², but np.polyfit(x, y, 1) returns "
+                "(slope, intercept). R² of a straight line is np.corrcoef(x, y)[0, 1] ** 2 (or stats.linregress(x, y).rvalue ** 2).")
     decade = decade_number(question, tree)
     if decade is not None:
         text = ast.unparse(decade)
@@ -109,7 +113,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     if numbered:
         return (f"ResultDoesNotFitQuestion: the question asks which ones (names), but the rows of `result` are row numbers, "
                 f"not names. Label them with the names: {numbered}")
-    missing = _unfiltered(question, code, labels)
+    missing = _unfiltered(question, code, labels, columns)
     if missing and excluded(question, missing):
         return (f"ResultDoesNotFitQuestion: the question leaves {missing} out, but the code never drops its rows: "
                 f"keep the other rows first (df[df['col'] != {missing if missing.isdigit() else repr(missing)}], with the column "
@@ -220,6 +224,28 @@ def _figure_as_result(tree: ast.AST) -> str | None:
     return None
 
 
+_R2_NAME = re.compile(r"r_?2|r_?sq|rsquared|r_squared|determination", re.I)
+
+
+def _polyfit_as_r_squared(tree: ast.AST) -> str | None:
+    """``slope, r_squared = np.polyfit(x, y, 1)`` (or ``r2 = fit[0]`` of a polyfit): a name that says
+    R² bound to a coefficient; the statement's text, else None."""
+    fits = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and getattr(node.value.func, "attr", "") == "polyfit":
+            for target in node.targets:
+                names = target.elts if isinstance(target, ast.Tuple) else [target]
+                if any(isinstance(n, ast.Name) and _R2_NAME.search(n.id) for n in names):
+                    return ast.unparse(node)
+                fits |= {n.id for n in names if isinstance(n, ast.Name)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)
+                and node.value.value.id in fits
+                and any(isinstance(t, ast.Name) and _R2_NAME.search(t.id) for t in node.targets)):
+            return ast.unparse(node)
+    return None
+
+
 def decade_number(question: str, tree: ast.AST) -> ast.BinOp | None:
     """``year // 10`` for a question about decades, never scaled back by 10: the decade's number
     (195), not the decade the question names by its first year (1950). Scaled: a product with 10
@@ -248,14 +274,18 @@ def decade_number(question: str, tree: ast.AST) -> ast.BinOp | None:
     return None
 
 
-def _unfiltered(question: str, code: str, labels: Iterable[str]) -> str | None:
+def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterable[str] = ()) -> str | None:
     """A year or a data label the question names as what to keep and the code never mentions. Not
     a year that bounds a span ("1935-1954", "since 1977": the span may be all of the data), nor a
     label the question says is counted in ("the District of Columbia included"): asked to filter
-    on those, the model drops rows it should keep."""
+    on those, the model drops rows it should keep. A year only when some column can hold years
+    (its name says year, date, period …; any, when the columns are not known): in a table with
+    none, a year describes a column ("violent crimes in 1996") and no row can be kept by it."""
     lowered = (code or "").lower()
     spans = ranged_years(question or "")
-    for year in YEAR.findall(without_examples(question)):  # not a year given as a format's example ("like Jan-1-1995")
+    names = [str(c) for c in columns]
+    dated = not names or any(DATED.search(c) for c in names)
+    for year in YEAR.findall(without_examples(question)) if dated else ():  # not a format's example ("like Jan-1-1995")
         if year not in lowered and year not in spans:
             return year
     asked = without_examples(question).lower()

@@ -88,6 +88,8 @@ def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
 
 
 _YEARISH = re.compile(r"year|\byr|^yr|date|\bfy|^fy|period|season", re.I)
+DATED = re.compile(r"year|\byr|^yr|date|\bfy|^fy|period|season|time|day|month|quarter|week|(1[89]|20)\d\d", re.I)
+"""A column name that says the table has years or dates in it (a wide table's year columns too)."""
 
 
 def _year_column(node: ast.AST) -> bool:
