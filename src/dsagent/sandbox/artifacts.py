@@ -200,11 +200,11 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
         )
     if isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], Integral) and not isinstance(exc.args[0], bool):
         n = exc.args[0]
-        named = 1800 <= n <= 2099 and next((k for k, v in datasets.items() if str(n) in getattr(v, "columns", ())), None)
+        year = 1800 <= n <= 2099
+        named = year and next((k for k, v in datasets.items() if str(n) in getattr(v, "columns", ())), None)
         if named:  # a wide table's year columns are named by text
             return f"Hint: the column's name is the text '{n}', not the number {n}: write df['{n}']."
-        frames = [("df", namespace["df"])] if "df" in namespace else [(f"datasets[{k!r}]", v) for k, v in datasets.items()]
-        holder = _value_column(n, frames, numbers=True) if 1800 <= n <= 2099 else None
+        holder = _value_column(n, _frames(namespace), numbers=True) if year else None
         if holder is not None:  # a year used as a row label: the row is the one whose year column holds it
             name, column = holder
             return (f"Hint: {n} is a value of the column {column!r} of {name}, not a row label: select the row by it, "
@@ -230,8 +230,7 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 f"Hint: {exc.args[0]!r} is a column of {frame}, not a dataset: `datasets` is a dict of "
                 f"DataFrames. Write {frame}[{exc.args[0]!r}], e.g. {frame}[{frame}[{exc.args[0]!r}] == value]."
             )
-        frames = [("df", namespace["df"])] if "df" in namespace else []
-        frames += [(f"datasets[{k!r}]", v) for k, v in datasets.items() if "df" not in namespace]
+        frames = _frames(namespace)
         for name, frame in frames:
             near = _near_column(exc.args[0], getattr(frame, "columns", []))
             if near is not None:  # ' WINDSPEED' asked as 'WINDSPEED': the listing alone does not make the model see it
@@ -251,6 +250,13 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
     return drift_hint(str(exc)) or name_hint(exc)  # a moved API's own fix first (np.float: builtin float)
+
+
+def _frames(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(name to write, frame) of the data a cell sees: ``df`` when it is bound, else each of ``datasets``."""
+    if "df" in namespace:
+        return [("df", namespace["df"])]
+    return [(f"datasets[{k!r}]", v) for k, v in (namespace.get("datasets") or {}).items()]
 
 
 def _value_column(key: Any, frames: list[tuple[str, Any]], numbers: bool = False) -> tuple[str, Any] | None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.fit_rows import DATED, kept_excluded, unnamed_year
+from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
 from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
@@ -83,9 +83,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 f"first year: `{text} * 10` (1950).")
     kept = kept_excluded(question, tree)
     if kept:
-        flipped = ast.unparse(ast.Compare(left=kept[0].left, ops=[ast.NotEq()], comparators=kept[0].comparators))
         return (f"ResultDoesNotFitQuestion: the question leaves those rows out, but `{ast.unparse(kept[0])}` keeps only them. "
-                f"Keep the other rows instead: `{flipped}`.")
+                f"Keep the other rows instead: `{dropped_form(kept[0])}`.")
     if one and kind in ("Series", "DataFrame") and _MULTIROW.search(shown):
         rows = _rows(shown)
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"

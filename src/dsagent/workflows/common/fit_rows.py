@@ -37,10 +37,9 @@ def unnamed_years(question: str, tree: ast.AST) -> list[ast.Compare]:
         sides = [node.left, *node.comparators]
         for op, pair in zip(node.ops, zip(sides, sides[1:])):
             for const, other in (pair, pair[::-1]):
-                if not (isinstance(const, ast.Constant) and type(const.value) is int and 1800 <= const.value <= 2099
-                        and _year_column(other)):
+                year = _year_constant(const)
+                if year is None or not _year_column(other):
                     continue
-                year = const.value
                 unnamed = year not in named and not (isinstance(op, _ORDER) and named & {year - 1, year + 1})
                 if (unnamed or (isinstance(op, ast.Eq) and year in ends)) and node not in found:
                     found.append(node)
@@ -54,9 +53,19 @@ def _compared_value(node: ast.Compare) -> tuple[ast.cmpop, object] | None:
         return None
     for const, other in ((node.comparators[0], node.left), (node.left, node.comparators[0])):
         if (isinstance(const, ast.Constant) and _column_like(other)
-                and ((type(const.value) is int and 1800 <= const.value <= 2099) or (isinstance(const.value, str) and len(const.value) > 1))):
+                and (_year_constant(const) is not None or (isinstance(const.value, str) and len(const.value) > 1))):
             return node.ops[0], const.value
     return None
+
+
+def _year_constant(node: ast.AST) -> int | None:
+    """The year a literal writes (an int from 1800 to 2099, the span ``wording.YEAR`` reads), else None."""
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int and 1800 <= node.value <= 2099 else None
+
+
+def dropped_form(compare: ast.Compare) -> str:
+    """``column == value`` written as the rows other than those, ``column != value``."""
+    return ast.unparse(ast.Compare(left=compare.left, ops=[ast.NotEq()], comparators=compare.comparators))
 
 
 def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
@@ -87,8 +96,9 @@ def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
     return [node for node, value in kept if value not in dropped]
 
 
-_YEARISH = re.compile(r"year|\byr|^yr|date|\bfy|^fy|period|season", re.I)
-DATED = re.compile(r"year|\byr|^yr|date|\bfy|^fy|period|season|time|day|month|quarter|week|(1[89]|20)\d\d", re.I)
+_YEAR_WORDS = r"year|\byr|^yr|date|\bfy|^fy|period|season"
+_YEARISH = re.compile(_YEAR_WORDS, re.I)
+DATED = re.compile(_YEAR_WORDS + r"|time|day|month|quarter|week|(1[89]|20)\d\d", re.I)
 """A column name that says the table has years or dates in it (a wide table's year columns too)."""
 
 

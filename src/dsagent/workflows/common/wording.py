@@ -20,14 +20,15 @@ _HOT = (r"hottest|warmest|fastest|oldest|richest|busiest|strongest|longest|talle
 _COLD = r"coolest|coldest|slowest|youngest|poorest|quietest|weakest|shortest|lightest|driest|cheapest|shallowest"
 HIGH = re.compile(r"\b(highest|largest|biggest|greatest|most|maximum|best|top)\b", re.I)
 LOW = re.compile(r"\b(lowest|smallest|least|fewest|minimum|worst|bottom)\b", re.I)
-_ENDS = rf"(highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst|{_HOT}|{_COLD})"
+_END_WORDS = rf"highest|lowest|largest|smallest|most|least|maximum|minimum|best|worst|{_HOT}|{_COLD}"
+_ENDS = rf"({_END_WORDS})"
 """The ends of a ranking a "which" question asks for; the superlatives of one measure (coolest,
 oldest) only here: in an explanation they rank another measure than the one asked about."""
 WHICH_OPENS = re.compile(r"^\W*(which|who)\b", re.I)
 """A question that opens with which / who."""
 WHICH = re.compile(rf"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b{_ENDS}\b", re.I)
 """A question that asks which label is at one end ("which country has the highest …", "who …")."""
-WHICH_END = re.compile(rf"\b(which|who)\b[^.?!]*\b(highest|lowest|largest|smallest|maximum|minimum|most|least|top|best|worst|{_HOT}|{_COLD})\b", re.I)
+WHICH_END = re.compile(rf"\b(which|who)\b[^.?!]*\b(top|{_END_WORDS})\b", re.I)
 """Which / who followed by an end of a ranking in the same sentence ("… which region sold the most")."""
 AGGREGATES = {"mean": "mean", "average": "mean", "median": "median", "total": "sum", "sum": "sum",
               "standard deviation": "std", "variance": "var"}
@@ -79,6 +80,8 @@ def included(text: str, label: str) -> bool:
     name = re.escape(label)
     return bool(re.search(rf"(?<!\w){name}(?!\w)\W{{0,3}}(?:are\s+|is\s+)?(?:included|too|as well)\b|"
                           rf"\b(?:including|include|includes)\s+(?:the\s+)?{name}(?!\w)", text or "", re.I))
+
+
 _EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+\S+", re.I)
 RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|final|initial|current|previous|prior|"
                              r"next|start|end|beginning|this year|today|past|century|decades?)\b", re.I)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
-from dsagent.workflows.common.fit_rows import kept_excluded, unnamed_years
+from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years
 from dsagent.workflows.common.fit_named import named_values, written_values
 from dsagent.workflows.common.naming import key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
@@ -114,8 +114,7 @@ def unnamed_year_dropped(question: str, code: str, tree: ast.AST, er: dict, fact
 def excluded_dropped(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """``df['year'] == 2009`` where the question leaves 2009 out (:func:`fit.kept_excluded`): the
     rows other than those, ``df['year'] != 2009``."""
-    edits = [(node, ast.unparse(ast.Compare(left=node.left, ops=[ast.NotEq()], comparators=node.comparators)))
-             for node in kept_excluded(question, tree)]
+    edits = [(node, dropped_form(node)) for node in kept_excluded(question, tree)]
     mended = replace_nodes(code, edits) if edits else None
     return mended if mended and parses(mended) else None
 

@@ -25,12 +25,11 @@ from dsagent.workflows.common.mends.syntax import mend_syntax_slips
 Mend = Callable[[str, "MendFacts | None"], str]
 
 # The profile's header (data/profile.py: ``df = datasets['id'] = name: R rows x C cols …``) copied as a line of code.
-_PROFILE_HEADER = re.compile(r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(['\"])[^'\"\n]+\2\])[ \t]*=[ \t]*[^\n]*?:[ \t]*~?[\d,]+ rows x [\d,]+ cols\b[^\n]*$", re.M)
-
-
+_HEADER_TARGETS = r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(['\"])[^'\"\n]+\2\])[ \t]*=[ \t]*"
+"""The header's assignment, ``df = datasets['id'] =``, kept as group 1 by both header mends."""
+_PROFILE_HEADER = re.compile(_HEADER_TARGETS + r"[^\n]*?:[ \t]*~?[\d,]+ rows x [\d,]+ cols\b[^\n]*$", re.M)
 # Its file name written as a value (``df = datasets['sales'] = sales.csv[df['a'] > 0]``): parses, then a NameError.
-_FILE_AS_VALUE = re.compile(r"^([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)*datasets\[(['\"])[^'\"\n]+\2\])[ \t]*=[ \t]*"
-                            r"[A-Za-z_]\w*\.(?:csv|tsv|txt|json|xlsx|xls|parquet)\b", re.M)
+_FILE_AS_VALUE = re.compile(_HEADER_TARGETS + r"[A-Za-z_]\w*\.(?:csv|tsv|txt|json|xlsx|xls|parquet)\b", re.M)
 
 
 def mend_profile_header(code: str, facts: MendFacts | None = None) -> str:

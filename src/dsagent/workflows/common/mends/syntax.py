@@ -15,6 +15,8 @@ from dsagent.workflows.common.mends._edit import parses
 from dsagent.workflows.common.mends.facts import MendFacts
 
 _DOUBLE_DOT = re.compile(r"(?<=[\w)\]])\.\.(?=[A-Za-z_])")
+_STRING_START = re.compile(r"(?<![\w'\"])[fF][rR]?(['\"])|(['\"])")
+"""An f-string's opening quote (group 1) or a plain string's (group 2)."""
 
 
 def _inner_quotes_swapped(line: str) -> str:
@@ -22,7 +24,7 @@ def _inner_quotes_swapped(line: str) -> str:
     other quote (``f'{d['a']}'`` → ``f'{d["a"]}'``); a line without such a field is returned as is."""
     out, i = [], 0
     while i < len(line):
-        match = re.compile(r"(?<![\w'\"])[fF][rR]?(['\"])|(['\"])").search(line, i)
+        match = _STRING_START.search(line, i)
         if match is None:
             out.append(line[i:])
             break
