@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dsagent.data.bigfile import BigFile, header_note
+from dsagent.data.shape import shape_notes
 from dsagent.data.catalog import Dataset
 from dsagent.data.stats import SAMPLE_ROWS, ColumnStats, add_details, basic_stats, sample_positions
 from dsagent.data.tokens import count_tokens
@@ -83,6 +84,8 @@ def profile_dataset(
         _use_exact(stats, ds.big)
     elif positions is not None:
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
+    if ds.big is None and ds.table is None:  # the whole table is in the frame
+        header += "".join(f"\n{note}" for note in shape_notes(frame))
 
     position = {name: i for i, name in enumerate(names)}
 

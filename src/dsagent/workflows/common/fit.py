@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from dsagent.workflows.common.fit_named import named_misfit
 from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
+from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
@@ -72,10 +73,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` filters the rows on a year the question does not ask "
                 "about (it never names it, or names it only as an end of the span it asks about as a whole). Use the rows "
                 "the question asks about: all of them unless it names one year or period.")
-    fitted = _polyfit_as_r_squared(tree)
-    if fitted:
-        return (f"ResultDoesNotFitQuestion: `{fitted}` takes a value of np.polyfit as R², but np.polyfit(x, y, 1) returns "
-                "(slope, intercept). R² of a straight line is np.corrcoef(x, y)[0, 1] ** 2 (or stats.linregress(x, y).rvalue ** 2).")
+    statistic = stats_misfit(question, tree, kind, shown)
+    if statistic:
+        return statistic
     decade = decade_number(question, tree)
     if decade is not None:
         text = ast.unparse(decade)
@@ -220,28 +220,6 @@ def _figure_as_result(tree: ast.AST) -> str | None:
         return value.id
     if isinstance(value, ast.Call) and FIGURE_MAKERS.match(ast.unparse(value.func)):
         return ast.unparse(value.func) + "(...)"
-    return None
-
-
-_R2_NAME = re.compile(r"r_?2|r_?sq|rsquared|r_squared|determination", re.I)
-
-
-def _polyfit_as_r_squared(tree: ast.AST) -> str | None:
-    """``slope, r_squared = np.polyfit(x, y, 1)`` (or ``r2 = fit[0]`` of a polyfit): a name that says
-    R² bound to a coefficient; the statement's text, else None."""
-    fits = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and getattr(node.value.func, "attr", "") == "polyfit":
-            for target in node.targets:
-                names = target.elts if isinstance(target, ast.Tuple) else [target]
-                if any(isinstance(n, ast.Name) and _R2_NAME.search(n.id) for n in names):
-                    return ast.unparse(node)
-                fits |= {n.id for n in names if isinstance(n, ast.Name)}
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)
-                and node.value.value.id in fits
-                and any(isinstance(t, ast.Name) and _R2_NAME.search(t.id) for t in node.targets)):
-            return ast.unparse(node)
     return None
 
 

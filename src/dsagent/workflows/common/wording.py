@@ -125,3 +125,9 @@ _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)
 def sentence_spans(text: str) -> Iterable[re.Match[str]]:
     """Sentences with their trailing whitespace: a period followed by space or a new line ends one."""
     return _SENTENCE.finditer(text)
+
+RANK_CORRELATION = re.compile(r"\b(spearman|kendall)\b|\brank[- ]correlation\b", re.I)
+"""A rank correlation named: group 1 is the method's name ("rank correlation" alone is Spearman's)."""
+_TWO = r"(pair|two\s+(?:\w+\s+){0,2}(columns?|variables?|measures?|series|fields?|indicators?))"
+CORRELATED_PAIR = re.compile(rf"\b{_TWO}\b[^.?!]*\b(correlat|moves? together)|\bcorrelat\w*[^.?!]*\b{_TWO}\b", re.I)
+"""A question about a pair of columns and their correlation ("which two variables are most correlated")."""

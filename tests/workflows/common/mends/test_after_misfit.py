@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
+    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
                                                      "row numbers → names", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values"]
     import ast

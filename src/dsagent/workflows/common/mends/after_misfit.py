@@ -19,6 +19,7 @@ from typing import Any
 from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
 from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years
 from dsagent.workflows.common.fit_named import named_values, written_values
+from dsagent.workflows.common.fit_stats import named_rank_method, pearson_calls
 from dsagent.workflows.common.naming import key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
@@ -207,7 +208,26 @@ def named_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendF
     return mended if mended and parses(mended) else None
 
 
+def rank_method(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """Pearson's correlation for a question that names Spearman's (or Kendall's): ``method=`` added
+    to each ``.corr()`` / ``.corrwith()`` and ``pearsonr`` called as ``spearmanr`` (``kendalltau``),
+    which unpack the same way (statistic, p-value). ``np.corrcoef`` has no such twin: left as is."""
+    method = named_rank_method(question)
+    edits = []
+    for call in pearson_calls(question, tree):
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in ("corr", "corrwith"):
+            args = [ast.unparse(a) for a in call.args] + [ast.unparse(k) for k in call.keywords] + [f"method={method!r}"]
+            edits.append((call, f"{ast.unparse(func)}({', '.join(args)})"))
+        elif isinstance(func, (ast.Attribute, ast.Name)) and (func.attr if isinstance(func, ast.Attribute) else func.id) == "pearsonr":
+            twin = "spearmanr" if method == "spearman" else "kendalltau"
+            edits.append((func, ast.unparse(func)[:-len("pearsonr")] + twin))
+    mended = replace_nodes(code, edits) if edits else None
+    return mended if mended and parses(mended) else None
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
+    ("rank correlation named", rank_method),
     ("year filter added", year_filter),
     ("unnamed year's filter dropped", unnamed_year_dropped),
     ("left-out rows dropped", excluded_dropped),

@@ -1,0 +1,113 @@
+"""Does a statistic in the code match the one the question names? Checked by code on the code and
+its printed result (part of :func:`~dsagent.workflows.common.fit.result_misfit`).
+
+A small model writes the statistic it knows best: Pearson's correlation for "Spearman's rank
+correlation", a correlation matrix's largest value (a column with itself, 1.0) for "which two columns
+are most correlated", a polyfit coefficient under a name that says R². None of these fails; each
+gives a number that looks like an answer, and an independent check written by the same model
+tends to make the same slip. Each rule here is about a statistic's name and pandas/scipy calls,
+never about a dataset.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from dsagent.workflows.common.wording import CORRELATED_PAIR, RANK_CORRELATION
+
+_PEARSON = re.compile(r"\bpearson\b", re.I)
+_CORRELATION_CALLS = {"corr", "corrwith", "pearsonr", "corrcoef"}
+_RANK_CALLS = {"spearmanr": "spearman", "kendalltau": "kendall"}
+_MOST = re.compile(r"\b(most|strongest|highest|largest|greatest|least|weakest|lowest|smallest)\b", re.I)
+_R2_NAME = re.compile(r"r_?2|r_?sq|rsquared|r_squared|determination", re.I)
+
+
+def named_rank_method(question: str) -> str | None:
+    """The rank correlation the question names, 'spearman' or 'kendall' ("rank correlation" alone is
+    Spearman's); None when it names none, both, or Pearson's too (then the code may compute several)."""
+    found = {m.group(1).lower() if m.group(1) else "spearman" for m in RANK_CORRELATION.finditer(question or "")}
+    if len(found) != 1 or _PEARSON.search(question or ""):
+        return None
+    return found.pop()
+
+
+def _call_name(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def pearson_calls(question: str, tree: ast.AST) -> list[ast.Call]:
+    """The correlation calls that compute Pearson's when the question names a rank correlation and
+    no call in the code computes it (``.corr()`` without ``method``, ``pearsonr``, ``corrcoef``);
+    [] otherwise. Code that ranks the values itself (``.rank()``) is left alone."""
+    method = named_rank_method(question)
+    if method is None:
+        return []
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    names = {_call_name(c) for c in calls}
+    if "rank" in names or any(name in names for name in _RANK_CALLS):
+        return []
+    if any(kw.arg == "method" for c in calls if _call_name(c) in ("corr", "corrwith") for kw in c.keywords):
+        return []
+    return [c for c in calls if _call_name(c) in _CORRELATION_CALLS]
+
+
+def rank_method_misfit(question: str, tree: ast.AST) -> str | None:
+    """Pearson's correlation computed for a question that names Spearman's (or Kendall's)."""
+    calls = pearson_calls(question, tree)
+    if not calls:
+        return None
+    method = named_rank_method(question)
+    scipy = "spearmanr" if method == "spearman" else "kendalltau"
+    return (f"ResultDoesNotFitQuestion: the question asks for {method.capitalize()}'s rank correlation, but "
+            f"`{ast.unparse(calls[0])}` computes Pearson's. Use .corr(method='{method}') or stats.{scipy}(x, y).statistic.")
+
+
+_ONE = re.compile(r"(?<![\d.])(1(\.0+)?|-1(\.0+)?)(?![\d.])")
+_ONE_UNDER_KEY = re.compile(r"['\"](\w*corr\w*|\w*coef\w*|rho|r|value)['\"]\s*:\s*-?1(\.0+)?\s*[,}]", re.I)
+_SAME_PAIR = re.compile(r"\(\s*'([^']+)'\s*,\s*'\1'\s*\)|\(\s*\"([^\"]+)\"\s*,\s*\"\2\"\s*\)")
+
+
+def self_pair_misfit(question: str, kind: str, shown: str) -> str | None:
+    """"Which two columns are most correlated" answered by a column with itself: a pair of one name
+    twice, or a lone correlation of exactly 1 (the diagonal of ``.corr()``, which every column has)."""
+    if not (CORRELATED_PAIR.search(question or "") and _MOST.search(question or "")):
+        return None
+    text = (shown or "").strip()
+    same = _SAME_PAIR.search(text)
+    lone_one = kind in ("float", "float64", "int", "int64") and _ONE.fullmatch(text)
+    one_in_dict = kind == "dict" and _ONE_UNDER_KEY.search(text)
+    if not (same or lone_one or one_in_dict):
+        return None
+    return ("ResultDoesNotFitQuestion: a correlation of 1 is a column with itself (the diagonal of .corr()). Leave the "
+            "diagonal out before picking the pair: c = df[cols].corr(); c = c.where(~np.eye(len(c), dtype=bool)); "
+            "pair = c.abs().stack().idxmax(); value = c.stack()[pair].")
+
+
+def polyfit_as_r_squared(tree: ast.AST) -> str | None:
+    """``slope, r_squared = np.polyfit(x, y, 1)`` (or ``r2 = fit[0]`` of a polyfit): a name that says
+    R² bound to a coefficient; the statement's text, else None."""
+    fits = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and getattr(node.value.func, "attr", "") == "polyfit":
+            for target in node.targets:
+                names = target.elts if isinstance(target, ast.Tuple) else [target]
+                if any(isinstance(n, ast.Name) and _R2_NAME.search(n.id) for n in names):
+                    return ast.unparse(node)
+                fits |= {n.id for n in names if isinstance(n, ast.Name)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)
+                and node.value.value.id in fits
+                and any(isinstance(t, ast.Name) and _R2_NAME.search(t.id) for t in node.targets)):
+            return ast.unparse(node)
+    return None
+
+
+def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
+    """Why the statistic in the code is not the one the question names; else None."""
+    fitted = polyfit_as_r_squared(tree)
+    if fitted:
+        return (f"ResultDoesNotFitQuestion: `{fitted}` takes a value of np.polyfit as R², but np.polyfit(x, y, 1) returns "
+                "(slope, intercept). R² of a straight line is np.corrcoef(x, y)[0, 1] ** 2 (or stats.linregress(x, y).rvalue ** 2).")
+    return rank_method_misfit(question, tree) or self_pair_misfit(question, kind, shown)

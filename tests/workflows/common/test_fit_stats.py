@@ -1,0 +1,94 @@
+"""The statistic in the code against the one the question names (common/fit_stats.py): a rank
+correlation computed as Pearson's, a column paired with itself for "the most correlated pair"; the
+after-misfit mend that gives .corr() its method; the recipes those questions get."""
+
+import ast
+
+import numpy as np
+import pandas as pd
+
+from dsagent.workflows.common.fit import result_misfit
+from dsagent.workflows.common.fit_stats import named_rank_method, rank_method_misfit, self_pair_misfit
+from dsagent.workflows.common.mends import MendFacts, mend_misfit
+from dsagent.workflows.common.prompting import recipes_for
+
+SPEARMAN = "What is the Spearman correlation between price and rating?"
+FLOAT = {"result_type": "float64", "result_str": "0.8123"}
+
+
+def _misfit(question: str, code: str) -> str | None:
+    return rank_method_misfit(question, ast.parse(code))
+
+
+def test_the_named_rank_method_is_read_from_the_question():
+    assert named_rank_method(SPEARMAN) == "spearman"
+    assert named_rank_method("Kendall's tau between a and b?") == "kendall"
+    assert named_rank_method("What is the rank correlation of a and b?") == "spearman"
+    assert named_rank_method("What is the correlation of a and b?") is None
+    assert named_rank_method("Compare the Pearson and Spearman correlations of a and b.") is None
+    assert named_rank_method("Spearman and Kendall coefficients of a and b?") is None
+
+
+def test_pearson_code_for_a_named_rank_correlation_is_sent_back():
+    for code in ("result = df['price'].corr(df['rating'])",
+                 "result = df[['price', 'rating']].corr().iloc[0, 1]",
+                 "r, p = stats.pearsonr(df['price'], df['rating'])\nresult = r",
+                 "result = np.corrcoef(df['price'], df['rating'])[0, 1]"):
+        found = _misfit(SPEARMAN, code)
+        assert found and "Spearman" in found and "method='spearman'" in found, code
+    assert "kendalltau" in _misfit("Kendall's tau of a and b?", "result = df['a'].corr(df['b'])")
+    assert result_misfit(SPEARMAN, "result = df['price'].corr(df['rating'])", FLOAT)
+
+
+def test_code_that_computes_the_named_method_is_left_alone():
+    for code in ("result = df['price'].corr(df['rating'], method='spearman')",
+                 "result = stats.spearmanr(df['price'], df['rating']).statistic",
+                 "result = df['price'].rank().corr(df['rating'].rank())",
+                 "result = df['price'].mean()"):
+        assert _misfit(SPEARMAN, code) is None, code
+    assert _misfit("What is the correlation between price and rating?", "result = df['price'].corr(df['rating'])") is None
+    assert result_misfit("What is the correlation between price and rating?", "result = df['price'].corr(df['rating'])", FLOAT) is None
+
+
+def test_the_mend_gives_corr_its_method_and_pearsonr_its_twin():
+    frame = pd.DataFrame({"price": [1, 2, 3, 4, 50], "rating": [2, 1, 4, 3, 5]})
+    code = "result = df['price'].corr(df['rating'])"
+    mended, label = mend_misfit(SPEARMAN, code, FLOAT, MendFacts())
+    assert label == "rank correlation named" and "method='spearman'" in mended
+    scope = {"df": frame, "stats": __import__("scipy").stats, "np": np, "pd": pd}
+    exec(mended, scope)
+    assert abs(scope["result"] - frame["price"].corr(frame["rating"], method="spearman")) < 1e-12
+    tested = "r, p = stats.pearsonr(df['price'], df['rating'])\nresult = r"
+    mended, _ = mend_misfit(SPEARMAN, tested, FLOAT, MendFacts())
+    assert "stats.spearmanr(df['price'], df['rating'])" in mended
+    exec(mended, scope)
+    assert abs(scope["result"] - frame["price"].corr(frame["rating"], method="spearman")) < 1e-12
+    assert mend_misfit("What is the correlation?", code, FLOAT, MendFacts()) is None
+
+
+def test_the_most_correlated_pair_is_not_a_column_with_itself():
+    question = "Which pair of columns is most strongly correlated?"
+    assert self_pair_misfit(question, "tuple", "('age', 'age')")
+    assert self_pair_misfit(question, "float64", "1.0")
+    assert self_pair_misfit(question, "dict", "{'pair': 'a and a', 'correlation': 1.0}")
+    assert self_pair_misfit("Which two variables are the most correlated, and how strongly?", "float64", "1")
+    assert self_pair_misfit(question, "tuple", "('age', 'fare')") is None
+    assert self_pair_misfit(question, "float64", "0.93") is None
+    assert self_pair_misfit(question, "dict", "{'pair': 'a and b', 'correlation': 0.91}") is None
+    assert self_pair_misfit(question, "dict", "{'pair': ('a', 'b'), 'rank': 1}") is None
+    assert self_pair_misfit("What is the correlation of a and b?", "float64", "1.0") is None  # a real 1 is possible
+    assert self_pair_misfit("Which pair of stores sold most?", "float64", "1.0") is None
+
+
+def test_recipes_are_said_only_for_their_words():
+    assert "method='spearman'" in recipes_for(SPEARMAN)
+    assert "np.eye" in recipes_for("Which two columns are most correlated with each other?")
+    assert "cumsum" in recipes_for("What is the fewest number of products that account for 80% of revenue?")
+    assert "cumsum" not in recipes_for("How many customers reach the gold tier?")
+    assert "pct_change(12)" in recipes_for("Which month had the largest year-on-year growth?")
+    assert "rolling" in recipes_for("What is the highest 12-month moving average?")
+    assert "1.5 * iqr" in recipes_for("How many outliers are there by the IQR rule?")
+    assert "1.5 * iqr" in recipes_for("How many values are outliers under the box-plot rule?")
+    assert "np.eye" in recipes_for("Which two of these series move together most closely?")
+    plain = recipes_for("What is the mean price of the red cars?")
+    assert not any(word in plain for word in ("spearman", "np.eye", "cumsum", "pct_change(12)", "rolling", "iqr"))
