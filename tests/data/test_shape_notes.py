@@ -18,7 +18,10 @@ def _long() -> pd.DataFrame:
 
 def test_a_long_table_is_named_by_its_two_keys():
     notes = shape_notes(_long())
-    assert len(notes) == 1 and "(person, option) pair, 30 x 3" in notes[0] and "pivot(index='person'" in notes[0]
+    assert len(notes) == 1 and "a long table: one row per (person, option) pair, 30 x 3" in notes[0]
+    assert "pivot(index='person'" in notes[0]
+    measures = _long().assign(**{f"m{i}": np.arange(90) % 50 for i in range(12)})  # many columns with more values
+    assert "(person, option) pair" in shape_notes(measures)[0]
     broken = _long().drop(index=[4])  # one pair missing: not a full grid
     assert shape_notes(broken) == []
     repeated = pd.concat([_long(), _long().head(3)], ignore_index=True)  # a pair twice
@@ -36,6 +39,9 @@ def test_indicator_columns_are_named_as_one_category():
     assert not any("indicators" in n for n in shape_notes(frame))
     flags = pd.DataFrame({"late": [1, 0, 0, 0, 0, 0, 0, 0, 1, 0], "lost": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0], "x": range(10)})
     assert shape_notes(flags) == []  # two rare flags apart by chance
+    rare = pd.DataFrame({"fraud": 0, "chargeback": 0, "dispute": 0, "x": range(1000)})
+    rare.iloc[0, 0] = rare.iloc[1, 1] = rare.iloc[2, 2] = 1  # three flags, each 1 once
+    assert shape_notes(rare) == []
     pair = pd.DataFrame({"male": [1, 0] * 5, "female": [0, 1] * 5, "x": range(10)})
     assert "columns male, female" in shape_notes(pair)[0]
 
@@ -46,5 +52,24 @@ def test_an_ordinary_table_gets_no_note_and_the_profile_shows_the_notes():
     assert shape_notes(plain) == [] and shape_notes(plain.head(5)) == []
     text = profile_dataset(Dataset("trips", "trips.csv", None, _long())).text
     lines = text.splitlines()
-    assert lines[0].startswith("datasets['trips'] = trips.csv: 90 rows x 3 cols") and lines[1].startswith("rows: one per (person, option)")
-    assert "rows: one per" not in profile_dataset(Dataset("p", "p.csv", None, plain)).text
+    assert lines[0].startswith("datasets['trips'] = trips.csv: 90 rows x 3 cols") and lines[1].startswith("a long table: one row per (person, option)")
+    assert "a long table" not in profile_dataset(Dataset("p", "p.csv", None, plain)).text
+
+
+def test_a_time_series_is_no_long_table_and_a_panel_is_indexed_by_its_entity():
+    monthly = pd.DataFrame({"year": np.repeat([2021, 2022, 2023], 12), "month": list(range(1, 13)) * 3, "sales": np.arange(36.0)})
+    assert shape_notes(monthly) == []
+    panel = pd.DataFrame({"firm": np.repeat(["a", "b", "c"], 20), "year": list(range(1990, 2010)) * 3, "invest": np.arange(60.0)})
+    assert "one row per (firm, year) pair, 3 x 20; a question per firm compares its 20 rows" in shape_notes(panel)[0]
+
+
+def test_odd_tables_are_profiled_without_a_crash():
+    frame = _long()
+    frame.columns = ["a", "b", "b"]  # duplicate names
+    assert profile_dataset(Dataset("d", "d.csv", None, frame)).text.startswith("datasets['d']")
+    numbered = pd.DataFrame({0: [0, 1] * 5, 1: [1, 0] * 5, 2: range(10)})  # int column names
+    assert "columns 0, 1" in shape_notes(numbered)[0]
+    cells = pd.DataFrame({"x": [[1], [2]] * 5, "y": range(10)})  # unhashable cells
+    assert shape_notes(cells) == []
+    hot = pd.DataFrame(np.eye(40, dtype=int)[np.arange(400) % 40], columns=[f"c{i}" for i in range(40)])
+    assert shape_notes(hot)[0].startswith("columns c0 … c39 (40 columns)")

@@ -85,7 +85,10 @@ def profile_dataset(
     elif positions is not None:
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
     if ds.big is None and ds.table is None:  # the whole table is in the frame
-        header += "".join(f"\n{note}" for note in shape_notes(frame))
+        try:
+            header += "".join(f"\n{note}" for note in shape_notes(frame))
+        except Exception:  # noqa: BLE001 - a note is a hint: a table it cannot read is profiled without one
+            pass
 
     position = {name: i for i, name in enumerate(names)}
 

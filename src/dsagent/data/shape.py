@@ -5,69 +5,108 @@ A small model reads a column list and assumes one row per entity. Two common sha
   years): a question "per traveller" must compare that traveller's rows, not pick a row;
 - **indicator columns**, one category written as several adjacent 0/1 columns of which at most one
   is 1 on a row (health coded as ``good``, ``fair``, ``poor``; a row with none is the left-out one).
-Both are found by code from the values, never from a name the table is known by.
+Both are found by code from the values, never from a name the table is known by. Columns are read
+by position, so duplicate names cannot confuse the lookup; the work is bounded (rows, columns).
 """
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 from typing import Any
 
-MAX_ROWS = 2_000_000
+MAX_ROWS = 1_000_000
 """Above this many rows no note is looked for (the profile stays fast)."""
+MAX_COLUMNS = 80
+"""Above this many columns no note is looked for (a wide table's profile is already a digest)."""
 _MAX_KEY_COLUMNS = 12
+_MIN_SHARE = 0.01
+"""Each indicator is 1 on at least this share of the rows, and the run on ten times that:
+rare flags that never meet by chance are not a category."""
+_TIME_NAME = re.compile(r"year|month|quarter|date|day|week|period|time|hour", re.I)
+
+
+def _timelike(column: Any, name: str) -> bool:
+    return column.dtype.kind == "M" or bool(_TIME_NAME.search(name))
 
 
 def _grid_keys(frame: Any) -> tuple[str, str, int, int] | None:
     """Two columns whose pairs of values occur once each and cover the full grid (rows = a × b,
-    a, b ≥ 2): (first, second, its count, second's count), the first being the one with more values."""
+    a, b ≥ 2): (entity, other, their counts). The entity is the key that is not a period (a firm
+    over years); two periods (a year and a month) are a time series, not a long table: None."""
     rows = len(frame)
-    counts = {}
-    for name in frame.columns:
+    keys = []
+    for i in range(frame.shape[1]):
+        column = frame.iloc[:, i]
+        if column.dtype.kind in "fc":  # measures, not keys (and the costliest to count)
+            continue
         try:
-            n = int(frame[name].nunique(dropna=False))
+            n = int(column.nunique(dropna=False))
         except TypeError:  # unhashable cells (lists): not a key
             continue
-        if 2 <= n <= rows // 2:
-            counts[str(name)] = (name, n)
-    keys = sorted(counts.values(), key=lambda item: -item[1])[:_MAX_KEY_COLUMNS]
-    for (a, na), (b, nb) in combinations(keys, 2):
-        if na * nb == rows and not frame.duplicated(subset=[a, b]).any():
-            return str(a), str(b), na, nb
+        if 2 <= n <= rows // 2 and rows % n == 0:
+            keys.append((i, n))
+    keys.sort(key=lambda item: item[1])
+    for (a, na), (b, nb) in combinations(keys[:_MAX_KEY_COLUMNS], 2):
+        if na * nb != rows or frame.iloc[:, [a, b]].duplicated().any():
+            continue
+        names = [str(frame.columns[a]), str(frame.columns[b])]
+        times = [_timelike(frame.iloc[:, a], names[0]), _timelike(frame.iloc[:, b], names[1])]
+        if all(times):
+            continue
+        if times[0] or (not times[1] and na < nb):
+            return names[1], names[0], nb, na
+        return names[0], names[1], na, nb
     return None
 
 
+def _binary(column: Any) -> bool:
+    """Only 0 and 1, no missing value, some 1: min and max first (cheap), then the values."""
+    if column.dtype.kind not in "biuf" or len(column) == 0:
+        return False
+    low, high = column.min(), column.max()
+    return low == 0 and high == 1 and not column.isna().any() and bool(column.isin((0, 1)).all())
+
+
 def _indicator_runs(frame: Any) -> list[list[str]]:
-    """Runs of adjacent columns that hold only 0 and 1, each 1 on some row, never two of them 1 on
-    the same row: three or more (a category with or without a left-out level), or two that are 1
-    on every row between them (two exclusive flags on some rows only may be chance)."""
+    """Runs of adjacent columns that hold only 0 and 1, each 1 on some rows, never two of them 1 on
+    the same row: three or more, together 1 on a tenth of the rows or more (a category with or
+    without a left-out level), or two that are 1 on every row between them."""
+    rows = len(frame)
     runs: list[list[str]] = []
     current: list[str] = []
-    for name in list(frame.columns) + [None]:
-        column = frame[name] if name is not None else None
-        binary = column is not None and column.dtype.kind in "biuf" and column.notna().all() and set(column.unique()) <= {0, 1} and column.any()
-        if binary and current and (frame[current].sum(axis=1) + column).max() <= 1:
-            current.append(str(name))
+    total = None  # the running sum of the current run's columns, row by row
+    for i in range(frame.shape[1] + 1):
+        column = frame.iloc[:, i] if i < frame.shape[1] else None
+        binary = column is not None and _binary(column) and column.sum() >= _MIN_SHARE * rows
+        if binary and current and int((total + column).max()) <= 1:
+            current.append(str(frame.columns[i]))
+            total = total + column
             continue
-        if len(current) >= 3 or (len(current) == 2 and frame[current].sum(axis=1).min() == 1):
+        covered = 0 if total is None else int(total.sum())
+        if (len(current) >= 3 and covered >= 10 * _MIN_SHARE * rows) or (len(current) == 2 and covered == rows):
             runs.append(current)
-        current = [str(name)] if binary else []
+        current = [str(frame.columns[i])] if binary else []
+        total = column.astype("int64") if binary else None
     return runs
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names) if len(names) <= 6 else f"{names[0]} … {names[-1]} ({len(names)} columns)"
 
 
 def shape_notes(frame: Any) -> list[str]:
     """Lines that say what the rows of ``frame`` are (a long table's two keys, indicator columns); []
-    for a table of no such shape or too big to look at."""
-    if frame is None or len(frame) < 8 or len(frame) > MAX_ROWS:
+    for a table of no such shape, or too big to look at."""
+    if frame is None or len(frame) < 8 or len(frame) > MAX_ROWS or frame.shape[1] > MAX_COLUMNS:
         return []
     notes = []
     grid = _grid_keys(frame)
     if grid:
-        a, b, na, nb = grid
-        notes.append(f"rows: one per ({a}, {b}) pair, {na} x {nb}: a question per {a} compares its {nb} rows "
-                     f"(df.pivot(index={a!r}, columns={b!r}, values=...) gives one row per {a})")
+        entity, other, n_entity, n_other = grid
+        notes.append(f"a long table: one row per ({entity}, {other}) pair, {n_entity} x {n_other}; a question per {entity} "
+                     f"compares its {n_other} rows (df.pivot(index={entity!r}, columns={other!r}, values=...))")
     for run in _indicator_runs(frame):
-        names = ", ".join(run)
-        notes.append(f"columns {names}: 0/1 indicators of one category, at most one is 1 on a row "
+        notes.append(f"columns {_listed(run)}: 0/1 indicators of one category, at most one is 1 on a row "
                      f"(a row with none is in the category left out)")
     return notes

@@ -27,13 +27,16 @@ def test_the_named_rank_method_is_read_from_the_question():
     assert named_rank_method("What is the correlation of a and b?") is None
     assert named_rank_method("Compare the Pearson and Spearman correlations of a and b.") is None
     assert named_rank_method("Spearman and Kendall coefficients of a and b?") is None
+    assert named_rank_method("What is the Kendall rank correlation of a and b?") == "kendall"  # the named one wins
+    assert named_rank_method("What is the correlation of sales and heat at the Kendall store?") is None  # a place
 
 
 def test_pearson_code_for_a_named_rank_correlation_is_sent_back():
     for code in ("result = df['price'].corr(df['rating'])",
                  "result = df[['price', 'rating']].corr().iloc[0, 1]",
                  "r, p = stats.pearsonr(df['price'], df['rating'])\nresult = r",
-                 "result = np.corrcoef(df['price'], df['rating'])[0, 1]"):
+                 "result = np.corrcoef(df['price'], df['rating'])[0, 1]",
+                 "result = df['price'].corr(df['rating'], method='pearson')"):
         found = _misfit(SPEARMAN, code)
         assert found and "Spearman" in found and "method='spearman'" in found, code
     assert "kendalltau" in _misfit("Kendall's tau of a and b?", "result = df['a'].corr(df['b'])")
@@ -44,6 +47,9 @@ def test_code_that_computes_the_named_method_is_left_alone():
     for code in ("result = df['price'].corr(df['rating'], method='spearman')",
                  "result = stats.spearmanr(df['price'], df['rating']).statistic",
                  "result = df['price'].rank().corr(df['rating'].rank())",
+                 "result = df['price'].corr(df['rating'], 'spearman')",
+                 "result = np.corrcoef(stats.rankdata(df['price']), stats.rankdata(df['rating']))[0, 1]",
+                 "m = 'spearman'\nresult = df['price'].corr(df['rating'], method=m)",
                  "result = df['price'].mean()"):
         assert _misfit(SPEARMAN, code) is None, code
     assert _misfit("What is the correlation between price and rating?", "result = df['price'].corr(df['rating'])") is None
@@ -64,20 +70,36 @@ def test_the_mend_gives_corr_its_method_and_pearsonr_its_twin():
     exec(mended, scope)
     assert abs(scope["result"] - frame["price"].corr(frame["rating"], method="spearman")) < 1e-12
     assert mend_misfit("What is the correlation?", code, FLOAT, MendFacts()) is None
+    bare = "from scipy.stats import pearsonr\nr, p = pearsonr(df['price'], df['rating'])\nresult = r"
+    mended, _ = mend_misfit(SPEARMAN, bare, FLOAT, MendFacts())
+    exec(mended, scope)  # the sandbox binds stats; the bare name would be unbound
+    assert abs(scope["result"] - frame["price"].corr(frame["rating"], method="spearman")) < 1e-12
+    named = "result = df['price'].corr(df['rating'], method='pearson')"
+    mended, _ = mend_misfit(SPEARMAN, named, FLOAT, MendFacts())
+    assert mended.strip() == "result = df['price'].corr(df['rating'], method='spearman')"
 
 
 def test_the_most_correlated_pair_is_not_a_column_with_itself():
     question = "Which pair of columns is most strongly correlated?"
-    assert self_pair_misfit(question, "tuple", "('age', 'age')")
-    assert self_pair_misfit(question, "float64", "1.0")
-    assert self_pair_misfit(question, "dict", "{'pair': 'a and a', 'correlation': 1.0}")
-    assert self_pair_misfit("Which two variables are the most correlated, and how strongly?", "float64", "1")
-    assert self_pair_misfit(question, "tuple", "('age', 'fare')") is None
-    assert self_pair_misfit(question, "float64", "0.93") is None
-    assert self_pair_misfit(question, "dict", "{'pair': 'a and b', 'correlation': 0.91}") is None
-    assert self_pair_misfit(question, "dict", "{'pair': ('a', 'b'), 'rank': 1}") is None
-    assert self_pair_misfit("What is the correlation of a and b?", "float64", "1.0") is None  # a real 1 is possible
-    assert self_pair_misfit("Which pair of stores sold most?", "float64", "1.0") is None
+    matrix = ast.parse("c = df.corr()\nresult = c.abs().unstack().idxmax()")
+
+    def misfit(q, kind, shown, tree=matrix):
+        return self_pair_misfit(q, tree, kind, shown)
+
+    assert misfit(question, "tuple", "('age', 'age')")
+    assert misfit(question, "float64", "1.0")
+    assert misfit(question, "dict", "{'pair': 'a and a', 'correlation': 1.0}")
+    assert misfit("Which two variables are the most correlated, and how strongly?", "float64", "1")
+    assert misfit("Which columns are most correlated with each other?", "float64", "1.0")
+    assert misfit(question, "tuple", "('age', 'fare')") is None
+    assert misfit(question, "float64", "0.93") is None
+    assert misfit(question, "dict", "{'pair': 'a and b', 'correlation': 0.91}") is None
+    assert misfit(question, "dict", "{'pair': ('a', 'b'), 'rank': 1}") is None
+    assert misfit("Which two columns are most negatively correlated?", "float64", "-1.0") is None  # never the diagonal
+    assert misfit("Is there a pair of columns whose correlation is at least 0.9? Answer 1 or 0.", "int", "1") is None
+    assert misfit(question, "float64", "1.0", ast.parse("result = 1.0")) is None  # no correlation matrix in the code
+    assert misfit("What is the correlation of a and b?", "float64", "1.0") is None  # a real 1 is possible
+    assert misfit("Which pair of stores sold most?", "float64", "1.0") is None
 
 
 def test_recipes_are_said_only_for_their_words():
@@ -85,6 +107,8 @@ def test_recipes_are_said_only_for_their_words():
     assert "np.eye" in recipes_for("Which two columns are most correlated with each other?")
     assert "cumsum" in recipes_for("What is the fewest number of products that account for 80% of revenue?")
     assert "cumsum" not in recipes_for("How many customers reach the gold tier?")
+    assert "cumsum" not in recipes_for("How many products make up more than 5% of total revenue each?")
+    assert "rolling" not in recipes_for("What is the running total of sales?")
     assert "pct_change(12)" in recipes_for("Which month had the largest year-on-year growth?")
     assert "rolling" in recipes_for("What is the highest 12-month moving average?")
     assert "1.5 * iqr" in recipes_for("How many outliers are there by the IQR rule?")

@@ -18,18 +18,23 @@ from dsagent.workflows.common.wording import CORRELATED_PAIR, RANK_CORRELATION
 
 _PEARSON = re.compile(r"\bpearson\b", re.I)
 _CORRELATION_CALLS = {"corr", "corrwith", "pearsonr", "corrcoef"}
-_RANK_CALLS = {"spearmanr": "spearman", "kendalltau": "kendall"}
-_MOST = re.compile(r"\b(most|strongest|highest|largest|greatest|least|weakest|lowest|smallest)\b", re.I)
+_RANK_CALLS = {"spearmanr", "kendalltau", "rank", "rankdata"}
+_MOST = re.compile(r"\b(?<!at )(most|strongest|highest|largest|greatest|least|weakest|lowest|smallest)\b", re.I)
+PAIR_PICK = ("the strongest pair is c.abs().stack().idxmax() (the weakest: idxmin; the most positive: c.stack().idxmax(); "
+             "the most negative: c.stack().idxmin())")
+"""How to pick a pair from a correlation matrix without its diagonal, by what the question asks."""
 _R2_NAME = re.compile(r"r_?2|r_?sq|rsquared|r_squared|determination", re.I)
 
 
 def named_rank_method(question: str) -> str | None:
-    """The rank correlation the question names, 'spearman' or 'kendall' ("rank correlation" alone is
-    Spearman's); None when it names none, both, or Pearson's too (then the code may compute several)."""
-    found = {m.group(1).lower() if m.group(1) else "spearman" for m in RANK_CORRELATION.finditer(question or "")}
-    if len(found) != 1 or _PEARSON.search(question or ""):
+    """The rank correlation the question names, 'spearman' or 'kendall' (a rank correlation alone is
+    Spearman's, a named one wins); None when it names none, both, or Pearson's too (then the code
+    may compute several)."""
+    matches = list(RANK_CORRELATION.finditer(question or ""))
+    named = {name for m in matches for name in ("spearman", "kendall") if m.group(name)}
+    if _PEARSON.search(question or "") or len(named) > 1 or not matches:
         return None
-    return found.pop()
+    return named.pop() if named else "spearman"
 
 
 def _call_name(node: ast.Call) -> str:
@@ -37,20 +42,31 @@ def _call_name(node: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
+def _method(call: ast.Call) -> str | None:
+    """The method a ``.corr()`` / ``.corrwith()`` call names (keyword, or a string among its
+    arguments: ``s.corr(t, 'spearman')``), lower-case; '?' for one named by a variable; None (Pearson's) else."""
+    for kw in call.keywords:
+        if kw.arg == "method":
+            return kw.value.value.lower() if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str) else "?"
+    texts = [a.value.lower() for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return texts[0] if texts else None
+
+
 def pearson_calls(question: str, tree: ast.AST) -> list[ast.Call]:
-    """The correlation calls that compute Pearson's when the question names a rank correlation and
-    no call in the code computes it (``.corr()`` without ``method``, ``pearsonr``, ``corrcoef``);
-    [] otherwise. Code that ranks the values itself (``.rank()``) is left alone."""
+    """The correlation calls that compute Pearson's (``.corr()`` without a method or with 'pearson',
+    ``pearsonr``, ``corrcoef``) when the question names a rank correlation and nothing in the code
+    computes it; [] otherwise. Code that ranks the values itself (``.rank()``, ``rankdata``) or names
+    its method by a variable is left alone."""
     method = named_rank_method(question)
     if method is None:
         return []
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    names = {_call_name(c) for c in calls}
-    if "rank" in names or any(name in names for name in _RANK_CALLS):
+    if {_call_name(c) for c in calls} & _RANK_CALLS:
         return []
-    if any(kw.arg == "method" for c in calls if _call_name(c) in ("corr", "corrwith") for kw in c.keywords):
+    methods = [_method(c) for c in calls if _call_name(c) in ("corr", "corrwith")]
+    if method in methods or "?" in methods:
         return []
-    return [c for c in calls if _call_name(c) in _CORRELATION_CALLS]
+    return [c for c in calls if _call_name(c) in _CORRELATION_CALLS and (_call_name(c) not in ("corr", "corrwith") or _method(c) in (None, "pearson"))]
 
 
 def rank_method_misfit(question: str, tree: ast.AST) -> str | None:
@@ -64,15 +80,18 @@ def rank_method_misfit(question: str, tree: ast.AST) -> str | None:
             f"`{ast.unparse(calls[0])}` computes Pearson's. Use .corr(method='{method}') or stats.{scipy}(x, y).statistic.")
 
 
-_ONE = re.compile(r"(?<![\d.])(1(\.0+)?|-1(\.0+)?)(?![\d.])")
-_ONE_UNDER_KEY = re.compile(r"['\"](\w*corr\w*|\w*coef\w*|rho|r|value)['\"]\s*:\s*-?1(\.0+)?\s*[,}]", re.I)
+_ONE = re.compile(r"1(\.0+)?")
+_ONE_UNDER_KEY = re.compile(r"['\"](\w*corr\w*|\w*coef\w*|rho|r|value)['\"]\s*:\s*1(\.0+)?\s*[,}]", re.I)
 _SAME_PAIR = re.compile(r"\(\s*'([^']+)'\s*,\s*'\1'\s*\)|\(\s*\"([^\"]+)\"\s*,\s*\"\2\"\s*\)")
 
 
-def self_pair_misfit(question: str, kind: str, shown: str) -> str | None:
-    """"Which two columns are most correlated" answered by a column with itself: a pair of one name
-    twice, or a lone correlation of exactly 1 (the diagonal of ``.corr()``, which every column has)."""
+def self_pair_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
+    """"Which two columns are most correlated" answered by a column with itself, from code that takes
+    a correlation matrix: a pair of one name twice, or a lone correlation of exactly +1 (the diagonal
+    of ``.corr()``, which every column has; -1 is never the diagonal)."""
     if not (CORRELATED_PAIR.search(question or "") and _MOST.search(question or "")):
+        return None
+    if not any(isinstance(n, ast.Call) and _call_name(n) in ("corr", "corrcoef") for n in ast.walk(tree)):
         return None
     text = (shown or "").strip()
     same = _SAME_PAIR.search(text)
@@ -82,7 +101,7 @@ def self_pair_misfit(question: str, kind: str, shown: str) -> str | None:
         return None
     return ("ResultDoesNotFitQuestion: a correlation of 1 is a column with itself (the diagonal of .corr()). Leave the "
             "diagonal out before picking the pair: c = df[cols].corr(); c = c.where(~np.eye(len(c), dtype=bool)); "
-            "pair = c.abs().stack().idxmax(); value = c.stack()[pair].")
+            f"then {PAIR_PICK}.")
 
 
 def polyfit_as_r_squared(tree: ast.AST) -> str | None:
@@ -110,4 +129,4 @@ def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | N
     if fitted:
         return (f"ResultDoesNotFitQuestion: `{fitted}` takes a value of np.polyfit as R², but np.polyfit(x, y, 1) returns "
                 "(slope, intercept). R² of a straight line is np.corrcoef(x, y)[0, 1] ** 2 (or stats.linregress(x, y).rvalue ** 2).")
-    return rank_method_misfit(question, tree) or self_pair_misfit(question, kind, shown)
+    return rank_method_misfit(question, tree) or self_pair_misfit(question, tree, kind, shown)

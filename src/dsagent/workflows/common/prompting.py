@@ -17,6 +17,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from dsagent.workflows.common.fit_stats import PAIR_PICK
 from dsagent.workflows.common.text import quote_data
 from dsagent.workflows.common.wording import CORRELATED_PAIR, RANK_CORRELATION, WHICH_END
 
@@ -162,15 +163,15 @@ _RECIPES = [
      "(Kendall's: method='kendall', stats.kendalltau)."),
     (CORRELATED_PAIR,
      "\n- In .corr() every column has 1 with itself: leave the diagonal out before picking a pair, "
-     "c = c.where(~np.eye(len(c), dtype=bool)); pair = c.abs().stack().idxmax()."),
-    (re.compile(r"\b(fewest|smallest number|minimum number|how many)\b[^.?!]*\b(reach|account for|make up|cover|together)\b[^.?!]*"
-                r"\d\s*(%|percent)|\bcumulative (share|percentage|proportion)", re.I),
+     f"c = c.where(~np.eye(len(c), dtype=bool)); {PAIR_PICK}."),
+    (re.compile(r"\b(fewest|smallest number|minimum number|how many)\b(?![^?!]{0,200}\beach\b)[^?!]{0,200}?"
+                r"\b(reach|account for|make up|cover|together)\b[^?!]{0,200}?\d\s*(%|percent)", re.I),
      "\n- The fewest items that reach p % of a total: s = values.sort_values(ascending=False); "
      "share = s.cumsum() / s.sum(); count = int((share < p / 100).sum()) + 1 (the item that crosses p counts)."),
     (re.compile(r"\byear[- ]on[- ]year\b|\byoy\b|\bsame (month|quarter) (a|one|the previous|of the previous) year", re.I),
      "\n- Year-on-year compares a period with the same period a year before, not with the previous row: "
-     "on rows sorted by date with one row per month, s.pct_change(12) (per quarter: 4)."),
-    (re.compile(r"\b(moving|rolling|running) (average|mean)", re.I),
+     "on rows sorted by date, one row per period, s.pct_change(12) for months (4 for quarters, 1 for years)."),
+    (re.compile(r"\b(moving|rolling) (average|mean)", re.I),
      "\n- A trailing n-period moving average is s.rolling(n).mean() on rows sorted by date; its first n - 1 values are NaN."),
     (re.compile(r"\bIQR\b|interquartile|box[- ]?plot rule|whiskers?\b", re.I),
      "\n- The IQR rule: q1, q3 = s.quantile(0.25), s.quantile(0.75); iqr = q3 - q1; outliers are below "

@@ -126,8 +126,14 @@ def sentence_spans(text: str) -> Iterable[re.Match[str]]:
     """Sentences with their trailing whitespace: a period followed by space or a new line ends one."""
     return _SENTENCE.finditer(text)
 
-RANK_CORRELATION = re.compile(r"\b(spearman|kendall)\b|\brank[- ]correlation\b", re.I)
-"""A rank correlation named: group 1 is the method's name ("rank correlation" alone is Spearman's)."""
-_TWO = r"(pair|two\s+(?:\w+\s+){0,2}(columns?|variables?|measures?|series|fields?|indicators?))"
-CORRELATED_PAIR = re.compile(rf"\b{_TWO}\b[^.?!]*\b(correlat|moves? together)|\bcorrelat\w*[^.?!]*\b{_TWO}\b", re.I)
-"""A question about a pair of columns and their correlation ("which two variables are most correlated")."""
+
+RANK_CORRELATION = re.compile(r"\b(?P<spearman>spearman)\b|\b(?P<kendall>kendall)(?:'s)?\s+(?:tau|rank|correlations?|coefficients?)\b"
+                              r"|\brank[- ]correlation\b", re.I)
+"""A rank correlation named: Spearman's, Kendall's (as a statistic: "Kendall's tau", not a place called
+Kendall), or a rank correlation alone (Spearman's)."""
+_TWO = r"(pairs?|two\s+(?:\w+\s+){0,2}(columns?|variables?|measures?|series|fields?|indicators?))"
+_TOGETHER = r"(correlat|moves? together)"
+CORRELATED_PAIR = re.compile(rf"\b{_TWO}\b[^?!]{{0,200}}?\b{_TOGETHER}|\bcorrelat\w*[^?!]{{0,200}}?\b{_TWO}\b"
+                             rf"|\b{_TOGETHER}\w*\s+(with|to)\s+(each other|one another)\b", re.I)
+"""A question about a pair of columns and their correlation ("which two variables are most correlated",
+"which columns are most correlated with each other")."""

@@ -211,17 +211,21 @@ def named_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendF
 def rank_method(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """Pearson's correlation for a question that names Spearman's (or Kendall's): ``method=`` added
     to each ``.corr()`` / ``.corrwith()`` and ``pearsonr`` called as ``spearmanr`` (``kendalltau``),
-    which unpack the same way (statistic, p-value). ``np.corrcoef`` has no such twin: left as is."""
+    which unpack the same way (statistic, p-value); a method given as 'pearson' is replaced. ``np.corrcoef``
+    has no such twin: left as is."""
     method = named_rank_method(question)
     edits = []
     for call in pearson_calls(question, tree):
         func = call.func
+        twin = "spearmanr" if method == "spearman" else "kendalltau"
         if isinstance(func, ast.Attribute) and func.attr in ("corr", "corrwith"):
-            args = [ast.unparse(a) for a in call.args] + [ast.unparse(k) for k in call.keywords] + [f"method={method!r}"]
+            args = ([ast.unparse(a) for a in call.args if not (isinstance(a, ast.Constant) and isinstance(a.value, str))]
+                    + [ast.unparse(k) for k in call.keywords if k.arg != "method"] + [f"method={method!r}"])
             edits.append((call, f"{ast.unparse(func)}({', '.join(args)})"))
-        elif isinstance(func, (ast.Attribute, ast.Name)) and (func.attr if isinstance(func, ast.Attribute) else func.id) == "pearsonr":
-            twin = "spearmanr" if method == "spearman" else "kendalltau"
+        elif isinstance(func, ast.Attribute) and func.attr == "pearsonr":
             edits.append((func, ast.unparse(func)[:-len("pearsonr")] + twin))
+        elif isinstance(func, ast.Name) and func.id == "pearsonr":  # imported bare: the sandbox binds stats
+            edits.append((func, f"stats.{twin}"))
     mended = replace_nodes(code, edits) if edits else None
     return mended if mended and parses(mended) else None
 
