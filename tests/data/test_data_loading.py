@@ -307,3 +307,23 @@ def test_excel_names_are_trimmed_too(tmp_path: Path) -> None:
     path = tmp_path / "book.xlsx"
     pd.DataFrame({" price ": [1, 2], "qty": [3, 4]}).to_excel(path, index=False)
     assert list(only(load_datasets([path])).frame.columns) == ["price", "qty"]
+
+
+def test_comment_lines_before_the_header_are_skipped(tmp_path):
+    """A file that opens with a note (``# Data source: …``) is read from its header, and the way it
+    was read is kept for the notebook's plain pandas line; a header whose first column is named '#'
+    is a header."""
+    from dsagent.reports.notebook import _plain_pandas
+
+    noted = tmp_path / "prices.csv"
+    noted.write_text("# Data source: a vendor\n# prices in USD\nDate,A,B\n2020-01-01,1.5,\n2020-02-01,2.5,3\n")
+    ds = load_datasets({"p": str(noted)})["p"]
+    assert list(ds.frame.columns) == ["Date", "A", "B"] and len(ds.frame) == 2 and ds.read_options["skiprows"] == 2
+    assert "skiprows=2" in _plain_pandas(str(noted), None, ds.read_options)
+    numbered = tmp_path / "pokemon.csv"
+    numbered.write_text("#,Name,Type\n1,Bulbasaur,Grass\n2,Ivysaur,Grass\n")
+    ds = load_datasets({"n": str(numbered)})["n"]
+    assert list(ds.frame.columns) == ["#", "Name", "Type"] and "skiprows" not in ds.read_options
+    single = tmp_path / "notes.csv"
+    single.write_text("# a\n# b\n")  # only comments: read as it is (no table after them)
+    assert load_datasets({"s": str(single)})["s"].frame.shape[0] == 1

@@ -73,3 +73,16 @@ def test_odd_tables_are_profiled_without_a_crash():
     assert shape_notes(cells) == []
     hot = pd.DataFrame(np.eye(40, dtype=int)[np.arange(400) % 40], columns=[f"c{i}" for i in range(40)])
     assert shape_notes(hot)[0].startswith("columns c0 … c39 (40 columns)")
+
+
+def test_rows_that_run_newest_first_are_named():
+    days = pd.date_range("2003-06-02", periods=30, freq="B")
+    prices = pd.DataFrame({"Date": days.strftime("%d-%b-%y")[::-1], "Close": np.arange(30.0)})
+    notes = shape_notes(prices)
+    assert notes == ["rows run from the latest Date to the earliest: sort by Date (as dates) before taking a first or last row, "
+                     "a change over time or a moving window"]
+    assert shape_notes(prices.iloc[::-1].reset_index(drop=True)) == []  # oldest first: the usual order
+    typed = pd.DataFrame({"when": days[::-1], "v": np.arange(30.0)})
+    assert "latest when" in shape_notes(typed)[0]
+    labels = pd.DataFrame({"name": [f"n{i}" for i in range(30)], "v": np.arange(30.0)})  # text, no date name
+    assert shape_notes(labels) == []

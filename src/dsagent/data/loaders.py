@@ -28,6 +28,8 @@ JSONL_EXTENSIONS = (".jsonl", ".ndjson")
 SUPPORTED = TEXT_EXTENSIONS + EXCEL_EXTENSIONS + PARQUET_EXTENSIONS + JSON_EXTENSIONS + JSONL_EXTENSIONS
 
 _SNIFF_BYTES = 1 << 20
+_PREAMBLE_MAX = 10
+"""At most this many comment lines before a header are skipped (a longer run is read as data)."""
 _DELIMITERS = ",;\t|"
 # Characters a Western (cp1252) text plausibly contains; anything else suggests another code page.
 _WESTERN_EXTRA = set("€‘’‚“”„–—…•°£¥§©®±²³µ¶·¹º»«½¼¾×÷¢¤¦¨¯´¸¿¡ªŒœŠšŽžŸƒ†‡‰‹›˜™ˆ\xa0")
@@ -132,29 +134,49 @@ def _read_text_table(path: Path) -> LoadedFrame:
         head = fh.read(_SNIFF_BYTES)
     encoding = detect_encoding(path.name, head)
     text = head.decode(encoding, errors="ignore")
+    skip = preamble_lines(text)
+    if skip:
+        text = "\n".join(text.splitlines()[skip:]) + "\n"
     if path.suffix.lower() in (".tsv", ".tab"):
         sep = "\t"
     else:
         sep = sniff_delimiter(text)
     try:
-        frame = _read_csv(path, sep, encoding)
+        frame = _read_csv(path, sep, encoding, skip)
     except UnicodeDecodeError:
         # The sniffed head was clean UTF-8 but a later byte is not: typically one cp1252 "é".
         if encoding not in ("utf-8", "utf-8-sig"):
             raise UserError(_reencode_msg(path.name)) from None
         encoding = "cp1252"
         try:
-            frame = _read_csv(path, sep, encoding)
+            frame = _read_csv(path, sep, encoding, skip)
         except UnicodeDecodeError:
             raise UserError(_reencode_msg(path.name)) from None
     if frame.shape[1] == 0 or len(frame) == 0:
         raise UserError(f"{path.name}: the file has a header but no data rows; it has no rows to analyse.")
-    return LoadedFrame(frame, read_options={"encoding": encoding, "delimiter": sep})
+    options = {"encoding": encoding, "delimiter": sep} | ({"skiprows": skip} if skip else {})
+    return LoadedFrame(frame, read_options=options)
 
 
-def _read_csv(path: Path, sep: str, encoding: str) -> pd.DataFrame:
+def preamble_lines(text: str) -> int:
+    """How many leading lines are comments before the header (``# Data source: …``), so the header
+    is the first line that is not one: lines that start with ``#`` (at most ten) whose count of the
+    table's delimiter differs from the header's. A header whose first column is named ``#``
+    (``#,name,type``) has the header's count and is no comment; 0 when there is none."""
+    lines = text.splitlines()
+    count = 0
+    while count < min(len(lines) - 1, _PREAMBLE_MAX) and lines[count].lstrip("\ufeff \t").startswith("#"):
+        count += 1
+    if count == 0:
+        return 0
+    sep = sniff_delimiter("\n".join(lines[count:]) + "\n")
+    width = lines[count].count(sep)
+    return count if width and all(line.count(sep) != width for line in lines[:count]) else 0
+
+
+def _read_csv(path: Path, sep: str, encoding: str, skip: int = 0) -> pd.DataFrame:
     try:
-        return pd.read_csv(path, sep=sep, encoding=encoding, encoding_errors="strict", low_memory=False)
+        return pd.read_csv(path, sep=sep, encoding=encoding, encoding_errors="strict", low_memory=False, skiprows=skip or None)
     except pd.errors.EmptyDataError:
         raise UserError(f"{path.name}: the file has no columns or rows; it has no rows to analyse.") from None
     except pd.errors.ParserError as exc:

@@ -1,11 +1,13 @@
 """What a table's rows are, when its columns alone do not say: a line or two under a profile's header.
 
-A small model reads a column list and assumes one row per entity. Two common shapes break that:
+A small model reads a column list and assumes one row per entity, in time order. Three common shapes break that:
 - a **long table**, one row per pair of two keys (a traveller × four travel modes, a firm × twenty
   years): a question "per traveller" must compare that traveller's rows, not pick a row;
 - **indicator columns**, one category written as several adjacent 0/1 columns of which at most one
-  is 1 on a row (health coded as ``good``, ``fair``, ``poor``; a row with none is the left-out one).
-Both are found by code from the values, never from a name the table is known by. Columns are read
+  is 1 on a row (health coded as ``good``, ``fair``, ``poor``; a row with none is the left-out one);
+- rows **newest first** (a price history exported latest day on top): "from the first to the last
+  day" read off the rows runs backwards.
+All are found by code from the values, never from a name the table is known by. Columns are read
 by position, so duplicate names cannot confuse the lookup; the work is bounded (rows, columns).
 """
 
@@ -91,6 +93,38 @@ def _indicator_runs(frame: Any) -> list[list[str]]:
     return runs
 
 
+_MAX_PARSED = 200_000
+"""Text dates are parsed to find their order only in tables up to this many rows."""
+
+
+def _newest_first(frame: Any) -> str | None:
+    """A date column (dates, or text a date-like name holds, ``19-Sep-03``) whose rows run from the
+    latest date to the earliest: its name. A first or last row, a change from first to last or a
+    moving window over the rows then runs backwards in time unless the rows are sorted first."""
+    import warnings
+
+    import pandas as pd
+
+    for i in range(frame.shape[1]):
+        column, name = frame.iloc[:, i], str(frame.columns[i])
+        if column.dtype.kind == "M":
+            dates = column
+        elif column.dtype.kind == "O" or str(column.dtype).startswith("str"):
+            if not _TIME_NAME.search(name) or len(frame) > _MAX_PARSED:
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                dates = pd.to_datetime(column, errors="coerce", format="mixed")
+            if dates.notna().mean() < 0.95:
+                continue
+        else:
+            continue
+        dates = dates.dropna()
+        if len(dates) >= 8 and dates.is_monotonic_decreasing and dates.iloc[0] > dates.iloc[-1]:
+            return name
+    return None
+
+
 def _listed(names: list[str]) -> str:
     return ", ".join(names) if len(names) <= 6 else f"{names[0]} … {names[-1]} ({len(names)} columns)"
 
@@ -106,6 +140,10 @@ def shape_notes(frame: Any) -> list[str]:
         entity, other, n_entity, n_other = grid
         notes.append(f"a long table: one row per ({entity}, {other}) pair, {n_entity} x {n_other}; a question per {entity} "
                      f"compares its {n_other} rows (df.pivot(index={entity!r}, columns={other!r}, values=...))")
+    newest = _newest_first(frame)
+    if newest:
+        notes.append(f"rows run from the latest {newest} to the earliest: sort by {newest} (as dates) before taking a first "
+                     f"or last row, a change over time or a moving window")
     for run in _indicator_runs(frame):
         notes.append(f"columns {_listed(run)}: 0/1 indicators of one category, at most one is 1 on a row "
                      f"(a row with none is in the category left out)")

@@ -43,7 +43,8 @@ def _plain_reader(path: str, sheet: str | None, options: dict[str, Any]) -> str:
     if suffix == "json":
         return f"pd.read_json({path!r})"
     sep, encoding = options.get("delimiter", ","), options.get("encoding", "utf-8")
-    return f"pd.read_csv({path!r}, sep={sep!r}, encoding={encoding!r})"
+    skip = f", skiprows={options['skiprows']}" if options.get("skiprows") else ""
+    return f"pd.read_csv({path!r}, sep={sep!r}, encoding={encoding!r}{skip})"
 
 
 def data_cell(datasets: dict[str, dict[str, Any]]) -> str:

@@ -116,3 +116,12 @@ def test_recipes_are_said_only_for_their_words():
     assert "np.eye" in recipes_for("Which two of these series move together most closely?")
     plain = recipes_for("What is the mean price of the red cars?")
     assert not any(word in plain for word in ("spearman", "np.eye", "cumsum", "pct_change(12)", "rolling", "iqr"))
+
+
+def test_a_span_that_ends_a_sentence_asks_for_no_filter():
+    """"… one row per year, 1951-1975." : the full stop after a span's last year does not hide the span
+    (the check had demanded a filter on 1951, and the model then answered 1951)."""
+    question = "Which year saw the highest price? There is one row per year, 1951-1975. Give the year."
+    code = "result = df.loc[df['price'].idxmax(), 'YEAR']"
+    assert result_misfit(question, code, {"result_type": "int64", "result_str": "1970"}, columns=["YEAR", "price"]) is None
+    assert result_misfit("What was the price in 1960?", code, {"result_type": "int64", "result_str": "7"}, columns=["YEAR", "price"])

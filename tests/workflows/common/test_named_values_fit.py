@@ -154,3 +154,18 @@ def test_the_text_of_a_query_under_a_key_goes_back():
     shown = "{'doctor': '\\nSELECT d.full_name, COUNT(*) FROM doctors d GROUP BY 1'}"
     assert "ResultIsQueryText" in misfit("Which doctor completed the most appointments?", code, shown)
     assert misfit("Which doctor completed the most?", "result = {'doctor': 'Select Smith'}\n", "{'doctor': 'Select Smith'}") is None
+
+
+def test_which_of_a_text_column_answered_with_a_number_is_sent_back():
+    """"Which nation won the most …" with ``{'most': 12}`` (the count, not the nation): sent back;
+    the nation, or a number for "which year", is left alone."""
+    from dsagent.workflows.common.fit import result_misfit
+
+    question, cols = "Which nation won the most bronze medals?", {"text_columns": ["nation"], "columns": ["nation", "bronze", "year"]}
+    count = result_misfit(question, "result = {}\nresult['most_bronze'] = df['bronze'].max()",
+                          {"result_type": "dict", "result_str": "{'most_bronze': 12}"}, **cols)
+    assert count and "should be a 'nation' (a name), but it is the number 12" in count
+    assert result_misfit(question, "result = {}\nresult['most_bronze'] = df.loc[df['bronze'].idxmax(), 'nation']",
+                         {"result_type": "dict", "result_str": "{'most_bronze': 'Canada'}"}, **cols) is None
+    assert result_misfit("Which year had the most bronze medals?", "result = {}\nresult['y'] = 2014",
+                         {"result_type": "dict", "result_str": "{'y': 2014}"}, **cols) is None

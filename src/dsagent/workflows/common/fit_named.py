@@ -7,7 +7,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call
+from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call, which_column
 from dsagent.workflows.common.wording import WHICH
 
 
@@ -52,8 +52,9 @@ def _number(node: ast.expr) -> bool:
 
 def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str], text_columns: Iterable[str]) -> str | None:
     """A named value no answer can be: a whole table from ``sql()``, missing (NaN, NaT, NA: computed from nothing), idxmax's row
-    number under a key that names a column (or of a "which" question's one value), or a number
-    under a key that is the name of a text column. Only keys the code writes itself
+    number under a key that names a column (or of a "which" question's one value), a number
+    under a key that is the name of a text column, or as the one value of a question that asks
+    which of a text column ("which nation …" answered with 12). Only keys the code writes itself
     (:func:`written_values`) are named values; each is checked as a single result is."""
     values, written = named_values(shown), written_values(tree)
     for key, expr in written.items():
@@ -86,16 +87,23 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
     for key, node in values.items():
         text = key_column(key, texts, whole=True)
         if _number(node) and text:
-            return (f"ResultDoesNotFitQuestion: `result[{key!r}]` should be a {text!r} (a name), but it is the number "
-                    f"{ast.unparse(node)}. Take the {text!r} of the row or group the question picks, e.g. "
-                    f"df.loc[df['value_col'].idxmax(), {text!r}].")
+            return _name_wanted(key, node, text)
         column = key_column(key, columns) or (name_column(question, texts) if which else None)
         if _number(node) and type(getattr(node, "value", None)) is int and column and row_number_call(written[key], tree):
             call = ast.unparse(written[key])
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {node.value}, the row label that "
                     f"{call.rsplit('.', 1)[-1]} gives, not the {column!r} the question asks for. Take the value at "
                     f"that row: df.loc[{call}, {column!r}].")
+        asked = which_column(question, texts) if which else None
+        if _number(node) and asked:  # "which nation …" answered with a count or a total
+            return _name_wanted(key, node, asked)
     return None
+
+
+def _name_wanted(key: str, node: ast.expr, column: str) -> str:
+    return (f"ResultDoesNotFitQuestion: `result[{key!r}]` should be a {column!r} (a name), but it is the number "
+            f"{ast.unparse(node)}. Take the {column!r} of the row or group the question picks, e.g. "
+            f"df.loc[df['value_col'].idxmax(), {column!r}].")
 
 
 def _many_values(shown: str, written: dict[str, ast.expr]) -> str | None:

@@ -86,11 +86,17 @@ def name_column(question: str, text_columns: Iterable[str]) -> str | None:
     return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
 
 
+def which_column(question: str, text_columns: Iterable[str]) -> str | None:
+    """The text column "which" / "who" names in its next two words ("which Asian country" → country),
+    else None."""
+    words = _AFTER_WHICH.search(question or "")
+    return column_among(words.groups(), text_columns) if words else None
+
+
 def named_after_which(question: str, text_columns: Iterable[str]) -> bool:
     """Does "which" / "who" name a text column in its next two words ("which Asian country")? Then a
     whole number is no answer to it (one for "which year" or "which class" may be)."""
-    words = _AFTER_WHICH.search(question or "")
-    return bool(words) and column_among(words.groups(), text_columns) is not None
+    return which_column(question, text_columns) is not None
 
 
 def column_among(words: Iterable[str | None], text_columns: Iterable[str]) -> str | None:
