@@ -28,7 +28,9 @@ PLAN = json.dumps({"reasoning": "sum", "needs_code": True, "needs_evaluation": F
 CODE = "result = df.groupby('region')['units'].sum()"
 EXPLAIN = "Units per region are in the table."
 CHECK = "result = df.pivot_table(index='region', values='units', aggfunc='sum')['units']"
-"""The independent check of each answer (the setting verify): a scripted model writes it after the explanation."""
+WARM = "result = df.groupby('region').units.agg('sum')"
+"""The two independent checks of each answer (the setting verify; the second sampled warm): a scripted
+model writes them after the explanation."""
 CSV = "region,units\n" + "\n".join(f"{'NSEW'[i % 4]},{i % 17}" for i in range(200)) + "\n"
 
 
@@ -61,7 +63,7 @@ def soak(questions: int = 200, per_conversation: int = 10, workdir: Path | None 
     from dsagent.web import state as web_state
 
     script = workdir / "script.json"
-    script.write_text(json.dumps([PLAN, CODE, EXPLAIN, CHECK] * questions))
+    script.write_text(json.dumps([PLAN, CODE, EXPLAIN, CHECK, WARM] * questions))
     os.environ["DSAGENT_MODEL"] = f"scripted:{script}"  # the operator's model: a page may not name a script
     state: dict[str, Any] = {}
     web_state.init_state(state)

@@ -84,11 +84,11 @@ def test_models_status(capsys):
 
 
 def test_ask_shows_whether_the_answer_is_verified(script_file, sales_csv, capsys, monkeypatch):
-    monkeypatch.setenv("DSAGENT_VERIFY", "1")  # the last reply is the independent check (common.verify)
-    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed.", "result = df.units.sum()"])
+    monkeypatch.setenv("DSAGENT_VERIFY", "1")  # the last two replies are the independent checks (common.verify)
+    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed.", "result = df.units.sum()", "result = int(df['units'].agg('sum'))"])
     assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec]) == 0
-    assert "✓ Verified: an independent computation of the question gives the same result" in capsys.readouterr().out
-    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed.", "result = df.units.sum()"])
+    assert "✓ Verified: two independent computations of the question give the same result" in capsys.readouterr().out
+    spec = script_file([PLAN, "result = int(df['units'].sum())", "Total units computed.", "result = df.units.sum()", "result = int(df['units'].agg('sum'))"])
     assert main(["ask", str(sales_csv), "How many units in total?", "--model", spec, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["verified"] is True and payload["verification"].startswith("verified:")

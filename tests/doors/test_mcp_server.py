@@ -42,8 +42,9 @@ async def _session(params: StdioServerParameters, steps):  # type: ignore[no-unt
 
 
 def test_tools_over_stdio(tmp_path, sales_csv, script_file):
-    # the last reply is the independent check of the answer (common.verify: verify is on in the server)
-    spec = script_file([PLAN, "result = df['units'].mean()", "The average is about 21 units per row.", "result = df.units.sum() / len(df)"])
+    # the last two replies are the independent checks of the answer (common.verify: verify is on in the server)
+    spec = script_file([PLAN, "result = df['units'].mean()", "The average is about 21 units per row.", "result = df.units.sum() / len(df)",
+                        "result = df['units'].agg('mean')"])
     outside = tmp_path.parent / f"{tmp_path.name}_outside.csv"
     outside.write_text("a,b\n1,2\n")
 
@@ -69,8 +70,8 @@ def test_tools_over_stdio(tmp_path, sales_csv, script_file):
     assert not _failed(answer), text
     mean = sum(int(line.split(",")[2]) for line in sales_csv.read_text().splitlines()[1:]) / 40
     assert "The average is about 21" in text and f"Result:\n{mean}" in text
-    assert "df['units'].mean()" in text and "Report: " in text and "4 model calls" in text
-    assert "✓ Verified: an independent computation of the question gives the same result" in text
+    assert "df['units'].mean()" in text and "Report: " in text and "5 model calls" in text
+    assert "✓ Verified: two independent computations of the question give the same result" in text
     report = Path(text.split("Report: ")[1].splitlines()[0])
     assert report.is_file() and report.is_relative_to(tmp_path / "workspace")
 

@@ -83,9 +83,10 @@ def test_upload_ask_and_see_the_answer(monkeypatch, script_file, sales_csv, clos
 
 
 def test_the_answer_says_whether_it_is_verified(monkeypatch, script_file, sales_csv, closing):
-    monkeypatch.setenv("DSAGENT_VERIFY", "1")  # the last reply is the independent check (common.verify)
+    monkeypatch.setenv("DSAGENT_VERIFY", "1")  # the last two replies are the independent checks (common.verify)
     spec = script_file([PLAN, f"```python\n{CODE}\n```", "The **West** region sold the most units.",
-                        "result = df.groupby('region').units.sum().sort_values().index[-1]"])
+                        "result = df.groupby('region').units.sum().sort_values().index[-1]",
+                        "result = df.groupby('region')['units'].sum().idxmax()"])
     monkeypatch.setenv("DSAGENT_MODEL", spec)
     at = app_test().run()
     closing(at)
@@ -93,7 +94,7 @@ def test_the_answer_says_whether_it_is_verified(monkeypatch, script_file, sales_
     at.run()
     at.chat_input[0].set_value("Which region sold most?").run()
     assert not at.exception and not at.error
-    assert "✓ Verified: an independent computation of the question gives the same result" in texts(at)
+    assert "✓ Verified: two independent computations of the question give the same result" in texts(at)
     assert at.session_state["messages"][-1]["result"].verified is True
 
 

@@ -11,6 +11,7 @@ from dsagent.session import Session
 PLAN = {"needs_code": True, "needs_evaluation": False, "needs_explanation": True, "reasoning": "compute it"}
 MEAN = "result = df['units'].mean()"
 MAX = "result = df['units'].max()"
+AGG = "result = df['units'].agg('mean')"  # the second check: another code, the same mean
 PICK_MEAN = [{"operation": "aggregate"}, {"value_column": "units", "agg": "mean", "filters": []}]
 QUESTION = "What's the average number of units?"
 
@@ -21,9 +22,9 @@ def ask(spec, files, question=QUESTION, **settings):
 
 
 def test_a_free_code_answer_is_checked_by_a_chosen_operation(script_file, sales_csv):
-    result, session = ask(script_file([PLAN, MEAN, "The average is about 21 units.", *PICK_MEAN]), [sales_csv],
+    result, session = ask(script_file([PLAN, MEAN, "The average is about 21 units.", *PICK_MEAN, AGG]), [sales_csv],
                           check_operations=True)
-    assert result.verified is True and result.verification.startswith("verified: an independent computation")
+    assert result.verified is True and result.verification.startswith("verified: two independent computations")
     check = result.verification_checks[0]
     assert check["route"] == "operation" and check["code"].startswith("# operation: aggregate")
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
@@ -31,7 +32,7 @@ def test_a_free_code_answer_is_checked_by_a_chosen_operation(script_file, sales_
 
 
 def test_no_fitting_operation_means_a_free_code_check(script_file, sales_csv):
-    spec = script_file([PLAN, MEAN, "The average is about 21 units.", {"operation": "code"}, "result = df.units.sum() / len(df)"])
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", {"operation": "code"}, "result = df.units.sum() / len(df)", AGG])
     result, session = ask(spec, [sales_csv], check_operations=True)
     assert result.verified is True and result.verification_checks[0]["route"] == "code"
     assert result.verification_checks[0]["code"].strip() == "result = df.units.sum() / len(df)"
@@ -39,14 +40,14 @@ def test_no_fitting_operation_means_a_free_code_check(script_file, sales_csv):
 
 
 def test_off_the_check_is_free_code_with_no_operation_call(script_file, sales_csv):
-    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)"])
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)", AGG])
     result, session = ask(spec, [sales_csv], check_operations=False)
     assert result.verified is True and result.verification_checks[0]["route"] == "code"
     assert session.model.remaining == 0
 
 
 def test_an_answer_composed_from_an_operation_is_checked_by_free_code(script_file, sales_csv):
-    spec = script_file([PLAN, *PICK_MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)"])
+    spec = script_file([PLAN, *PICK_MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)", AGG])
     result, session = ask(spec, [sales_csv], check_operations=True, operations=True)
     assert result.code.startswith("# operation: aggregate")
     assert result.verified is True and result.verification_checks[0]["route"] == "code"
@@ -80,7 +81,7 @@ def test_an_operation_route_that_raises_means_a_free_code_check(script_file, sal
         raise KeyError("a join path the compiler did not expect")
 
     monkeypatch.setattr(verify, "operation_check", broken)
-    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)"])
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)", AGG])
     result, session = ask(spec, [sales_csv], check_operations=True)
     assert result.verified is True and result.verification_checks[0]["route"] == "code"
     assert session.model.remaining == 0

@@ -22,15 +22,33 @@ def ask(spec, files, question, **settings):
 
 
 def test_an_answer_an_independent_code_agrees_with_is_verified(script_file, sales_csv):
-    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)"])
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)",
+                        "result = df['units'].agg('mean')"])  # the second check, sampled warm: agrees too
     result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
     assert result.verified is True
-    assert result.verification.startswith("verified: an independent computation")
+    assert result.verification.startswith("verified: two independent computations")
     assert result.verification_checks[0]["code"].strip() == "result = df.units.sum() / len(df)"
     assert float(result.result_str) == pytest.approx(pd.read_csv(sales_csv)["units"].mean())
     check_prompt = session.model.history[3][-1].content
     assert "Question: What's the average number of units?" in check_prompt and MEAN not in check_prompt  # independent
     assert "Not verified" not in result.explanation
+    assert session.model.history[4][-1].content == check_prompt  # the same prompt, sampled again (warm)
+
+
+def test_an_answer_the_first_check_agrees_with_and_the_warm_one_does_not_is_not_sure(script_file, sales_csv):
+    """The greedy check can share the answer's misreading: a second code, sampled warm, that gives
+    another result leaves the answer standing, marked not sure."""
+    frame = pd.read_csv(sales_csv)
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)", MEDIAN])
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is False and result.verification.startswith("not sure: an independent computation agrees")
+    assert float(result.result_str) == pytest.approx(frame["units"].mean())
+    assert "Not verified: an independent computation of the question gave" in result.explanation
+    # a warm check that fails (twice) is no vote: the first one's agreement stands
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)", BAD, BAD])
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is True and result.verification.startswith("verified: an independent computation")
+    assert session.model.remaining == 0
 
 
 def test_a_second_check_that_agrees_with_the_answer_verifies_it_two_of_three(script_file, sales_csv):
@@ -67,9 +85,10 @@ def test_a_label_check_verifies_the_ranking_whose_top_it_names(script_file, sale
     question = "Which region has the highest total units? Show total units per region as a bar chart."
     ranking = "result = df.groupby('region')['units'].sum()\nfig = px.bar(result.reset_index(), x='region', y='units')"
     words = f"{top} has the highest total units."
-    result, _ = ask(script_file([PLAN, ranking, words, "result = df.groupby('region')['units'].sum().idxmax()"]),
+    result, _ = ask(script_file([PLAN, ranking, words, "result = df.groupby('region')['units'].sum().idxmax()",
+                                 "result = df.groupby('region').units.sum().sort_values().index[-1]"]),
                     [sales_csv], question, verify=True)
-    assert result.verified is True and result.verification.startswith("verified: an independent computation")
+    assert result.verified is True and result.verification.startswith("verified: two independent computations")
     other, third = [r for r in ["North", "South", "East", "West"] if r != top][:2]
     result, _ = ask(script_file([PLAN, ranking, words, f"result = '{other}'", f"result = '{third}'"]),
                     [sales_csv], question, verify=True)
@@ -115,3 +134,30 @@ def test_when_the_independent_computation_fails_too_the_run_ends_in_the_error_no
                         "result = df['UnitS'].mean()", "result = df['uNits'].mean()"])  # the check and its one fix fail
     result, _ = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
     assert result.output_type == "error" and result.verified is False
+
+
+def test_a_check_that_copies_the_answers_code_is_no_vote_another_code_decides(script_file, sales_csv):
+    """The greedy model asked the question again may write the answer's very code: one computation
+    run twice. Another code, sampled warm, must agree before the answer is verified."""
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", "import pandas as pd\n" + MEAN + "  # again",
+                        "result = df.units.sum() / len(df)"])
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is True and "repeated the answer's own code" in result.verification
+    assert [c["code"].strip() for c in result.verification_checks][1] == "result = df.units.sum() / len(df)"
+    assert session.model.remaining == 0
+
+
+def test_a_copied_check_and_another_code_that_differs_leave_the_answer_not_sure(script_file, sales_csv):
+    frame = pd.read_csv(sales_csv)
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", MEAN, MEDIAN])
+    result, _ = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is False and result.verification.startswith("not sure:")
+    assert float(result.result_str) == pytest.approx(frame["units"].mean())  # the answer stays
+    assert "Not verified: an independent computation of the question gave" in result.explanation
+
+
+def test_checks_that_only_ever_copy_the_answers_code_do_not_verify_it(script_file, sales_csv):
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", MEAN, MEAN, MEAN])  # a copy, a warm copy, sampled once more
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is False and "repeated the answer's own computation" in result.verification
+    assert session.model.remaining == 0

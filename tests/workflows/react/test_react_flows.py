@@ -323,7 +323,8 @@ def test_founded_questions_name_the_request_or_the_data():
 
 def test_the_report_is_marked_verified_when_an_independent_check_agrees_with_a_step(script_file, sales_csv):
     # verify on (the scripted model has one lane: the check is written in the report step, after the report)
-    spec = script_file(mean_of_units("result = df.units.sum() / len(df)"))  # the independent check: the request alone
+    spec = script_file(mean_of_units("result = df.units.sum() / len(df)",  # the independent checks: the request alone
+                                      "result = df['units'].agg('mean')"))
     with session_for(spec, [sales_csv], verify=True) as session:
         result = session.ask("What is the average number of units?")
         check_prompt = prompt(session, 4)

@@ -67,7 +67,7 @@ def _script() -> list[str]:
 
 
 def test_the_first_check_is_written_beside_node_4s_code_and_node_5_takes_it(sales_csv):
-    model = SideBySide(main=_script(), checks=["df.drop(columns=['price'], inplace=True)\nresult = df['units'].mean()"])
+    model = SideBySide(main=_script(), checks=["df.drop(columns=['price'], inplace=True)\nresult = df['units'].agg('mean')"])
     result = _ask(model, sales_csv, "Average units?")
     assert model.code_waited_for_check  # the check was asked for while node 4 wrote its code
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
@@ -88,7 +88,7 @@ def test_the_first_check_is_written_beside_node_4s_code_and_node_5_takes_it(sale
 
 
 def test_with_calls_that_take_turns_the_check_is_written_in_node_5_as_before(sales_csv):
-    model = SideBySide(main=_script(), checks=["result = df['units'].mean()"], parallel=1)
+    model = SideBySide(main=_script(), checks=["result = df['units'].agg('mean')  # another code"], parallel=1)
     result = _ask(model, sales_csv, "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"]
     order = ["check" if CHECK_OPENING in p else "main" for p in model.prompts]
@@ -104,7 +104,7 @@ def test_a_check_that_failed_ahead_is_written_again_in_node_5(sales_csv):
                 raise TimeoutError("the provider timed out")
             return super()._generate(messages, stop, run_manager, **kwargs)
 
-    model = Flaky(main=_script(), checks=["result = df['units'].mean()"])
+    model = Flaky(main=_script(), checks=["result = df['units'].agg('mean')  # another code"])
     result = _ask(model, sales_csv, "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"] and not model.checks
 
@@ -117,7 +117,7 @@ class ReadProfile(SideBySide):
 
 
 def test_with_the_profile_read_already_node_1b_starts_the_check(sales_csv):
-    model = ReadProfile(main=_script(), checks=["result = df['units'].mean()"])
+    model = ReadProfile(main=_script(), checks=["result = df['units'].agg('mean')  # another code"])
     result = _ask(model, sales_csv, "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"]
     first_check = next(i for i, p in enumerate(model.prompts) if CHECK_OPENING in p)
@@ -125,7 +125,7 @@ def test_with_the_profile_read_already_node_1b_starts_the_check(sales_csv):
 
 
 def test_a_profile_not_read_yet_waits_for_node_4(sales_csv):
-    model = SideBySide(main=_script(), checks=["result = df['units'].mean()"])
+    model = SideBySide(main=_script(), checks=["result = df['units'].agg('mean')  # another code"])
     result = _ask(model, sales_csv, "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"]
     first_check = next(i for i, p in enumerate(model.prompts) if CHECK_OPENING in p)
@@ -149,7 +149,7 @@ class SlowCheck(SideBySide):
 
 
 def test_node_6_is_written_while_node_5_waits_for_its_check_and_taken_when_the_check_agrees(sales_csv):
-    model = SlowCheck(main=_script(), checks=["result = df['units'].mean()"])
+    model = SlowCheck(main=_script(), checks=["result = df['units'].agg('mean')  # another code"])
     result = _ask(model, sales_csv, "Average units?")
     assert model.explained_before_check  # node 5 did not leave the run's lane idle
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]

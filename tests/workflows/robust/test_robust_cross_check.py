@@ -83,7 +83,7 @@ def test_a_stand_in_result_the_model_rejects_is_rewritten_by_remediation(script_
 
 
 def test_cross_check_two_of_three_accepts(script_file, sales_csv):
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, "result = df['units'].mean()", CORR, "Weak."])
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, "result = df['units'].mean()", "result = df['price'].corr(df['units'])", "Weak."])
     result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id) == ["cross-check: 2 of 3 agree"] and result.evaluation["confidence"] == 0.67
@@ -106,7 +106,7 @@ def test_cross_check_without_a_majority_leaves_the_verdict_to_the_model_with_the
 
 def test_a_third_check_that_agrees_with_node_4_makes_two_of_four(script_file, sales_csv):
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, "result = df['units'].mean()",
-                        "result = df['units'].max()", CORR, "Weak."])
+                        "result = df['units'].max()", "result = df['price'].corr(df['units'])", "Weak."])
     result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id) == ["cross-check: 2 of 4 agree"] and result.evaluation["confidence"] == 0.5
@@ -149,7 +149,7 @@ def test_a_failing_cross_check_gets_one_fix_then_leaves_the_evaluation_to_the_mo
 
 def test_a_fixed_cross_check_counts(script_file, sales_csv):
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['units'].mean()",
-                        "result = df['Units'].mean()", "result = df['units'].mean()", "About 21 units."])
+                        "result = df['Units'].mean()", "result = df['units'].agg('mean')", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"] and session.model.remaining == 0
 
@@ -176,6 +176,31 @@ def test_two_copies_of_one_code_are_one_vote(script_file, sales_csv):
     assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
     assert node_5_notes(result.run_id) == ["cross-check: no two results agree"]
     assert result.code.strip() == IMPOSSIBLE and session.model.remaining == 0  # the model's evaluation decided
+
+
+def test_a_check_that_copies_node_4s_code_backs_nothing_the_next_check_decides(script_file, sales_csv):
+    # the first check is node 4's very code: node 4's computation run twice, so the second, warm, decides
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, f"# again\n{CORR}", "result = df['price'].corr(df['units'])",
+                        "Weak."])
+    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
+    assert route(result.run_id) == [*PREFIX, *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
+    assert node_5_notes(result.run_id) == ["cross-check: 2 of 3 agree"]
+    assert result.verified is True and session.model.remaining == 0
+    # the copy and a differing check: no vote backs node 4, the model's evaluation decides, and there is no mark
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, CORR, CORR, "result = df['units'].mean()",
+                        "result = df['units'].max()", VALID, "Weak."])
+    result, session = ask(spec, [sales_csv], "Calculate correlation between units and price")
+    assert node_5_notes(result.run_id) == ["cross-check: no two results agree"]
+    assert result.verified is False and session.model.remaining == 0
+
+
+def test_a_check_that_is_node_4s_own_computation_does_not_vote_in_the_mark():
+    from dsagent.workflows.common.verify import from_checks
+
+    copy = {"code": f"import numpy as np\n{CORR}", "result_str": "0.12"}
+    assert from_checks("0.12", [copy], CORR, "correlation?").verified is False
+    other = {"code": "result = df['price'].corr(df['units'])", "result_str": "0.12"}
+    assert from_checks("0.12", [copy, other], CORR, "correlation?").verified is True
 
 
 def test_a_check_whose_result_is_nan_gets_the_fix_and_no_vote(script_file, sales_csv):

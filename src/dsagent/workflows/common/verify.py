@@ -1,15 +1,26 @@
 """Two independent routes to one answer, compared by code: a confidence the user can bet on.
 
 A small model asked whether its own result is right tends to say yes, while two codes written from
-different prompts rarely make the same mistake. So an answer is *verified* when an independent
-computation of the question — a code written from the question and the code rules alone, none of
-the run's plan, code or errors, run apart from the session's names — shows the same result
+different prompts rarely make the same mistake. So an answer is checked by independent
+computations of the question — codes written from the question and the code rules alone, none of
+the run's plan, code or errors, run apart from the session's names — compared by code
 (:func:`common.agreement.answers_agree`: the same numbers at the precision the less precise one
-shows, or the same words, or for a "which … highest" question the same label at the asked end). When the two differ, a second independent code, sampled warmer, breaks
-the tie: with the answer it verifies it (2 of 3); with the first check, the two outvote the answer
-and their result is shown instead (2 of 3, said so); with neither, the answer stays and is marked
-not verified, with the other candidates named. A check whose result is NaN or does not fit the
-question (:func:`common.fit.result_misfit`) gets one fix with the reason and is no vote.
+shows, or the same words, or for a "which … highest" question the same label at the asked end).
+Two checks run for every answer with a result: the first (greedy), then a second sampled warm
+(:func:`second_check`). The greedy check is the model's first habit and can share the answer's
+misreading, so agreement alone is not the mark:
+
+- the first backs the answer → verified unless the warm one gives another result (then "not
+  sure", naming it); a warm one that failed or copied the answer's code is no vote;
+- the first wrote the answer's very code (:func:`copies`: one computation run twice, no second
+  opinion) → the warm one decides alone;
+- the first differs → the warm one breaks the tie: with the answer it verifies it (2 of 3); with
+  the first check, the two outvote the answer and their result is shown instead (2 of 3, said so);
+  with neither, the answer stays and is marked not sure, with the other candidates named.
+
+A check whose result is NaN or does not fit the question (:func:`common.fit.result_misfit`) gets
+one fix with the reason and is no vote. Measured in docs/benchmarks.md, "A check that copies the
+answer; a second sampled warm".
 
 The first check takes the other route than the answer where it can (:func:`first_check`): an
 answer whose code the model wrote freely (the setting ``operations`` off) is checked by an analysis
@@ -19,21 +30,22 @@ chosen operation shares none of the answer's code. Free code when no operation f
 
 :func:`independent` writes and runs one such code; robust's node 5 builds its cross-check on it.
 :func:`start_check` starts the first one on the model's spare lane (``RunContext.ahead``) while the
-run writes its own code, and :func:`verify` takes it ready. The mark goes into every workflow's
+run writes its own code, and the warm one after it on the same lane, while the run explains;
+:func:`verify` takes them ready. The mark goes into every workflow's
 ``final_output`` as ``verified`` (bool) and ``verification`` (what agreed or disagreed), which
 every door shows (``reports.build.verification_line``).
 """
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dsagent.workflows.common.agreement import answers_agree, results_agree
 from dsagent.workflows.common.code import CODE_MAX_TOKENS, RESAMPLE_TEMPERATURE, clip, execution_result, extract_code, nan_problem
 from dsagent.workflows.common.prompting import code_rules, quote_data, same_prompt, stable_messages
+from dsagent.workflows.common.votes import copies, same_code, votes_with
 
 if TYPE_CHECKING:
     from dsagent.runtime import RunContext
@@ -55,6 +67,8 @@ Fix it. Return ONLY the Python code, no explanations or markdown."""
 
 AHEAD = "verify_check"
 """The key of the first independent code when it was started ahead (:func:`start_check`)."""
+WARM = ":warm"
+"""Added to a key: the check after the first, started ahead when the first had a result."""
 
 
 def check_instruction(state: Mapping[str, Any], failed: Mapping[str, Any] | None = None) -> str:
@@ -134,43 +148,27 @@ def second_temperature(first: Mapping[str, Any]) -> float | None:
     return None if first.get("route") == "operation" else RESAMPLE_TEMPERATURE
 
 
-def same_code(a: str, b: str) -> bool:
-    """The same computation: the same syntax tree but for comments, spacing and imports (the
-    sandbox has the libraries bound already); codes that do not parse compare line by line."""
-    try:
-        return _computation(a) == _computation(b)
-    except SyntaxError:
-        return _lines(a) == _lines(b)
-
-
-def _computation(code: str) -> str:
-    tree = ast.parse(code)
-    tree.body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
-    return ast.dump(tree)
-
-
-def _lines(code: str) -> list[str]:
-    return [line.strip() for line in code.splitlines() if line.strip()]
-
-
-def votes_with(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Two checks agree as two votes: the same result from different codes (a check that copied
-    another's code, from the same prompt, is one computation run twice)."""
-    return bool(results_agree(a["result_str"], b["result_str"])) and not same_code(a["code"], b["code"])
-
-
-def start_check(ctx: "RunContext", state: Mapping[str, Any], node: str, key: str = AHEAD, only_if_read: bool = False) -> None:
+def start_check(ctx: "RunContext", state: Mapping[str, Any], node: str, key: str = AHEAD, only_if_read: bool = False,
+                warm: bool = False) -> None:
     """Start the first independent code now, on a thread of its own, when the model runs calls side
     by side (the embedded model's lanes): it needs only the question and the data, so it is written
     while the run writes its own code, and :func:`take_check` takes it ready. ``only_if_read``: only
     when the data profile has been read already (two lanes reading one profile at once would each go
-    at half speed). Its model calls are logged under ``node``."""
+    at half speed). ``warm``: when it has a result, the check after it (:func:`second_check`, sampled
+    warm) is started on the same lane next. Its model calls are logged under ``node``."""
     if ctx.parallel_calls < 2 or key in ctx.pending:
         return
     messages = stable_messages(state, check_instruction(state))
     if only_if_read and not ctx.prefix_ready(messages):
         return
-    ctx.ahead(key, node, lambda: (messages, *first_check(ctx, state)))
+
+    def work() -> tuple[Any, ...]:
+        first, run = first_check(ctx, state)
+        if warm and first["result_str"] is not None:
+            ctx.ahead(key + WARM, node, lambda: (messages, *independent(ctx, state, second_temperature(first), (first,))))
+        return messages, first, run
+
+    ctx.ahead(key, node, work)
 
 
 def checking_ahead(ctx: "RunContext", key: str = AHEAD) -> bool:
@@ -191,6 +189,21 @@ def take_check(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) ->
             if same_prompt(messages, stable_messages(state, check_instruction(state))):
                 return check, run
     return first_check(ctx, state)
+
+
+def second_check(ctx: "RunContext", state: Mapping[str, Any], first: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any]:
+    """The check after ``first``, warm where ``first`` was free code (:func:`second_temperature`; a
+    copy of ``first`` is sampled once more): the one started ahead for the same prompt, else written now."""
+    future = ctx.take_ahead(key + WARM)
+    if future is not None:
+        try:
+            messages, check, run = future.result()
+        except Exception:  # noqa: BLE001 — a check that failed ahead is written again here
+            pass
+        else:
+            if same_prompt(messages, stable_messages(state, check_instruction(state))):
+                return check, run
+    return independent(ctx, state, second_temperature(first), (first,))
 
 
 @dataclass
@@ -225,11 +238,12 @@ def _setting_off(ctx: "RunContext") -> Verification | None:
 
 
 def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] | None, key: str = AHEAD,
-           adopt: bool = True) -> Verification:
+           adopt: bool = True, codes: Sequence[str | None] = ()) -> Verification:
     """Verify ``answer``, the run's result for ``state['question']``, against independent codes (see
     the module). A list: the results of a run's steps (react), any of which the check may back.
     ``adopt``: two checks that agree against the answer replace it (False: a report already written
-    is marked not sure instead). "not checked" when the setting verify is off."""
+    is marked not sure instead). ``codes``: the codes that computed the answer; a check that copies
+    one backs nothing by itself. "not checked" when the setting verify is off."""
     if (off := _setting_off(ctx)) is not None:
         return off
     answers = [a for a in ([answer] if isinstance(answer, str) or answer is None else answer) if a]
@@ -238,15 +252,18 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
         return not_checked("the answer has no result value to compare (a chart or printed output only)")
 
     def backs(check: dict[str, Any]) -> bool:
-        return any(answers_agree(state["question"], a, check.get("result_str")) for a in answers)
+        return not copies(check, codes) and any(answers_agree(state["question"], a, check.get("result_str")) for a in answers)
 
     first, _ = take_check(ctx, state, key)
     if first["result_str"] is None:
+        ctx.cancel_ahead(key + WARM)
         return Verification(False, f"not verified: the independent computation failed ({clip(first['error'] or '', 120)})", [first])
-    if backs(first):
-        return Verification(True, "verified: an independent computation of the question gives the same result", [first])
-    second, second_run = independent(ctx, state, second_temperature(first), (first,))
+    second, second_run = second_check(ctx, state, first, key)
     checks = [first, second]
+    if backs(first):
+        return _confirmed(checks, backs, codes)
+    if copies(first, codes):
+        return _copied(checks, backs)
     if backs(second):
         return Verification(True, f"verified: 2 of 3 computations agree (one independent computation gave {clip(first['result_str'], 80)})",
                             checks, others=[first["result_str"]])
@@ -254,7 +271,39 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
         return Verification(True, f"verified: two independent computations agree on this result; the first code's result "
                                   f"({clip(answers[-1], 80)}) differed and was replaced (2 of 3)", checks,
                             adopted={"code": second["code"], "execution_result": execution_result(second_run)}, others=[answers[-1]])
-    return _unsure(checks, [c["result_str"] for c in checks if c["result_str"] is not None])
+    return _unsure(checks, [c["result_str"] for c in checks if c["result_str"] is not None
+                            and not any(answers_agree(state["question"], a, c["result_str"]) for a in answers)])
+
+
+def _confirmed(checks: list[dict[str, Any]], backs: Any, codes: Sequence[str | None]) -> Verification:
+    """The mark when the first check backs the answer: the second, sampled warm, must not differ. A
+    model's first habit (the greedy code) can share the answer's misreading; a code sampled warm
+    rarely lands on the same wrong result by another way (docs/benchmarks.md, "A check that copies
+    the answer"). A second that failed or copied the answer's code is no vote: the first decides."""
+    first, second = checks
+    if backs(second):
+        return Verification(True, "verified: two independent computations of the question give the same result", checks)
+    if second["result_str"] is None or copies(second, codes):
+        return Verification(True, "verified: an independent computation of the question gives the same result", checks)
+    return Verification(False, "not sure: an independent computation agrees, another (sampled warm) gave "
+                        + clip(second["result_str"], 80), checks, others=[second["result_str"]])
+
+
+def _copied(checks: list[dict[str, Any]], backs: Any) -> Verification:
+    """The mark when the first check wrote the answer's own code: the second, sampled warm (a copy of
+    the first is sampled once more), decides alone. It backs the answer → verified; it differs → not
+    sure, naming its result; it copies the answer too, or fails → not verified."""
+    first, second = checks
+    if backs(second):
+        return Verification(True, "verified: another code for the question gives the same result (the first check "
+                                  "repeated the answer's own code)", checks)
+    if second["result_str"] is None:
+        return Verification(False, "not verified: the first check repeated the answer's own code and another failed "
+                                   f"({clip(second['error'] or '', 120)})", checks)
+    if same_code(second["code"], first["code"]) or results_agree(second["result_str"], first["result_str"]):
+        return Verification(False, "not verified: the independent codes repeated the answer's own computation "
+                                   "(one computation run twice is no second opinion)", checks)
+    return _unsure(checks, [second["result_str"]])
 
 
 def rescue(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any] | None:
@@ -271,7 +320,7 @@ def verify_rescued(ctx: "RunContext", state: Mapping[str, Any], check: dict[str,
     second one, sampled warmer, agrees with it from another code; "not checked" when the setting verify is off."""
     if (off := _setting_off(ctx)) is not None:
         return off
-    second, _ = independent(ctx, state, second_temperature(check), (check,))
+    second, _ = second_check(ctx, state, check)
     if votes_with(check, second):
         return Verification(True, "verified: the code step failed every attempt; two independent computations of the question "
                                   "agree on this result", [check, second])
@@ -283,15 +332,17 @@ def verify_rescued(ctx: "RunContext", state: Mapping[str, Any], check: dict[str,
 def from_checks(result_str: str | None, checks: list[dict[str, Any]], code: str | None = None, question: str = "") -> Verification:
     """The mark of an answer that checks have already been run for (robust's node 5): verified when
     another computation agrees with ``result_str`` on ``question``; ``code`` is the answer's code, to
-    tell a check whose result was adopted as the answer (it does not vote twice)."""
+    tell a check that is the answer's own computation (adopted as the answer, or a copy of its code:
+    :func:`copies`), which does not vote twice."""
     ran = [c for c in checks if c]
     if not result_str:
         return not_checked("the answer has no result value to compare (a chart, printed output only, or a failed run)")
     if not ran:
         return not_checked("no independent computation was run")
-    adopted = any(code is not None and c["code"] == code for c in ran)
-    agreeing = sum(1 for c in ran if answers_agree(question, result_str, c.get("result_str"))) + (0 if adopted else 1)
-    total = len(ran) + 1
+    own = [c for c in ran if copies(c, (code,))]
+    agreeing = sum(1 for c in ran if c not in own and answers_agree(question, result_str, c.get("result_str"))) + 1
+    adopted = any(c["code"] == code for c in ran)  # the result node 4 had before counts among the computations
+    total = len(ran) + 1 if adopted else len(ran) - len(own) + 1
     others = [c["result_str"] for c in ran if c.get("result_str") is not None and not answers_agree(question, result_str, c["result_str"])]
     if agreeing >= 2:
         how = "an independent computation of the question gives the same result" if total == 2 else f"{agreeing} of {total} computations agree"

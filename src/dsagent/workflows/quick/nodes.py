@@ -111,7 +111,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
             rejected = {f["code"] for f in state["failed_attempts"]}
             first = state["attempts"] == 0 or not state.get("code")
             if state["attempts"] == 0 and ctx.settings.verify:
-                start_check(ctx, state, "explain")  # the independent code explain compares with, on the spare lane
+                start_check(ctx, state, "explain", warm=True)  # the independent code explain compares with, on the spare lane
             code = composed_code(ctx, state["question"], lambda text: _messages(state, text), step) if first else None
             if code is not None:  # an operation the model chose, written by code (dsagent.ops)
                 resampled = False
@@ -239,6 +239,6 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         """The answer's mark (common.verify; "not checked" when the setting verify is off)."""
         if state.get("rescued"):
             return verify_rescued(ctx, state, state["rescued"])
-        return verify(ctx, state, state["execution_result"].get("result_str"))
+        return verify(ctx, state, state["execution_result"].get("result_str"), codes=(state.get("code"),))
 
     return {"plan": plan_node, "code": code_node, "evaluate": evaluate_node, "explain": explain_node, "error": error_node}

@@ -122,7 +122,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         with ctx.step("code_exec") as step:
             instruction = state.instruction or state.question
             if ctx.settings.verify and not state.execution_results:  # the report's independent check, on the spare lane
-                start_check(ctx, check_state(state), "report")
+                start_check(ctx, check_state(state), "report", warm=True)
             rejected = {r.code for r in state.execution_results if not r.success}
             # The request's first step may be an analysis operation the model chooses (setting
             # operations): code writes it; after it, and after a failure, the model writes the code.

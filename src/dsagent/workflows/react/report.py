@@ -167,5 +167,5 @@ def verification(ctx: Any, state: ReactState) -> dict[str, Any]:
     marked "not sure"; "not checked" when the setting verify is off)."""
     from dsagent.workflows.common.verify import verify
 
-    results = [r.result for r in state.execution_results if r.success and r.result is not None]
-    return verify(ctx, check_state(state), results, adopt=False).record()
+    ran = [r for r in state.execution_results if r.success and r.result is not None]
+    return verify(ctx, check_state(state), [r.result for r in ran], adopt=False, codes=[r.code for r in ran]).record()
