@@ -177,33 +177,28 @@ def checking_ahead(ctx: "RunContext", key: str = AHEAD) -> bool:
     return future is not None and not future.done()
 
 
+def _taken(ctx: "RunContext", state: Mapping[str, Any], key: str) -> tuple[dict[str, Any], Any] | None:
+    """The check started ahead under ``key`` if it was asked what would be asked now (a check that
+    failed ahead, or was asked for another prompt, is written again by the caller), else None."""
+    future = ctx.take_ahead(key)
+    if future is None:
+        return None
+    try:
+        messages, check, run = future.result()
+    except Exception:  # noqa: BLE001 — a check that failed ahead is written again
+        return None
+    return (check, run) if same_prompt(messages, stable_messages(state, check_instruction(state))) else None
+
+
 def take_check(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any]:
     """The first independent code: the one started ahead if it was asked what would be asked now, else written now."""
-    future = ctx.take_ahead(key)
-    if future is not None:
-        try:
-            messages, check, run = future.result()
-        except Exception:  # noqa: BLE001 — a check that failed ahead is written again here
-            pass
-        else:
-            if same_prompt(messages, stable_messages(state, check_instruction(state))):
-                return check, run
-    return first_check(ctx, state)
+    return _taken(ctx, state, key) or first_check(ctx, state)
 
 
 def second_check(ctx: "RunContext", state: Mapping[str, Any], first: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any]:
     """The check after ``first``, warm where ``first`` was free code (:func:`second_temperature`; a
     copy of ``first`` is sampled once more): the one started ahead for the same prompt, else written now."""
-    future = ctx.take_ahead(key + WARM)
-    if future is not None:
-        try:
-            messages, check, run = future.result()
-        except Exception:  # noqa: BLE001 — a check that failed ahead is written again here
-            pass
-        else:
-            if same_prompt(messages, stable_messages(state, check_instruction(state))):
-                return check, run
-    return independent(ctx, state, second_temperature(first), (first,))
+    return _taken(ctx, state, key + WARM) or independent(ctx, state, second_temperature(first), (first,))
 
 
 @dataclass
