@@ -156,8 +156,14 @@ def test_a_copied_check_and_another_code_that_differs_leave_the_answer_not_sure(
     assert "Not verified: an independent computation of the question gave" in result.explanation
 
 
-def test_checks_that_only_ever_copy_the_answers_code_do_not_verify_it(script_file, sales_csv):
-    spec = script_file([PLAN, MEAN, "The average is about 21 units.", MEAN, MEAN, MEAN])  # a copy, a warm copy, sampled once more
+def test_a_warm_check_that_keeps_the_answers_code_verifies_it_a_failed_one_does_not(script_file, sales_csv):
+    # the greedy check copies the answer; the warm one (sampled once more when it copies the first)
+    # keeps the same code: the model kept its computation under sampling, so it is a vote
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", MEAN, MEAN, MEAN])
     result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
-    assert result.verified is False and "repeated the answer's own computation" in result.verification
+    assert result.verified is True and "a check sampled warm gives the same result" in result.verification
+    assert result.verification_checks[1]["code"].strip() == MEAN and session.model.remaining == 0
+    spec = script_file([PLAN, MEAN, "The average is about 21 units.", MEAN, BAD, BAD])  # the warm one fails, and its fix
+    result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
+    assert result.verified is False and result.verification.startswith("not verified: the first check repeated")
     assert session.model.remaining == 0

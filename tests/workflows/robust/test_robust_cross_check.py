@@ -201,6 +201,7 @@ def test_a_check_that_is_node_4s_own_computation_does_not_vote_in_the_mark():
     assert from_checks("0.12", [copy], CORR, "correlation?").verified is False
     other = {"code": "result = df['price'].corr(df['units'])", "result_str": "0.12"}
     assert from_checks("0.12", [copy, other], CORR, "correlation?").verified is True
+    assert from_checks("0.12", [{**copy, "warm": True}], CORR, "correlation?").verified is True  # kept under sampling: a vote
 
 
 def test_a_check_whose_result_is_nan_gets_the_fix_and_no_vote(script_file, sales_csv):

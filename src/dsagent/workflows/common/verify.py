@@ -12,8 +12,8 @@ misreading, so agreement alone is not the mark:
 
 - the first backs the answer → verified unless the warm one gives another result (then "not
   sure", naming it); a warm one that failed or copied the answer's code is no vote;
-- the first wrote the answer's very code (:func:`copies`: one computation run twice, no second
-  opinion) → the warm one decides alone;
+- the first wrote the answer's very code (:func:`common.votes.echoes`: one computation run twice,
+  no second opinion) → the warm one decides alone;
 - the first differs → the warm one breaks the tie: with the answer it verifies it (2 of 3); with
   the first check, the two outvote the answer and their result is shown instead (2 of 3, said so);
   with neither, the answer stays and is marked not sure, with the other candidates named.
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from dsagent.workflows.common.agreement import answers_agree, results_agree
 from dsagent.workflows.common.code import CODE_MAX_TOKENS, RESAMPLE_TEMPERATURE, clip, execution_result, extract_code, nan_problem
 from dsagent.workflows.common.prompting import code_rules, quote_data, same_prompt, stable_messages
-from dsagent.workflows.common.votes import copies, same_code, votes_with
+from dsagent.workflows.common.votes import echoes, same_code, votes_with
 
 if TYPE_CHECKING:
     from dsagent.runtime import RunContext
@@ -97,19 +97,19 @@ def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float 
     answer: it gets the fix too. Returns the check ({code, result_str, error}) and its sandbox run."""
     from dsagent.workflows.common.mends import mend_before_run, run_facts
 
-    failed = None
+    failed, warm = None, temperature is not None
     for _ in range(2):
         messages = stable_messages(state, check_instruction(state, failed))
         code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=temperature))
         if failed is None and any(same_code(code, e["code"]) for e in earlier):
-            code = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE))
+            code, warm = extract_code(ctx.llm(messages, max_tokens=CODE_MAX_TOKENS, temperature=RESAMPLE_TEMPERATURE)), True
         code = mend_before_run(code, run_facts(ctx))[0]  # the code step's before-run mends (common.mends)
         run = ctx.sandbox.run(code, apart=True)  # its names and data changes are its own
         problem = _check_problem(ctx, state["question"], code, run)
         if not problem:
-            return {"code": code, "result_str": run.result, "error": None}, run
+            return {"code": code, "result_str": run.result, "error": None, "warm": warm}, run
         failed = {"code": code, "error": problem}
-    return {"code": code, "result_str": None, "error": failed["error"]}, run
+    return {"code": code, "result_str": None, "error": failed["error"], "warm": warm}, run
 
 
 def operation_check(ctx: "RunContext", state: Mapping[str, Any]) -> tuple[dict[str, Any], Any] | None:
@@ -237,8 +237,8 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
     """Verify ``answer``, the run's result for ``state['question']``, against independent codes (see
     the module). A list: the results of a run's steps (react), any of which the check may back.
     ``adopt``: two checks that agree against the answer replace it (False: a report already written
-    is marked not sure instead). ``codes``: the codes that computed the answer; a check that copies
-    one backs nothing by itself. "not checked" when the setting verify is off."""
+    is marked not sure instead). ``codes``: the codes that computed the answer; a greedy check that
+    copies one backs nothing by itself (:func:`common.votes.echoes`). "not checked" when the setting verify is off."""
     if (off := _setting_off(ctx)) is not None:
         return off
     answers = [a for a in ([answer] if isinstance(answer, str) or answer is None else answer) if a]
@@ -247,7 +247,7 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
         return not_checked("the answer has no result value to compare (a chart or printed output only)")
 
     def backs(check: dict[str, Any]) -> bool:
-        return not copies(check, codes) and any(answers_agree(state["question"], a, check.get("result_str")) for a in answers)
+        return not echoes(check, codes) and any(answers_agree(state["question"], a, check.get("result_str")) for a in answers)
 
     first, _ = take_check(ctx, state, key)
     if first["result_str"] is None:
@@ -257,7 +257,7 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
     checks = [first, second]
     if backs(first):
         return _confirmed(checks, backs, codes)
-    if copies(first, codes):
+    if echoes(first, codes):
         return _copied(checks, backs)
     if backs(second):
         return Verification(True, f"verified: 2 of 3 computations agree (one independent computation gave {clip(first['result_str'], 80)})",
@@ -278,26 +278,23 @@ def _confirmed(checks: list[dict[str, Any]], backs: Any, codes: Sequence[str | N
     first, second = checks
     if backs(second):
         return Verification(True, "verified: two independent computations of the question give the same result", checks)
-    if second["result_str"] is None or copies(second, codes):
+    if second["result_str"] is None or echoes(second, codes):
         return Verification(True, "verified: an independent computation of the question gives the same result", checks)
     return Verification(False, "not sure: an independent computation agrees, another (sampled warm) gave "
                         + clip(second["result_str"], 80), checks, others=[second["result_str"]])
 
 
 def _copied(checks: list[dict[str, Any]], backs: Any) -> Verification:
-    """The mark when the first check wrote the answer's own code: the second, sampled warm (a copy of
-    the first is sampled once more), decides alone. It backs the answer → verified; it differs → not
-    sure, naming its result; it copies the answer too, or fails → not verified."""
-    first, second = checks
+    """The mark when the first check wrote the answer's own code: the second, sampled warm, decides
+    alone. It backs the answer (by any code: the model kept its computation under sampling) →
+    verified; it differs → not sure, naming its result; it fails → not verified."""
+    second = checks[1]
     if backs(second):
-        return Verification(True, "verified: another code for the question gives the same result (the first check "
-                                  "repeated the answer's own code)", checks)
+        return Verification(True, "verified: a check sampled warm gives the same result (the first check repeated the "
+                                  "answer's own code)", checks)
     if second["result_str"] is None:
         return Verification(False, "not verified: the first check repeated the answer's own code and another failed "
                                    f"({clip(second['error'] or '', 120)})", checks)
-    if same_code(second["code"], first["code"]) or results_agree(second["result_str"], first["result_str"]):
-        return Verification(False, "not verified: the independent codes repeated the answer's own computation "
-                                   "(one computation run twice is no second opinion)", checks)
     return _unsure(checks, [second["result_str"]])
 
 
@@ -328,13 +325,13 @@ def from_checks(result_str: str | None, checks: list[dict[str, Any]], code: str 
     """The mark of an answer that checks have already been run for (robust's node 5): verified when
     another computation agrees with ``result_str`` on ``question``; ``code`` is the answer's code, to
     tell a check that is the answer's own computation (adopted as the answer, or a copy of its code:
-    :func:`copies`), which does not vote twice."""
+    :func:`common.votes.echoes`), which does not vote twice."""
     ran = [c for c in checks if c]
     if not result_str:
         return not_checked("the answer has no result value to compare (a chart, printed output only, or a failed run)")
     if not ran:
         return not_checked("no independent computation was run")
-    own = [c for c in ran if copies(c, (code,))]
+    own = [c for c in ran if echoes(c, (code,))]
     agreeing = sum(1 for c in ran if c not in own and answers_agree(question, result_str, c.get("result_str"))) + 1
     adopted = any(c["code"] == code for c in ran)  # the result node 4 had before counts among the computations
     total = len(ran) + 1 if adopted else len(ran) - len(own) + 1

@@ -1,6 +1,6 @@
 """What counts as a vote among the computations of one answer (``common.verify``): codes are
-compared as syntax trees, so a check that repeats another's code, or the answer's own, is one
-computation run twice, not a second opinion."""
+compared as syntax trees, so a check that repeats another's code, or a greedy check that repeats
+the answer's own, is one computation run twice, not a second opinion."""
 
 from __future__ import annotations
 
@@ -30,11 +30,13 @@ def _lines(code: str) -> list[str]:
     return [line.strip() for line in code.splitlines() if line.strip()]
 
 
-def copies(check: Mapping[str, Any], codes: Sequence[str | None]) -> bool:
-    """Whether ``check``'s code is the same computation as one of ``codes`` (the answer's own): the
-    question asked again led the model to the answer's very code, so the two results are one
-    computation run twice, not a second opinion."""
-    return any(code and same_code(check.get("code") or "", code) for code in codes)
+def echoes(check: Mapping[str, Any], codes: Sequence[str | None]) -> bool:
+    """Whether ``check`` is a greedy check whose code is the same computation as one of ``codes`` (the
+    answer's own): the question asked again led the model to the answer's very code, so the two
+    results are one computation run twice, not a second opinion. A check sampled warm (``warm``)
+    that lands on the same code is no echo: the model kept its computation under sampling, the
+    stability the mark asks for (docs/benchmarks.md, "A check that copies the answer")."""
+    return not check.get("warm") and any(code and same_code(check.get("code") or "", code) for code in codes)
 
 
 def votes_with(a: dict[str, Any], b: dict[str, Any]) -> bool:

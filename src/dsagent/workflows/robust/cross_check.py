@@ -24,8 +24,8 @@ fails) and compares the two ``result`` texts (``common.agreement``):
 Votes are counted by code: a check whose code repeats an earlier check's (the same prompt sampled
 again; comments, spacing and imports aside) is sampled once more, and two checks with the same code
 count as one computation (copies of one mistake must not outvote a right answer); a check whose
-code is node 4's own backs nothing (it is node 4's computation run twice: the next, warm check
-decides); a check whose result is NaN gets its fix and is no vote.
+code is node 4's own, written greedily, backs nothing (it is node 4's computation run twice: the
+next, warm check decides); a check whose result is NaN gets its fix and is no vote.
 
 The checks run once per run (they do not depend on nodes 1B–4); later rounds compare with the
 answer two computations backed (``reference``), else with each check, or leave the verdict to the model.
@@ -44,7 +44,8 @@ from dsagent.runtime import RunContext
 from dsagent.workflows.common.agreement import answers_agree, results_agree
 from dsagent.workflows.common.code import RESAMPLE_TEMPERATURE, clip, execution_result, record_figures
 from dsagent.workflows.common.verify import checking_ahead as checking
-from dsagent.workflows.common.verify import Verification, copies, from_checks, independent, second_temperature, start_check, take_check, votes_with
+from dsagent.workflows.common.votes import echoes
+from dsagent.workflows.common.verify import Verification, from_checks, independent, second_temperature, start_check, take_check, votes_with
 from dsagent.workflows.robust.schemas import code_verdict
 
 
@@ -106,13 +107,13 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
     check = {**first, "second": None, "third": None, "reference": None}
     if first["result_str"] is None:
         return Verdict(None, check, "cross-check failed")
-    own = (state.get("code"),)  # node 4's code: a check that copies it is no vote (common.verify.copies)
-    if answers_agree(state["question"], result_str, first["result_str"]) and not copies(first, own):
+    own = (state.get("code"),)  # node 4's code: a greedy check that copies it is no vote (common.votes.echoes)
+    if answers_agree(state["question"], result_str, first["result_str"]) and not echoes(first, own):
         check["reference"] = first["result_str"]
         return Verdict(agreed(), check, "cross-check agrees")
     second, second_run = independent(ctx, state, second_temperature(first), (first,))
     check["second"] = second
-    if answers_agree(state["question"], result_str, second["result_str"]) and not copies(second, own):
+    if answers_agree(state["question"], result_str, second["result_str"]) and not echoes(second, own):
         check["reference"] = result_str
         return Verdict(code_verdict(True, "a second independent computation gives the same result (2 of 3 agree)", 0.67), check, "cross-check: 2 of 3 agree")
     if votes_with(first, second):
@@ -121,7 +122,7 @@ def check_result(ctx: RunContext, state: dict[str, Any], result_str: str | None)
         # Three different results: a third check, warm, can still make two agree (2 of 4).
         third, third_run = independent(ctx, state, RESAMPLE_TEMPERATURE, (first, second))
         check["third"] = third
-        if answers_agree(state["question"], result_str, third["result_str"]) and not copies(third, own):
+        if answers_agree(state["question"], result_str, third["result_str"]) and not echoes(third, own):
             check["reference"] = result_str
             return Verdict(code_verdict(True, "a third independent computation gives the same result (2 of 4 agree)", 0.5),
                            check, "cross-check: 2 of 4 agree")
