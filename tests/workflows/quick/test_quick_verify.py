@@ -163,6 +163,7 @@ def test_a_warm_check_that_keeps_the_answers_code_verifies_it_a_failed_one_does_
     result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
     assert result.verified is True and "a check sampled warm gives the same result" in result.verification
     assert result.verification_checks[1]["code"].strip() == MEAN and session.model.remaining == 0
+    assert [c["warm"] for c in result.verification_checks] == [False, True]
     spec = script_file([PLAN, MEAN, "The average is about 21 units.", MEAN, BAD, BAD])  # the warm one fails, and its fix
     result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
     assert result.verified is False and result.verification.startswith("not verified: the first check repeated")

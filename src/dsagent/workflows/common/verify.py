@@ -215,11 +215,11 @@ class Verification:
     """Results of the checks that differ from the answer shown (for "not sure" in the explanation)."""
 
     def record(self) -> dict[str, Any]:
-        """What ``final_output`` carries: ``verified``, ``verification``, and the checks' codes, results
-        and routes (``operation`` or ``code``)."""
+        """What ``final_output`` carries: ``verified``, ``verification``, and the checks' codes, results,
+        routes (``operation`` or ``code``) and whether each was sampled warm."""
         return {"verified": self.verified, "verification": self.verification,
                 "verification_checks": [{"code": c["code"], "result": c.get("result_str"), "error": c.get("error"),
-                                         "route": c.get("route", "code")} for c in self.checks]}
+                                         "route": c.get("route", "code"), "warm": bool(c.get("warm"))} for c in self.checks]}
 
 
 def not_checked(why: str) -> Verification:
