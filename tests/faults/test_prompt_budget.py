@@ -32,7 +32,7 @@ def _replies(workflow: str, code: str) -> list:
     req = {"reasoning": "a mean", "variables_needed": ["t2_sensor_00042_reading"], "constraints": [], "analysis_type": "descriptive",
            "success_criteria": "the mean"}
     picks = [{"reasoning": "the named one", "columns": ["t2_sensor_00042_reading"] if i == 2 else []} for i in range(3)]  # one per wide table
-    return [DATA_WORK, req, *picks, {**PROFILE_OK, "available_columns": ["t2_sensor_00042_reading"]}, ALIGNED, code, code, "The mean is shown."]
+    return [DATA_WORK, req, *picks, {**PROFILE_OK, "available_columns": ["t2_sensor_00042_reading"]}, ALIGNED, code, code.replace("['t2_sensor_00042_reading']", ".t2_sensor_00042_reading"), "The mean is shown."]  # node 4, node 5's check: another code
 
 
 @pytest.mark.parametrize("workflow", ["quick", "react", "robust"])
