@@ -169,3 +169,25 @@ def test_which_of_a_text_column_answered_with_a_number_is_sent_back():
                          {"result_type": "dict", "result_str": "{'most_bronze': 'Canada'}"}, **cols) is None
     assert result_misfit("Which year had the most bronze medals?", "result = {}\nresult['y'] = 2014",
                          {"result_type": "dict", "result_str": "{'y': 2014}"}, **cols) is None
+
+
+def test_which_year_or_month_answered_with_a_number_no_period_can_be_is_sent_back():
+    """"In which month …" with ``{'busiest_month': 172}`` (the value at the month, not the month):
+    sent back; a year, a month's number or a month's label is left alone, and so is a question with
+    several named values (one may be the value)."""
+    cols = {"text_columns": ["DATE"], "columns": ["DATE", "starts"]}
+
+    def check(question: str, value: str) -> str | None:
+        return result_misfit(question, f"result = {{'k': {value}}}", {"result_type": "dict", "result_str": f"{{'k': {value}}}"}, **cols)
+
+    found = check("In which month were the most homes started?", "172")
+    assert found and "asks which month" in found and "172" in found
+    assert "asks which year" in (check("Which year saw the steepest percentage drop?", "605") or "")
+    assert "asks which year" in (check("What year had the most?", "2009.5") or "")
+    for question, value in [("Which year saw the steepest drop?", "2009"), ("Which year saw it?", "2009.0"),
+                            ("In which month were the most started?", "5"), ("In which month were the most started?", "'1973-05'"),
+                            ("What year-on-year change was the largest?", "12.5"), ("How many homes in the peak month?", "172")]:
+        assert check(question, value) is None, (question, value)
+    two = result_misfit("Which month peaked, and at what level?", "result = {'m': 172, 'level': 172}",
+                        {"result_type": "dict", "result_str": "{'m': 172, 'level': 172}"}, **cols)
+    assert two is None

@@ -54,7 +54,8 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
     """A named value no answer can be: a whole table from ``sql()``, missing (NaN, NaT, NA: computed from nothing), idxmax's row
     number under a key that names a column (or of a "which" question's one value), a number
     under a key that is the name of a text column, or as the one value of a question that asks
-    which of a text column ("which nation …" answered with 12). Only keys the code writes itself
+    which of a text column ("which nation …" answered with 12), or which year or month (605 is no
+    year, 172 no month). Only keys the code writes itself
     (:func:`written_values`) are named values; each is checked as a single result is."""
     values, written = named_values(shown), written_values(tree)
     for key, expr in written.items():
@@ -97,7 +98,25 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         asked = which_column(question, texts) if which else None
         if _number(node) and asked:  # "which nation …" answered with a count or a total
             return _name_wanted(key, node, asked)
+    period = _PERIOD_ASKED.search(question or "")
+    for key, node in values.items() if period and len(written) == 1 else ():
+        unit = period.group(1).lower()
+        if _number(node) and not _is_period(unit, node):
+            return (f"ResultDoesNotFitQuestion: the question asks which {unit}, but `result[{key!r}]` is {ast.unparse(node)}, "
+                    f"which is no {unit}: it is a value computed for one. Answer with the {unit} itself, the label of the row "
+                    f"or group the question picks (the index of .idxmax() over a series indexed by {unit}).")
     return None
+
+
+_PERIOD_ASKED = re.compile(r"\b(?:which|what)\s+(year|month)\b(?!-)", re.I)
+_PERIODS = {"year": (1000, 2200), "month": (1, 12)}
+
+
+def _is_period(unit: str, node: ast.expr) -> bool:
+    """Whether a number can be the year (1000–2200) or the month (1–12) asked for: a whole number in range."""
+    value = getattr(node, "value", None)
+    low, high = _PERIODS[unit]
+    return isinstance(value, (int, float)) and float(value).is_integer() and low <= value <= high
 
 
 def _name_wanted(key: str, node: ast.expr, column: str) -> str:

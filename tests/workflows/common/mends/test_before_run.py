@@ -414,3 +414,29 @@ def test_chi2_contingency_unpacked_into_two_names_keeps_the_first_two():
         exec(code, dict(ns))  # noqa: S102 — the model's code as written
     exec(mend_before_run(code)[0], ns)  # noqa: S102
     assert isinstance(ns["result"], float)
+
+
+def test_dt_on_dates_a_csv_gave_as_text_is_parsed_where_it_is_used():
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.before_run import mend_before_run
+    from dsagent.workflows.common.mends.facts import mend_facts
+
+    frame = pd.DataFrame({"DATE": ["1959-01-01", "1959-02-01", "1960-01-01"], "when": ["19-Sep-03 14:00", "20-Sep-03 09:30", "22-Sep-03 10:00"],
+                          "style": ["sedan", "wagon", "sedan"], "code": ["12", "7", "3"], "v": [1.0, 2.0, 4.0]})
+    facts = mend_facts({"t": frame})
+    assert facts.date_text == ["DATE", "when"]  # not a category, not numbers written as text
+    code = "result = df.groupby(df['DATE'].dt.year)['v'].sum().idxmax()\n"
+    ns = {"df": frame.copy(), "pd": pd}
+    with pytest.raises(AttributeError, match="datetimelike"):
+        exec(code, dict(ns))  # noqa: S102 — the model's code as written
+    mended, labels = mend_before_run(code, facts)
+    assert labels == ["dates written as text parsed for .dt"]
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == 1960 and ns["df"]["DATE"].dtype == frame["DATE"].dtype  # the frame is not changed
+    ns = {"df": frame.copy(), "pd": pd}
+    exec(mend_before_run("h = df.when.dt.hour\nresult = int(h.max())\n", facts)[0], ns)  # noqa: S102
+    assert ns["result"] == 14
+    for kept in ("result = pd.to_datetime(df['DATE']).dt.year.max()\n", "result = df['style'].str.upper()\n",
+                 "result = df['DATE'].str[:4]\n"):
+        assert mend_before_run(kept, facts)[0] == kept

@@ -1,5 +1,5 @@
-"""Before the run: a bound written as a day that misses that day's rows (a mend of
-``BEFORE_RUN``, kept here so ``before_run`` stays small)."""
+"""Before the run: a bound written as a day that misses that day's rows, and ``.dt`` on dates
+written as text (mends of ``BEFORE_RUN``, kept here so ``before_run`` stays small)."""
 
 from __future__ import annotations
 
@@ -47,3 +47,19 @@ def mend_last_day(code: str, facts: MendFacts | None = None) -> str:
     code = _UP_TO_DAY.sub(up_to, code)
     code = _BETWEEN_DAYS.sub(between, code)
     return _PANDAS_BETWEEN.sub(pandas_between, code)
+
+
+def mend_text_dates(code: str, facts: MendFacts | None = None) -> str:
+    """``frame['col'].dt`` (or ``frame.col.dt``) on a column whose dates a CSV gave as text fails
+    with "Can only use .dt accessor with datetimelike values", and a retry told so tends to fail the
+    same way: written ``pd.to_datetime(frame['col']).dt``, parsed where it is used (the frame is
+    not changed; a column already parsed by the code is read as it is)."""
+    if facts is None or not facts.date_text:
+        return code
+    names = "|".join(re.escape(c) for c in sorted(facts.date_text, key=len, reverse=True))
+    quoted = re.compile(r"(?<![\w.)\]])([A-Za-z_]\w*\[(['\"])(?:" + names + r")\2\])\.dt\b")
+    code = quoted.sub(lambda m: f"pd.to_datetime({m.group(1)}).dt", code)
+    if all(c.isidentifier() for c in facts.date_text):
+        attribute = re.compile(r"(?<![\w.)\]])([A-Za-z_]\w*\.(?:" + names + r"))\.dt\b")
+        code = attribute.sub(lambda m: f"pd.to_datetime({m.group(1)}).dt", code)
+    return code

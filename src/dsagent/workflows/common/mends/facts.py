@@ -1,8 +1,9 @@
 """What the mends need to know of the run's data, read once per run: column names, text columns,
-year columns, Yes/No columns. A fact a new mend needs is added here."""
+year columns, Yes/No columns, dates written as text. A fact a new mend needs is added here."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,9 @@ class MendFacts:
     """Does some dataset have a column that is neither a number nor a bool (text, dates)?"""
     database: bool = False
     """Is some dataset a database table (read with ``sql()``, not in pandas)?"""
+    date_text: list[str] = field(default_factory=list)
+    """Text columns whose values are dates or times written out ('1959-01-01', '19-Sep-03 14:00'):
+    a CSV gives them as text, so ``.dt`` on them fails until they are parsed."""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
@@ -41,6 +45,8 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
             facts.mixed_frames |= not (kind.startswith(("int", "Int", "float", "Float", "uint", "UInt")) or kind in ("bool", "boolean"))
             if kind in ("object", "category") or kind.startswith("str"):
                 facts.text_columns.append(str(name))
+                if _dates_written(column):
+                    facts.date_text.append(str(name))
                 values = {str(v) for v in column.dropna().unique()[:3]}
                 if len(values) == 2:
                     low = {v.strip().lower(): v for v in values}
@@ -51,6 +57,20 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
                 if 1800 <= column.min() and column.max() <= 2100:
                     facts.year_columns.append(str(name))
     return facts
+
+
+_DATE_LIKE = re.compile(r"\d{1,4}[-/.](\d{1,2}|[A-Za-z]{3,9})[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2})?)?")
+
+
+def _dates_written(column: Any) -> bool:
+    """Whether a text column's first 20 distinct values are all dates written out (a day, a month
+    and a year, by digits or a month's name, a time of day after it allowed) that pandas reads."""
+    import pandas as pd
+
+    values = [str(v).strip() for v in column.dropna().unique()[:20]]
+    if not values or not all(_DATE_LIKE.fullmatch(v) for v in values):
+        return False
+    return bool(pd.to_datetime(pd.Series(values), errors="coerce", format="mixed").notna().all())
 
 
 def run_facts(ctx: Any) -> MendFacts:
