@@ -247,6 +247,11 @@ def test_a_year_the_question_never_names_goes_back(question, code, back):
     ("Excluding 2009, what is the mean, and what was 2009's value?",
      "result = {'mean': df[~(df['year'] == 2009)]['v'].mean(), 'v': df[df['year'] == 2009]['v'].iloc[0]}", None),
     ("What was the mean in 2009?", "result = df[df['year'] == 2009]['v'].mean()", None),
+    # a year left out in a clause of its own, outside the span the code filters on: asks nothing more
+    ("Use complete years, 1959 to 2017 (2018 has only six months and is left out).",
+     "result = df[df['year'].between(1959, 2017)]['v'].mean()", None),
+    ("Use complete years, 1959 to 2017 (2018 has only six months and is left out).", "result = df['v'].mean()",
+     "never drops its rows"),
 ])
 def test_rows_the_question_leaves_out_are_not_the_ones_kept(question, code, back):
     found = result_misfit(question, code, {"result_type": "float", "result_str": "1.5"}, ["District of Columbia", "Ohio"])

@@ -255,15 +255,18 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     """A year or a data label the question names as what to keep and the code never mentions. Not
     a year that bounds a span ("1935-1954", "since 1977": the span may be all of the data), nor a
     label the question says is counted in ("the District of Columbia included"): asked to filter
-    on those, the model drops rows it should keep. A year only when some column can hold years
+    on those, the model drops rows it should keep. Nor a year the question leaves out that lies
+    outside a span whose ends the code filters on ("1959 to 2017 (2018 … is left out)"). A year only when some column can hold years
     (its name says year, date, period …; any, when the columns are not known): in a table with
     none, a year describes a column ("violent crimes in 1996") and no row can be kept by it."""
     lowered = (code or "").lower()
     spans = ranged_years(question or "")
     names = [str(c) for c in columns]
     dated = not names or any(DATED.search(c) for c in names)
+    ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
     for year in YEAR.findall(without_examples(question)) if dated else ():  # not a format's example ("like Jan-1-1995")
-        if year not in lowered and year not in spans:
+        if year not in lowered and year not in spans and not (
+                len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
             return year
     asked = without_examples(question).lower()
     for label in labels:
