@@ -191,3 +191,12 @@ def test_which_year_or_month_answered_with_a_number_no_period_can_be_is_sent_bac
     two = result_misfit("Which month peaked, and at what level?", "result = {'m': 172, 'level': 172}",
                         {"result_type": "dict", "result_str": "{'m': 172, 'level': 172}"}, **cols)
     assert two is None
+
+
+def test_an_empty_result_where_named_values_are_asked_goes_back():
+    """"By how much …? Give the answer as a dict with the keys pct" answered by an empty Series
+    (a filter no row passed): sent back, as for a question that asks one value in its words."""
+    question = "By how much did prices rise over the year to May 2016?\nGive the answer as a dict with the keys pct: pct (value)."
+    empty = {"result_type": "Series", "result_str": "Series([], )\nName: CPI, dtype: float64"}
+    found = result_misfit(question, "result = df.loc[df['Date'] == '5/1/2016', 'CPI']", empty, [], [], ["Date", "CPI"])
+    assert found and found.startswith("ResultIsEmpty")
