@@ -396,9 +396,26 @@ def test_syntax_slips_a_small_model_makes_are_mended_when_the_code_does_not_pars
     nested = "i = 0\nresult = f'{d.loc[i, 'DATE'][:3]}-{d.loc[i, 'DATE'][4:6]}'\n"
     mended, labels = mend_before_run(nested)
     assert mended == "i = 0\nresult = f'{d.loc[i, \"DATE\"][:3]}-{d.loc[i, \"DATE\"][4:6]}'\n"
-    assert "f-string quotes or a doubled dot" in labels
+    assert "a syntax slip" in labels
     assert mend_before_run("m = s['a']..idxmax()\n")[0] == "m = s['a'].idxmax()\n"
     for kept in ("x = f\"{d['a']}\"\n", "x = ...\n", "bad = (\n"):  # parses already, or stays broken: as written
+        assert mend_before_run(kept)[0] == kept
+
+
+def test_an_apostrophe_inside_a_quoted_value_and_a_missing_opening_parenthesis_are_mended():
+    from dsagent.workflows.common.mends.before_run import mend_before_run
+
+    quoted = "sub = df[df['educ'] == 'bachelor's degree']\nresult = len(sub)\n"
+    mended, labels = mend_before_run(quoted)
+    assert mended == "sub = df[df['educ'] == \"bachelor's degree\"]\nresult = len(sub)\n"
+    assert "a syntax slip" in labels
+    assert mend_before_run("x = d['O'Brien']\n")[0] == "x = d[\"O'Brien\"]\n"
+    growth = "result = (a / b) - 1) * 100\n"
+    assert mend_before_run(growth)[0] == "result = ((a / b) - 1) * 100\n"
+    ns = {"a": 3.0, "b": 2.0}
+    exec(mend_before_run(growth)[0], ns)  # noqa: S102
+    assert ns["result"] == 50.0
+    for kept in ("x = 'it' + 's'\n", "print(a))\n", "x = [1, 2)]\n"):  # parses, or no single mend makes it parse
         assert mend_before_run(kept)[0] == kept
 
 

@@ -336,7 +336,7 @@ def mend_mask_precedence(code: str, facts: MendFacts | None = None) -> str:
 
 BEFORE_RUN: list[tuple[str, Mend]] = [
     ("profile header cut", mend_profile_header),  # first: the others need code that parses
-    ("f-string quotes or a doubled dot", mend_syntax_slips),
+    ("a syntax slip", mend_syntax_slips),
     ("dict built key by key", mend_self_reference),
     ("squared= as np.sqrt", mend_squared_keyword),
     ("test result unpacked", mend_test_unpacking),
