@@ -148,6 +148,11 @@ def second_temperature(first: Mapping[str, Any]) -> float | None:
     return None if first.get("route") == "operation" else RESAMPLE_TEMPERATURE
 
 
+def _check_after(ctx: "RunContext", state: Mapping[str, Any], first: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The check after ``first`` written now, at :func:`second_temperature`, told of ``first``."""
+    return independent(ctx, state, second_temperature(first), (first,))
+
+
 def start_check(ctx: "RunContext", state: Mapping[str, Any], node: str, key: str = AHEAD, only_if_read: bool = False,
                 warm: bool = False) -> None:
     """Start the first independent code now, on a thread of its own, when the model runs calls side
@@ -165,7 +170,7 @@ def start_check(ctx: "RunContext", state: Mapping[str, Any], node: str, key: str
     def work() -> tuple[Any, ...]:
         first, run = first_check(ctx, state)
         if warm and first["result_str"] is not None:
-            ctx.ahead(key + WARM, node, lambda: (messages, *independent(ctx, state, second_temperature(first), (first,))))
+            ctx.ahead(key + WARM, node, lambda: (messages, *_check_after(ctx, state, first)))
         return messages, first, run
 
     ctx.ahead(key, node, work)
@@ -198,7 +203,7 @@ def take_check(ctx: "RunContext", state: Mapping[str, Any], key: str = AHEAD) ->
 def second_check(ctx: "RunContext", state: Mapping[str, Any], first: Mapping[str, Any], key: str = AHEAD) -> tuple[dict[str, Any], Any]:
     """The check after ``first``, warm where ``first`` was free code (:func:`second_temperature`; a
     copy of ``first`` is sampled once more): the one started ahead for the same prompt, else written now."""
-    return _taken(ctx, state, key + WARM) or independent(ctx, state, second_temperature(first), (first,))
+    return _taken(ctx, state, key + WARM) or _check_after(ctx, state, first)
 
 
 @dataclass
