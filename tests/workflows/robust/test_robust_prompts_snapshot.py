@@ -95,7 +95,8 @@ def test_prompt_snapshot(name):
 
 
 def test_a_request_that_names_its_keys_gets_them_as_result_keys():
-    from dsagent.workflows.common.prompting import brief_answer, requested_keys
+    from dsagent.workflows.common.prompting import brief_answer
+    from dsagent.workflows.common.wording import requested_keys
     from dsagent.workflows.react.prompts import code_rules as react_rules
 
     named = {**STATE, "question": "What are the mean and the highest price? Give the answer as a dict with the keys mean_price and max_price."}

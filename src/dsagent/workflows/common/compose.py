@@ -44,7 +44,7 @@ def composed_code(ctx: "RunContext", question: str, messages_for: Callable[[str]
     from dsagent.ops.choose import choose
     from dsagent.ops.dbschema import split
     from dsagent.workflows.common.named import names_data
-    from dsagent.workflows.common.prompting import requested_keys
+    from dsagent.workflows.common.wording import requested_keys
 
     if not (ctx.settings.operations if enabled is None else enabled) or len(requested_keys(question)) > 1:  # several named values: more than one operation
         return None

@@ -21,7 +21,7 @@ from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
-                                             ranged_years, without_examples)
+                                             ranged_years, requested_keys, without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -65,7 +65,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     if named:
         return named
     one = asks_one_value(question)
-    impossible = _impossible(question, kind, shown, one or bool(_KEYS_NAMED.search(question or ""))) or _counted(question, code, columns, text_columns) or _self_grouped(code)
+    impossible = _impossible(question, kind, shown, one or bool(requested_keys(question))) or _counted(question, code, columns, text_columns) or _self_grouped(code)
     if impossible:
         return impossible
     invented = unnamed_year(question, tree)
@@ -123,8 +123,6 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
-_KEYS_NAMED = re.compile(r"\bdict with (?:the )?keys\b", re.I)
-"""A request that names its answer's keys (prompting.requested_keys reads them; fit may not import prompting)."""
 _EMPTY = re.compile(r"^(None|nan|NaN|NaT|<NA>|Series\(\[\],.*|Empty DataFrame\b.*)$", re.S)
 
 

@@ -1,5 +1,5 @@
 """Words code reads in a question or an explanation: the two ends of a ranking, a "which …"
-question, an aggregate asked for, a comparison, a year, and sentences.
+question, an aggregate asked for, a comparison, a year, the keys a request names, and sentences.
 
 One definition each, for every check that reads them (``fit``, ``mends``, ``rankings``,
 ``grounding``, ``prompting``'s recipes): a new word list goes here, and a module that needs one
@@ -139,3 +139,25 @@ CORRELATED_PAIR = re.compile(rf"\b{_TWO}\b[^?!]{{0,200}}?\b{_TOGETHER}|\bcorrela
                              rf"|\b{_TOGETHER}\w*\s+(with|to)\s+(each other|one another)\b", re.I)
 """A question about a pair of columns and their correlation ("which two variables are most correlated",
 "which columns are most correlated with each other")."""
+
+
+_NAMED_KEYS = re.compile(r"\bdict with (?:the )?keys:?\s+([A-Za-z_]\w*(?:\s*(?:,|\band\b)\s*[A-Za-z_]\w*)*)", re.I)
+
+
+_AFTER_KEYS = {"then", "or", "which", "where", "so", "but", "each", "with", "rounded"}
+
+
+def requested_keys(question: str) -> list[str]:
+    """The keys a request names for its answer in plain words ("… give the answer as a dict with the
+    keys mean_age, max_age"), in order, once each; [] when it names none."""
+    found = _NAMED_KEYS.search(question or "")
+    if not found:
+        return []
+    keys = []
+    for word in re.findall(r"[A-Za-z_]\w*", found.group(1)):
+        if word.lower() == "and":
+            continue
+        if word.lower() in _AFTER_KEYS:  # "…, then plot it": the list ended
+            break
+        keys.append(word)
+    return list(dict.fromkeys(keys))
