@@ -200,3 +200,28 @@ def test_an_empty_result_where_named_values_are_asked_goes_back():
     empty = {"result_type": "Series", "result_str": "Series([], )\nName: CPI, dtype: float64"}
     found = result_misfit(question, "result = df.loc[df['Date'] == '5/1/2016', 'CPI']", empty, [], [], ["Date", "CPI"])
     assert found and found.startswith("ResultIsEmpty")
+
+
+def test_a_place_in_a_cycle_answered_with_one_rows_date_and_time_is_sent_back():
+    """"At what hour of the day …" answered with ``2012-01-24 15:00:00`` (the row with the highest
+    value, not the hour that is highest on average): sent back, whether the result is the value
+    itself or one named value; an hour, a weekday's name, a month's name, and a question about a
+    moment in time ("at what hour was it highest") are left alone."""
+    cols = {"text_columns": ["ds"], "columns": ["ds", "y"]}
+
+    def check(question: str, value: str, kind: str = "str") -> str | None:
+        return result_misfit(question, f"result = {value!r}", {"result_type": kind, "result_str": value}, **cols)
+
+    found = check("At what hour of the day is demand highest on average?", "2012-01-24 15:00:00")
+    assert found and "hour of the day" in found and "2012-01-24 15:00:00" in found
+    assert check("Which day of the week has the most sales?", "2012-01-24", "Timestamp")
+    assert check("Which calendar month has the highest average?", "1973-05-01")
+    named = result_misfit("Which weekday is busiest?", "result = {'day': d}",
+                          {"result_type": "dict", "result_str": "{'day': Timestamp('2012-04-08 00:00:00')}"}, **cols)
+    assert named and "weekday" in named
+    for question, value in [("At what hour of the day is demand highest on average?", "17"),
+                            ("Which day of the week has the most sales?", "Sunday"),
+                            ("Which calendar month has the highest average?", "May"),
+                            ("At what hour was demand highest?", "2012-01-24 15:00:00"),
+                            ("Which day had the lowest demand?", "2012-04-08")]:
+        assert check(question, value) is None, (question, value)

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from dsagent.workflows.common.fit_named import named_misfit
 from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
+from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
@@ -58,7 +59,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultIsAFigure: `result = {figure}` replaces the answer with a chart. Keep the chart in `fig` "
                 "and the computed answer (the numbers or the name) in `result`.")
     kind, shown = er.get("result_type") or "", er.get("result_str") or ""
-    wide = wide_period_misfit(question, kind, shown, columns)
+    wide = wide_period_misfit(question, kind, shown, columns) or cycle_misfit(question, kind, shown)
     if wide:
         return wide
     named = named_misfit(question, tree, shown, columns, text_columns) if kind == "dict" else None

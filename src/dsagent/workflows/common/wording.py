@@ -161,3 +161,10 @@ def requested_keys(question: str) -> list[str]:
             break
         keys.append(word)
     return list(dict.fromkeys(keys))
+
+
+CYCLE = re.compile(r"\b(?P<unit>(?:hour|time)\s+of\s+(?:the\s+)?day|day\s+of\s+(?:the\s+)?week|weekday|"
+                   r"day\s+of\s+(?:the\s+)?month|month\s+of\s+(?:the\s+)?year|calendar\s+month|quarter\s+of\s+(?:the\s+)?year|"
+                   r"calendar\s+quarter)s?\b", re.I)
+"""A place in a cycle that every day, week or year repeats ("which hour of the day", "which
+weekday", "which calendar month"), not a moment in time ("which day", "which month")."""

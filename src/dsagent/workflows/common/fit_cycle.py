@@ -1,0 +1,65 @@
+"""A place in a cycle asked for ("at what hour of the day …", "which weekday …", "which calendar
+month …") answered with one row's date and time: part of the fit check (``common.fit``).
+
+A small model reads "the hour of the day with the highest average demand" as "the row with the
+highest demand" and states that row's timestamp (seen in measured runs, verified by a check that
+read it the same way). An hour of the day is 0–23, a weekday a name, a calendar month 1–12 or a
+name: a full date is none of them. The rule reads the question's words and the result's shape,
+never a dataset."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from dsagent.workflows.common.fit_named import named_values
+from dsagent.workflows.common.wording import CYCLE
+
+_FULL_DATE = re.compile(r"^(?:Timestamp\(['\"])?(\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?)(?:['\"]\))?$")
+_WHAT = {"hour": ("the hour, 0 to 23", ".dt.hour"), "week": ("the weekday's name", ".dt.day_name()"),
+         "weekday": ("the weekday's name", ".dt.day_name()"), "month": ("the day of the month, 1 to 31", ".dt.day"),
+         "year": ("the month's name or number", ".dt.month"), "calendar month": ("the month's name or number", ".dt.month"),
+         "quarter": ("the quarter, 1 to 4", ".dt.quarter"), "calendar quarter": ("the quarter, 1 to 4", ".dt.quarter")}
+
+
+def _kind(unit: str) -> tuple[str, str]:
+    """What the answer is and the pandas part that takes it from dates, for a cycle's words."""
+    words = unit.lower().split()
+    if words[0] in ("hour", "time"):
+        return _WHAT["hour"]
+    if words[0] == "quarter":
+        return _WHAT["quarter"]
+    if words[0] == "calendar":
+        return _WHAT[" ".join(words[:2])]
+    return _WHAT[words[-1]] if words[-1] in _WHAT else _WHAT["weekday"]
+
+
+def cycle_misfit(question: str, kind: str, shown: str) -> str | None:
+    """Why a result that is one full date (with or without its time) cannot answer a question that
+    asks for a place in a cycle, said for the code step; None for any other result or question. A
+    dict is checked when it holds one named value."""
+    asked = CYCLE.search(question or "")
+    if not asked:
+        return None
+    value = (shown or "").strip()
+    if kind == "dict":
+        values = named_values(shown)
+        if not values or len(values) != 1:
+            return None
+        value = _unquoted(next(iter(values.values())), value)
+    found = _FULL_DATE.match(value.strip("'\""))
+    if not found:
+        return None
+    unit = " ".join(asked.group("unit").lower().split())
+    what, part = _kind(unit)
+    return (f"ResultDoesNotFitQuestion: the question asks which {unit} ({what}), a place every period repeats, but the "
+            f"result is one row's date {found.group(1)}. Take {what} from the dates (pd.to_datetime(df['date_col']){part}), "
+            f"aggregate the rows that share it as the question says (e.g. .groupby(...)['value_col'].mean()), and give "
+            f"the {unit} at the end it asks for (.idxmax() or .idxmin() of that grouped series).")
+
+
+def _unquoted(node: object, shown: str) -> str:
+    """The text of one printed value: a string's text, a ``Timestamp('…')`` call as printed."""
+    if isinstance(node, ast.Constant):
+        return str(node.value)
+    return ast.unparse(node) if isinstance(node, ast.expr) else shown
