@@ -25,11 +25,12 @@ _MAX_KEY_COLUMNS = 12
 _MIN_SHARE = 0.01
 """Each indicator is 1 on at least this share of the rows, and the run on ten times that:
 rare flags that never meet by chance are not a category."""
-_TIME_NAME = re.compile(r"year|month|quarter|date|day|week|period|time|hour", re.I)
+TIME_NAME = re.compile(r"year|month|quarter|date|day|week|period|time|hour", re.I)
+"""A column name that says it holds dates or times (or years, months, quarters)."""
 
 
 def _timelike(column: Any, name: str) -> bool:
-    return column.dtype.kind == "M" or bool(_TIME_NAME.search(name))
+    return column.dtype.kind == "M" or bool(TIME_NAME.search(name))
 
 
 def _grid_keys(frame: Any) -> tuple[str, str, int, int] | None:
@@ -110,7 +111,7 @@ def _newest_first(frame: Any) -> str | None:
         if column.dtype.kind == "M":
             dates = column
         elif column.dtype.kind == "O" or str(column.dtype).startswith("str"):
-            if not _TIME_NAME.search(name) or len(frame) > _MAX_PARSED:
+            if not TIME_NAME.search(name) or len(frame) > _MAX_PARSED:
                 continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -225,3 +225,24 @@ def test_a_place_in_a_cycle_answered_with_one_rows_date_and_time_is_sent_back():
                             ("At what hour was demand highest?", "2012-01-24 15:00:00"),
                             ("Which day had the lowest demand?", "2012-04-08")]:
         assert check(question, value) is None, (question, value)
+
+
+def test_idxmax_row_number_for_which_moment_points_to_the_one_date_column():
+    """"In which month were the most homes started?" answered with idxmax's row number (172): the
+    reason names the date column to read at that row, and a scalar answer is mended to it; with two
+    date-named columns, or for a place in a cycle, no column is guessed."""
+    from dsagent.workflows.common.fit import name_at_label
+    from dsagent.workflows.common.naming import time_column
+
+    cols = {"text_columns": ["DATE"], "columns": ["DATE", "starts"]}
+    code = "result = {'busiest_month': df['starts'].idxmax()}"
+    found = result_misfit("In which month were the most homes started?", code,
+                          {"result_type": "dict", "result_str": "{'busiest_month': 172}"}, **cols)
+    assert found and "df.loc[df['starts'].idxmax(), 'DATE']" in found
+    scalar = name_at_label("On which day was demand lowest?", "result = df['y'].idxmin()\n",
+                           {"result_type": "int", "result_str": "97"}, ["DATE"])
+    assert scalar == "result = df['y'].idxmin()\nresult = df.loc[result, 'DATE']\n"
+    assert time_column("Which day had the lowest demand?", ["region", "DATE"]) == "DATE"
+    assert time_column("Which day had the lowest demand?", ["start_date", "end_date"]) is None
+    assert time_column("Which day of the week had the lowest demand?", ["DATE"]) is None
+    assert time_column("Which region had the lowest demand?", ["DATE"]) is None

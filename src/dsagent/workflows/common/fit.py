@@ -20,7 +20,8 @@ from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
-from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which, position_call
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, name_column, named_after_which,
+                                            position_call, time_column)
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
                                              ranged_years, requested_keys, without_examples)
 
@@ -104,7 +105,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 "(result = df['r'].mean()).")
     call = position_call(tree)
     if WHICH.search(question or "") and kind in ("int", "int64", "int32") and call:
-        name = name_column(question, text_columns)
+        name = name_column(question, text_columns) or time_column(question, text_columns)
         fix = (f"result = df.loc[{call}, {name!r}]" if name else
                f"result = df.loc[{call}, 'name_col'] with the column that holds the names")
         return (f"ResultDoesNotFitQuestion: the question asks which one (a name), but `result` is {shown.strip()}, the "
@@ -289,7 +290,7 @@ def name_at_label(question: str, code: str, execution_result: dict | None, text_
         return None
     if not (WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and position_call(tree)):
         return None
-    name = name_column(question, text_columns)
+    name = name_column(question, text_columns) or time_column(question, text_columns)
     if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
         return None
     return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"

@@ -7,7 +7,8 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.naming import FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call, which_column
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call,
+                                            time_column, which_column)
 from dsagent.workflows.common.wording import WHICH
 
 
@@ -89,7 +90,7 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         text = key_column(key, texts, whole=True)
         if _number(node) and text:
             return _name_wanted(key, node, text)
-        column = key_column(key, columns) or (name_column(question, texts) if which else None)
+        column = key_column(key, columns) or ((name_column(question, texts) or time_column(question, texts)) if which else None)
         if _number(node) and type(getattr(node, "value", None)) is int and column and row_number_call(written[key], tree):
             call = ast.unparse(written[key])
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {node.value}, the row label that "
