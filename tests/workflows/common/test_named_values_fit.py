@@ -2,6 +2,8 @@
 (common/fit_named.named_misfit): a missing value, idxmax's row number under a key that names a column,
 a number under a key that names a text column. The mend ``named_at_row`` takes the value at the row."""
 
+import ast
+
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit_named import named_values
 from dsagent.workflows.common.naming import key_column
@@ -246,3 +248,23 @@ def test_idxmax_row_number_for_which_moment_points_to_the_one_date_column():
     assert time_column("Which day had the lowest demand?", ["start_date", "end_date"]) is None
     assert time_column("Which day of the week had the lowest demand?", ["DATE"]) is None
     assert time_column("Which region had the lowest demand?", ["DATE"]) is None
+
+
+def test_a_group_label_used_as_a_row_label_is_sent_back():
+    """``df.loc[s.groupby(month).mean().idxmax(), 'DATE']`` reads the row whose row number equals
+    the best month (5 → row 5), not the month: sent back with the group label as the answer. The
+    row of each group's maximum (``df.loc[df.groupby('g')['x'].idxmax()]``) and a lookup in the
+    grouped table itself are right and left alone."""
+    from dsagent.workflows.common.naming import group_label_as_row
+
+    cols = {"text_columns": ["DATE"], "columns": ["DATE", "starts"]}
+    code = "result = {'m': df.loc[df['starts'].groupby(df['DATE'].dt.month).mean().idxmax(), 'DATE'].month_name()}"
+    found = result_misfit("Which calendar month has the highest average?", code,
+                          {"result_type": "dict", "result_str": "{'m': 'January'}"}, **cols)
+    assert found and "group label" in found and "df['starts'].groupby(df['DATE'].dt.month).mean().idxmax()" in found
+    counted = "top = df['g'].value_counts().idxmax()\nresult = df.loc[df['x'].value_counts().idxmax(), 'name']\n"
+    assert group_label_as_row(ast.parse(counted))
+    for fine in ("result = df.loc[df.groupby('g')['x'].idxmax(), 'name']",
+                 "g = df.groupby('m').mean()\nresult = g.loc[g['x'].idxmax(), 'y']",
+                 "result = df.loc[df['x'].idxmax(), 'name']"):
+        assert group_label_as_row(ast.parse(fine)) is None, fine

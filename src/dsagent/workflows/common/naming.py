@@ -139,3 +139,54 @@ def key_column(key: str, columns: Iterable[str], whole: bool = False) -> str | N
         return next((names[c.lower()] for c in (key, key.replace("_", " ")) if c.lower() in names), None)
     words = [w for w in re.split(r"[_\W]+", key) if w]
     return column_among([key, key.replace("_", " "), words[-1] if words else None], list(columns))
+
+
+_AGGREGATES = {"sum", "mean", "median", "count", "size", "max", "min", "std", "var", "nunique", "agg", "aggregate",
+               "first", "last", "prod"}
+_GROUPING = {"groupby", "resample", "pivot_table", "crosstab"}
+
+
+def group_label_as_row(tree: ast.AST) -> str | None:
+    """The ``frame.loc[…]`` that looks a row up by the label ``.idxmax()`` gives over grouped and
+    aggregated values (``df.loc[s.groupby(m).mean().idxmax(), 'DATE']``, ``value_counts().idxmax()``):
+    that label is a group's (a month, a name), not a row's, so the lookup reads an unrelated row.
+    None when the frame looked in is the grouped table itself, or the idxmax is a groupby's own
+    (each group's row label, ``df.groupby('g')['x'].idxmax()``)."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr in ("loc", "at")
+                and isinstance(node.value.value, ast.Name)):
+            continue
+        key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+        if not (isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr in ("idxmax", "idxmin")):
+            continue
+        source = key.func.value
+        if (_aggregated(source) or _assigned_from(source, tree, _aggregated)) and not _assigned_from(node.value.value, tree, _grouped):
+            return ast.unparse(node)
+    return None
+
+
+def group_label(loc: str) -> str:
+    """The ``….idxmax()`` inside a ``frame.loc[…]`` that :func:`group_label_as_row` found."""
+    key = ast.parse(loc, mode="eval").body.slice  # type: ignore[attr-defined]
+    return ast.unparse(key.elts[0] if isinstance(key, ast.Tuple) else key)
+
+
+def _aggregated(expr: ast.AST) -> bool:
+    """Is ``expr`` values aggregated per group (``….groupby(…)….mean()``) or counted (``value_counts()``)?"""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)):
+        return False
+    if expr.func.attr == "value_counts":
+        return True
+    return expr.func.attr in _AGGREGATES and _grouped(expr.func.value)
+
+
+def _grouped(expr: ast.AST) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr in _GROUPING | {"value_counts"} for n in ast.walk(expr))
+
+
+def _assigned_from(expr: ast.AST, tree: ast.AST, test: object) -> bool:
+    """Is ``expr`` a name the code binds to a value that passes ``test``?"""
+    if not isinstance(expr, ast.Name):
+        return False
+    return any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
+               and test(n.value) for n in ast.walk(tree))  # type: ignore[operator]
