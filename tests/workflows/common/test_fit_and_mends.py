@@ -77,6 +77,28 @@ def test_a_year_or_a_group_the_code_never_uses_goes_back():
     assert result_misfit("What was the total population of Africa in 1952?", code, er, ["Africa", "Asia"]) is None
 
 
+def test_a_label_the_question_lists_as_a_columns_values_or_uses_as_a_number_word_asks_no_filter():
+    """"trt is 'placebo' or 'progabide'" describes the column: a code that keeps progabide's rows
+    answers it without naming placebo. "the two middle values" counts; it is no filter on a label
+    'two' (a column of 'two' and 'four'), while "cars with two doors" is one."""
+    er = {"result_type": "int", "result_str": "31"}
+    question = ("How many patients were on progabide? trt is 'placebo' or 'progabide'. Count the distinct subject "
+                "values whose trt is 'progabide'.")
+    code = "result = df[df['trt'] == 'progabide']['subject'].nunique()"
+    assert result_misfit(question, code, er, ["placebo", "progabide"], columns=["trt", "subject"]) is None
+    assert "placebo" in result_misfit("How many more seizures on placebo than on progabide?", code, er,
+                                      ["placebo", "progabide"], columns=["trt", "subject"])
+    race = "Which race has the highest rate? race is 'white', 'black' or 'other'. Compute each race's rate."
+    grouped = "result = df.groupby('race')['low'].mean().idxmax()"
+    assert result_misfit(race, grouped, er, ["white", "black", "other"], columns=["race", "low"]) is None
+    assert "white" in result_misfit(race, "result = df['low'].mean()", er, ["white", "black", "other"], columns=["race", "low"])
+    median = "Take the median of price (the middle value, or the mean of the two middle values)."
+    code = "result = df['price'].median()"
+    assert result_misfit(median, code, er, ["two", "four", "diesel"], columns=["doors", "price"]) is None
+    assert "two" in result_misfit("What is the median price of cars with two doors?", code, er, ["two", "four"],
+                                  columns=["doors", "price"])
+
+
 def test_groupby_tuple_selection_is_mended():
     code = "rev = df.groupby('region')['units', 'unit_price'].sum()\nresult = rev\n"
     assert mend_groupby_tuple(code) == "rev = df.groupby('region')[['units', 'unit_price']].sum()\nresult = rev\n"

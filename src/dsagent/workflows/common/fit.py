@@ -23,7 +23,8 @@ from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, group_label, group_label_as_row, name_column,
                                             named_after_which, position_call, time_column)
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
-                                             ranged_years, requested_keys, without_examples)
+                                             counts_with, listed_with, ranged_years, requested_keys,
+                                             without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -130,6 +131,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
+_GROUPS = re.compile(r"\.(groupby|value_counts|pivot_table|crosstab)\(|pd\.crosstab\(")
 _EMPTY = re.compile(r"^(None|nan|NaN|NaT|<NA>|Series\(\[\],.*|Empty DataFrame\b.*)$", re.S)
 
 
@@ -259,13 +261,17 @@ def decade_number(question: str, tree: ast.AST) -> ast.BinOp | None:
 
 
 def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterable[str] = ()) -> str | None:
-    """A year or a data label the question names as what to keep and the code never mentions. Not
-    a year that bounds a span ("1935-1954", "since 1977": the span may be all of the data), nor a
-    label the question says is counted in ("the District of Columbia included"): asked to filter
+    """A year or a data label the question names as what to keep and the code never mentions.
+
+    Not a year that bounds a span ("1935-1954", "since 1977": the span may be all of the data), nor
+    a label the question says is counted in ("the District of Columbia included"): asked to filter
     on those, the model drops rows it should keep. Nor a year the question leaves out that lies
-    outside a span whose ends the code filters on ("1959 to 2017 (2018 … is left out)"). A year only when some column can hold years
-    (its name says year, date, period …; any, when the columns are not known): in a table with
-    none, a year describes a column ("violent crimes in 1996") and no row can be kept by it."""
+    outside a span whose ends the code filters on ("1959 to 2017 (2018 … is left out)"). A year
+    only when some column can hold years (its name says year, date, period …; any, when the
+    columns are not known): in a table with none, a year describes a column ("violent crimes in
+    1996") and no row can be kept by it. Not a label the question lists with others as a column's
+    values ("trt is 'placebo' or 'progabide'") when the code keeps one of them or groups, nor a
+    number word that counts something else ("the two middle values" names no label 'two')."""
     lowered = (code or "").lower()
     spans = ranged_years(question or "")
     names = [str(c) for c in columns]
@@ -276,9 +282,11 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
                 len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
             return year
     asked = without_examples(question).lower()
-    for label in labels:
-        if (len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked) and label.lower() not in lowered
-                and not included(question, label)):
+    named = [label for label in labels if len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked)]
+    used = [label for label in named if label.lower() in lowered]
+    for label in named:
+        listed = listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) and (used or _GROUPS.search(code or ""))
+        if label not in used and not included(question, label) and not listed and not counts_with(asked, label, names):
             return label
     return None
 

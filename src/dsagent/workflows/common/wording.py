@@ -168,3 +168,30 @@ CYCLE = re.compile(r"\b(?P<unit>(?:hour|time)\s+of\s+(?:the\s+)?day|day\s+of\s+(
                    r"calendar\s+quarter)s?\b", re.I)
 """A place in a cycle that every day, week or year repeats ("which hour of the day", "which
 weekday", "which calendar month"), not a moment in time ("which day", "which month")."""
+
+
+def listed_with(text: str, label: str, others: Iterable[str]) -> bool:
+    """Is ``label`` joined to one of ``others`` by a comma, "or" or "/" in ``text`` ("trt is
+    'placebo' or 'progabide'", "race is 'white', 'black' or 'other'", "gas/diesel")? Such a list
+    describes a column's values (not "and": "placebo and progabide patients" names both)."""
+    quoted = r"['\"]?"
+    for other in others:
+        a, b = re.escape(label), re.escape(other)
+        joined = rf"(?<!\w){quoted}{{0}}{quoted}\s*(?:,\s*(?:or\s+)?|\bor\s+|/\s*){quoted}{{1}}{quoted}(?!\w)"
+        if re.search(joined.format(a, b), text, re.I) or re.search(joined.format(b, a), text, re.I):
+            return True
+    return False
+
+
+NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"}
+
+
+def counts_with(text: str, word: str, nouns: Iterable[str]) -> bool:
+    """Is the number word ``word`` used in ``text`` only to count something other than ``nouns``
+    ("the two middle values"), never quoted or before one of ``nouns`` ("two doors")? Then a data
+    label spelled the same ('two') is not named by it."""
+    if word.lower() not in NUMBER_WORDS or re.search(rf"['\"]{re.escape(word)}['\"]", text, re.I):
+        return False
+    after = [m.group(1).lower() for m in re.finditer(rf"(?<!\w){re.escape(word)}\s+(\w+)", text, re.I)]
+    wanted = {n.lower() for n in nouns} | {n.lower().rstrip("s") for n in nouns}
+    return bool(after) and not any(w in wanted or w.rstrip("s") in wanted for w in after)
