@@ -419,6 +419,22 @@ def test_an_apostrophe_inside_a_quoted_value_and_a_missing_opening_parenthesis_a
         assert mend_before_run(kept)[0] == kept
 
 
+def test_result_filled_key_by_key_before_it_exists_starts_as_an_empty_dict():
+    """``result['k'] = …`` with no ``result`` bound before it: the sandbox starts every cell without
+    one, so it is a NameError; ``result = {}`` is put before the first such line. A code that binds
+    result first, or only reads it, is left alone."""
+    from dsagent.workflows.common.mends.before_run import mend_before_run
+
+    code = "m = df['a'].mean()\nresult['mean'] = m\nresult['n'] = len(df)\n"
+    mended, labels = mend_before_run(code)
+    assert mended == "m = df['a'].mean()\nresult = {}\nresult['mean'] = m\nresult['n'] = len(df)\n"
+    assert "result filled before it exists" in labels
+    assert run(mended)["result"] == {"mean": 2.5, "n": 4}
+    for kept in ("result = {}\nresult['a'] = 1\n", "result = df\nresult['b'] = 2\n", "x = result['a']\n",
+                 "def f():\n    result['a'] = 1\n"):
+        assert mend_before_run(kept)[0] == kept, kept
+
+
 def test_chi2_contingency_unpacked_into_two_names_keeps_the_first_two():
     import pandas as pd
     from scipy import stats

@@ -20,6 +20,7 @@ from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shad
 from dsagent.workflows.common.mends.dates import mend_last_day, mend_text_dates
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
+from dsagent.workflows.common.mends.result_dict import mend_result_unbound, mend_self_reference
 from dsagent.workflows.common.mends.syntax import mend_syntax_slips
 
 Mend = Callable[[str, "MendFacts | None"], str]
@@ -43,38 +44,6 @@ def mend_profile_header(code: str, facts: MendFacts | None = None) -> str:
     except SyntaxError:
         code = _PROFILE_HEADER.sub(r"\1", code)  # such a line never runs: cut even if another line still fails
     return _FILE_AS_VALUE.sub(r"\1", code)
-
-
-def mend_self_reference(code: str, facts: MendFacts | None = None) -> str:
-    """A dict literal whose later values read its earlier keys (``result = {'r': …, 'kind': … if
-    result['r'] > 0 …}``: a NameError, and shown it the model writes the same literal again) built
-    key by key; only when the name is bound nowhere before that statement (then the read would be
-    of the earlier value, and the code may be right)."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code
-    lines = code.splitlines(keepends=True)
-    mends = [node for node in ast.walk(tree) if _reads_itself(node, tree) and owns_its_lines(node, lines)]
-    for node in sorted(mends, key=lambda n: n.lineno, reverse=True):
-        name = node.targets[0].id
-        indent = " " * node.col_offset
-        built = [f"{indent}{name} = {{}}\n"]
-        built += [f"{indent}{name}[{ast.unparse(k)}] = {ast.unparse(v)}\n" for k, v in zip(node.value.keys, node.value.values)]
-        lines[node.lineno - 1:node.end_lineno] = built
-    return "".join(lines)
-
-
-def _reads_itself(node: ast.AST, tree: ast.Module) -> bool:
-    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Dict) and node.value.keys and None not in node.value.keys):
-        return False
-    name = node.targets[0].id
-    reads = any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
-                for v in node.value.values for n in ast.walk(v))
-    bound_before = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-                       and n.lineno < node.lineno for n in ast.walk(tree))
-    return reads and not bound_before
 
 
 _SQUARED_METRICS = ("mean_squared_error", "mean_squared_log_error")
@@ -338,6 +307,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("profile header cut", mend_profile_header),  # first: the others need code that parses
     ("a syntax slip", mend_syntax_slips),
     ("dict built key by key", mend_self_reference),
+    ("result filled before it exists", mend_result_unbound),
     ("squared= as np.sqrt", mend_squared_keyword),
     ("test result unpacked", mend_test_unpacking),
     ("renamed keyword", mend_renamed_keywords),
@@ -369,5 +339,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_last_day", "mend_text_dates", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_self_reference", "mend_series_groupby",
+           "mend_imports", "mend_last_day", "mend_text_dates", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_syntax_slips", "mend_test_unpacking", "mend_yes_no"]
