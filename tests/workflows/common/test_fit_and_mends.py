@@ -350,3 +350,14 @@ def test_a_year_that_describes_a_column_asks_for_no_filter_in_a_table_without_da
     er = {"result_type": "dict", "result_str": "{'rank': 6.0}"}
     assert result_misfit(question, code, er, ["Texas"], ["STATE"], ["STATE", "VC100k96", "INCOME"]) is None
     assert "1996" in result_misfit(question, code, er, ["Texas"], ["STATE"], ["STATE", "year", "VC100k96"])
+
+
+def test_a_year_that_ends_a_sentence_is_a_year():
+    """"… in 1977." names 1977 (the full stop ends the sentence); "1977.5" and "1.1977" are numbers."""
+    from dsagent.workflows.common.wording import YEAR
+
+    assert YEAR.findall("What was the total in 1977.") == ["1977"]
+    assert YEAR.findall("Totals for 1977. Then 1980?") == ["1977", "1980"]
+    assert YEAR.findall("1977.5 and 1.1977 and 19770") == []
+    er = {"result_type": "int", "result_str": "5"}
+    assert "1977" in result_misfit("Count the rows of the year 1977.", "result = len(df)", er, columns=["year", "x"])

@@ -38,7 +38,7 @@ AGGREGATE = re.compile(r"\b(mean|average|median|total|sum|standard deviation|var
 COMPARES = re.compile(r"\b(highest|lowest|most|least|largest|smallest|biggest|greatest|best|worst|top|bottom|rank\w*|"
                       r"more|less|fewer|higher|lower|larger|smaller|compar\w*|maximum|minimum|max|min)\b", re.I)
 """A word that ranks or compares (an explanation's sentence that uses one claims a ranking)."""
-YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d.])")
+YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?!\d|\.\d)")
 _SPAN = re.compile(r"(?<![\d.])(1\d{3}|20\d\d)(?:\s*Q\d)?\s*(?:-|–|—|to|through|until|till|and)\s*(?:Q\d\s*)?(1\d{3}|20\d\d)(?!\d|\.\d)", re.I)
 _BOUND = re.compile(r"\b(?:since|after|before|from|until|till|through|between|up to|prior to|as of)\s+(?:(?:the\s+)?(?:start|end|beginning)\s+of\s+)?"
                     r"(?:Q\d\s+)?(1[89]\d\d|20\d\d)(?!\d|\.\d)", re.I)
