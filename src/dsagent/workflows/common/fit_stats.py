@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
+from dsagent.workflows.common.naming import called_name
 from dsagent.workflows.common.wording import CORRELATED_PAIR, RANK_CORRELATION
 
 _PEARSON = re.compile(r"\bpearson\b", re.I)
@@ -37,11 +38,6 @@ def named_rank_method(question: str) -> str | None:
     return named.pop() if named else "spearman"
 
 
-def _call_name(node: ast.Call) -> str:
-    func = node.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-
-
 def _method(call: ast.Call) -> str | None:
     """The method a ``.corr()`` / ``.corrwith()`` call names (keyword, or a string among its
     arguments: ``s.corr(t, 'spearman')``), lower-case; '?' for one named by a variable; None (Pearson's) else."""
@@ -61,12 +57,12 @@ def pearson_calls(question: str, tree: ast.AST) -> list[ast.Call]:
     if method is None:
         return []
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    if {_call_name(c) for c in calls} & _RANK_CALLS:
+    if {called_name(c) for c in calls} & _RANK_CALLS:
         return []
-    methods = [_method(c) for c in calls if _call_name(c) in ("corr", "corrwith")]
+    methods = [_method(c) for c in calls if called_name(c) in ("corr", "corrwith")]
     if method in methods or "?" in methods:
         return []
-    return [c for c in calls if _call_name(c) in _CORRELATION_CALLS and (_call_name(c) not in ("corr", "corrwith") or _method(c) in (None, "pearson"))]
+    return [c for c in calls if called_name(c) in _CORRELATION_CALLS and (called_name(c) not in ("corr", "corrwith") or _method(c) in (None, "pearson"))]
 
 
 def rank_method_misfit(question: str, tree: ast.AST) -> str | None:
@@ -91,7 +87,7 @@ def self_pair_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str
     of ``.corr()``, which every column has; -1 is never the diagonal)."""
     if not (CORRELATED_PAIR.search(question or "") and _MOST.search(question or "")):
         return None
-    if not any(isinstance(n, ast.Call) and _call_name(n) in ("corr", "corrcoef") for n in ast.walk(tree)):
+    if not any(isinstance(n, ast.Call) and called_name(n) in ("corr", "corrcoef") for n in ast.walk(tree)):
         return None
     text = (shown or "").strip()
     same = _SAME_PAIR.search(text)

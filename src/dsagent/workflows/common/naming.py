@@ -88,6 +88,11 @@ def name_column(question: str, text_columns: Iterable[str]) -> str | None:
     return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
 
 
+def called_name(call: ast.Call) -> str | None:
+    """``f`` of ``f(...)`` or ``m.f(...)``; None for another callee (``fs[0](...)``)."""
+    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+
+
 _TIME_ASKED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:year|month|day|date|week|quarter|hour|time|period)s?\b(?!\s+of\b)", re.I)
 
 

@@ -45,11 +45,6 @@ def replace_nodes(code: str, edits: list[tuple[ast.AST, str]]) -> str | None:
     return code
 
 
-def called_name(call: ast.Call) -> str | None:
-    """``f`` of ``f(...)`` or ``m.f(...)``."""
-    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
-
-
 def owns_its_lines(node: ast.stmt, lines: list[str]) -> bool:
     """The statement starts its first line and ends its last (no ``;`` neighbours) to be replaced whole."""
     first, last = lines[node.lineno - 1].encode("utf-8"), lines[node.end_lineno - 1].encode("utf-8")  # ast counts bytes

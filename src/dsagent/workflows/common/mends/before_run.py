@@ -15,7 +15,8 @@ import ast
 import re
 from collections.abc import Callable
 
-from dsagent.workflows.common.mends._edit import called_name, mend_nodes, owns_its_lines
+from dsagent.workflows.common.mends._edit import mend_nodes, owns_its_lines
+from dsagent.workflows.common.naming import called_name
 from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shadowed
 from dsagent.workflows.common.mends.dates import mend_last_day, mend_text_dates
 from dsagent.workflows.common.mends.facts import MendFacts

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ast
 
-from dsagent.workflows.common.mends._edit import called_name, owns_its_lines, parses, replace_nodes
+from dsagent.workflows.common.mends._edit import owns_its_lines, parses, replace_nodes
+from dsagent.workflows.common.naming import called_name
 from dsagent.workflows.common.mends.facts import MendFacts
 
 _READS = {"read_sql", "read_sql_query", "read_sql_table"}
