@@ -7,41 +7,31 @@ The label functions live in ``labels_c.py`` (one per question id). Before writin
 must have a function and the names it returns must be the ``@name[...]`` items of the question's
 format, in order; a value within 1e-3 of a rounding half at its asked precision is refused
 (``render``, shared with batches A/B), since half-up and half-even rounding could then disagree.
+The checks and the writing are ``heldout_common``'s, shared by batches C-J.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import sys
+from pathlib import Path
 
 import labels_c
 
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
+import heldout_common  # noqa: E402
+
 
 def computed() -> dict[int, list[list[str]]]:
-    """Question id -> [[name, value as written], ...], checked against the question's format."""
-    questions = [json.loads(line) for line in (labels_c.HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    formats = {q["id"]: q["format"] for q in questions}
-    missing = set(formats) ^ set(labels_c.LABELS)
-    assert not missing, f"questions and label functions differ: {sorted(missing)}"
-    answers = {}
-    for qid in sorted(formats):
-        items = labels_c.LABELS[qid]()
-        asked = re.findall(r"@(\w+)\[", formats[qid])
-        given = [name for name, _, _ in items]
-        assert asked == given, (qid, asked, given)
-        answers[qid] = [[name, labels_c.render(value, places)] for name, value, places in items]
-    return answers
+    """Question id -> [[name, value as written], ...], checked against the question's format.
+
+    Batch C's label functions take no argument: they read the tables from ``labels_c.TABLES``.
+    """
+    return heldout_common.checked_labels(labels_c.HERE / "questions.jsonl", labels_c.LABELS, labels_c.render,
+                                         lambda fn: fn())
 
 
 def main(verbose: bool = False) -> None:
-    answers = computed()
-    if verbose:
-        for qid, items in answers.items():
-            print(qid, items)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    (labels_c.HERE / "labels.jsonl").write_text("\n".join(lines) + "\n")
-    print(f"wrote {len(lines)} labels to {labels_c.HERE / 'labels.jsonl'}")
+    heldout_common.write_answers(labels_c.HERE / "labels.jsonl", computed(), "labels", verbose)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,15 @@ hang on float noise.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
+import heldout_common  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
@@ -422,13 +424,11 @@ def q9142():
 
 
 def main() -> None:
-    rows = []
-    for qid in sorted(SOLVERS):
-        rows.append({"id": qid, "common_answers": SOLVERS[qid]()})
-    with OUT.open("w") as fh:
-        for row in rows:
-            fh.write(json.dumps(row) + "\n")
-    print(f"wrote {len(rows)} answers to {OUT}")
+    """Answer every question and write ``independent_answers.jsonl``, after checking that every
+    question is answered with its format's names in order (``heldout_common``, shared by batches C-J)."""
+    answers = {qid: SOLVERS[qid]() for qid in sorted(SOLVERS)}
+    heldout_common.check_names(answers, HERE / "questions.jsonl")
+    heldout_common.write_answers(OUT, answers, "answers")
 
 
 if __name__ == "__main__":

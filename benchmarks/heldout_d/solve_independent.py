@@ -13,16 +13,22 @@ measurement of the batch.
 
 from __future__ import annotations
 
-import json
-import re
 import sys
+from functools import partial
 from pathlib import Path
 
-import duckdb
 import numpy as np
 
+# heldout_common (in benchmarks/) has what the batches share: the command line, the DuckDB query
+# helpers, the value formatting and the tie check; none of it computes an answer.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+import heldout_common  # noqa: E402
+from heldout_common import dec  # noqa: E402
+
+# D's tie check compares the top two scores exactly
+only_top = partial(heldout_common.only_top, tolerance=None)
+
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "independent_answers.jsonl"
 
 CSV_TYPES = {  # explicit column types: nothing is left to type sniffing
     "cars.csv": "{'Name': 'VARCHAR', 'Miles_per_Gallon': 'DOUBLE', 'Cylinders': 'INTEGER', 'Displacement': 'DOUBLE', "
@@ -40,52 +46,27 @@ CSV_TYPES = {  # explicit column types: nothing is left to type sniffing
 }
 
 
-class Tables:
+class Tables(heldout_common.SqlTables):
     """One DuckDB connection with a view per table: cars, driving, temps, ohlc, iris, anscombe,
     burtin, co2, fert (fertility, columns as in the file: "Country Name", "1960", ...)."""
 
     def __init__(self, folder: Path):
-        self.con = duckdb.connect()
+        super().__init__()
         views = {"cars.csv": "cars", "driving.csv": "driving", "seattle_temps.csv": "temps", "ohlc.csv": "ohlc",
                  "iris.csv": "iris", "anscombe.csv": "anscombe", "burtin.csv": "burtin", "co2_weekly.csv": "co2"}
         for file, view in views.items():
-            path = str(folder / file).replace("'", "''")
+            path = heldout_common.sql_path(folder, file)
             self.con.execute(
                 f"CREATE VIEW {view} AS SELECT * FROM read_csv('{path}', header=true, delim=',', quote='\"', "
                 f"columns={CSV_TYPES[file]})"
             )
-        path = str(folder / "fertility.csv").replace("'", "''")
+        path = heldout_common.sql_path(folder, "fertility.csv")
         self.con.execute(f"CREATE VIEW fert AS SELECT * FROM read_csv('{path}', header=true, all_varchar=true)")
         self.con.execute("CREATE VIEW hourly AS SELECT strptime(date, '%Y/%m/%d %H:%M') AS ts, temp FROM temps")
         self.con.execute(
             "CREATE VIEW weekly AS SELECT strptime(date, '%Y%m%d')::DATE AS d, year(strptime(date, '%Y%m%d')) AS y, "
             "month(strptime(date, '%Y%m%d')) AS m, co2 FROM co2"
         )
-
-    def one(self, sql: str):
-        rows = self.con.execute(sql).fetchall()
-        assert len(rows) == 1 and len(rows[0]) == 1, (sql, rows)
-        return rows[0][0]
-
-    def col(self, sql: str) -> np.ndarray:
-        return np.array([r[0] for r in self.con.execute(sql).fetchall()], dtype=float)
-
-    def rows(self, sql: str) -> list[tuple]:
-        return self.con.execute(sql).fetchall()
-
-
-def dec(x, places: int) -> str:
-    x = float(x)
-    if abs(abs(x) * 10**places % 1 - 0.5) < 1e-6:
-        print(f"warning: {x!r} is close to a rounding half at {places} places", file=sys.stderr)
-    s = f"{x:.{places}f}"
-    return s.lstrip("-") if float(s) == 0 else s
-
-
-def only_top(rows: list[tuple]):
-    """rows sorted best first as (key, score): the key, after checking the top score is not tied."""
-    assert len(rows) == 1 or rows[0][1] != rows[1][1], rows[:2]
-    return rows[0][0]
 
 
 def ols(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -233,24 +214,5 @@ def solve_hard(T: Tables) -> dict[int, list[list[str]]]:
     return A
 
 
-def check_names(answers: dict[int, list[list[str]]]) -> None:
-    questions = [json.loads(line) for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    assert sorted(answers) == [q["id"] for q in questions]
-    for q in questions:
-        assert re.findall(r"@(\w+)\[", q["format"]) == [n for n, _ in answers[q["id"]]], q["id"]
-
-
-def main(argv: list[str]) -> None:
-    folder = Path(argv[0]) if argv else HERE / "tables"
-    answers = dict(sorted(solve(Tables(folder)).items()))
-    check_names(answers)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    if argv:
-        print("\n".join(lines))
-    else:
-        OUT.write_text("\n".join(lines) + "\n")
-        print(f"wrote {len(lines)} answers to {OUT}")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    heldout_common.run_solver(sys.argv[1:], HERE, solve, Tables)

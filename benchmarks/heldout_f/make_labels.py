@@ -7,62 +7,27 @@ The label functions live in ``labels_f.py`` (one per question id). Before writin
 must have a function and the names it returns must be the ``@name[...]`` items of the question's
 format, in order; a value within 1e-3 of a rounding half at its asked precision is refused
 (``labels_f.render``), since half-up and half-even rounding could then disagree.
+The checks, the reading and the writing are ``heldout_common``'s, shared by batches C-J.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import re
 import sys
 from pathlib import Path
 
-import pandas as pd
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
+import heldout_common  # noqa: E402
 
-
-def _load_labels_module():
-    """labels_f.py beside this file, loaded without touching sys.path."""
-    spec = importlib.util.spec_from_file_location("labels_f", Path(__file__).resolve().parent / "labels_f.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-labels_f = _load_labels_module()
-
-QUESTIONS = labels_f.HERE / "questions.jsonl"
-LABELS_FILE = labels_f.HERE / "labels.jsonl"
+labels_f = heldout_common.load_beside(__file__, "labels_f")
 
 
 def computed(folder: Path | None = None) -> dict[int, list[list[str]]]:
     """Question id -> [[name, value as written], ...] from the tables in ``folder`` (default tables/)."""
-    folder = Path(folder) if folder is not None else labels_f.TABLES
-
-    def read(name: str) -> pd.DataFrame:
-        return pd.read_csv(folder / name)
-
-    questions = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
-    formats = {q["id"]: q["format"] for q in questions}
-    missing = set(formats) ^ set(labels_f.LABELS)
-    assert not missing, f"questions and label functions differ: {sorted(missing)}"
-    answers = {}
-    for qid in sorted(formats):
-        items = labels_f.LABELS[qid](read)
-        asked = re.findall(r"@(\w+)\[", formats[qid])
-        given = [name for name, _, _ in items]
-        assert asked == given, (qid, asked, given)
-        answers[qid] = [[name, labels_f.render(value, places)] for name, value, places in items]
-    return answers
+    return heldout_common.labels_from_tables(labels_f, folder)
 
 
 def main(verbose: bool = False) -> None:
-    answers = computed()
-    if verbose:
-        for qid, items in answers.items():
-            print(qid, items)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    LABELS_FILE.write_text("\n".join(lines) + "\n")
-    print(f"wrote {len(lines)} labels to {LABELS_FILE}")
+    heldout_common.write_answers(labels_f.HERE / "labels.jsonl", computed(), "labels", verbose)
 
 
 if __name__ == "__main__":

@@ -14,21 +14,23 @@ measurement of the batch.
 
 from __future__ import annotations
 
-import json
-import re
 import sys
 from pathlib import Path
 
-import duckdb
 import numpy as np
 
+# heldout_common (in benchmarks/) has what the batches share: the command line, the DuckDB query
+# helpers, the value formatting and the tie check; none of it computes an answer.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+import heldout_common  # noqa: E402
+from heldout_common import dec, only_top  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "independent_answers.jsonl"
 MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
 
 def _types(**columns: str) -> str:
-    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items()) + "}"
+    return heldout_common.column_types(columns.items())
 
 
 DBL, INT, TXT = "DOUBLE", "INTEGER", "VARCHAR"
@@ -53,15 +55,15 @@ VIEWS = {"macrodata.csv": "macro", "grunfeld.csv": "grun", "elnino.csv": "nino_w
          "anes96.csv": "anes"}
 
 
-class Tables:
+class Tables(heldout_common.SqlTables):
     """One DuckDB connection with a view per table (macro, grun, nino_wide, crime, fair, china, sun,
     nile, anes) and two derived views: nino (El Nino unpivoted to year, month name, month number,
     temp) and macro_t (macro with a running quarter index t)."""
 
     def __init__(self, folder: Path):
-        self.con = duckdb.connect()
+        super().__init__()
         for file, view in VIEWS.items():
-            path = str(Path(folder) / file).replace("'", "''")
+            path = heldout_common.sql_path(folder, file)
             self.con.execute(
                 f"CREATE VIEW {view} AS SELECT * FROM read_csv('{path}', header=true, delim=',', quote='\"', "
                 f"columns={CSV_TYPES[file]})"
@@ -72,31 +74,6 @@ class Tables:
             f"FROM (UNPIVOT nino_wide ON {', '.join(MONTHS)} INTO NAME month VALUE temp)"
         )
         self.con.execute("CREATE VIEW macro_t AS SELECT year * 4 + quarter AS t, * FROM macro")
-
-    def one(self, sql: str):
-        rows = self.con.execute(sql).fetchall()
-        assert len(rows) == 1 and len(rows[0]) == 1, (sql, rows)
-        return rows[0][0]
-
-    def col(self, sql: str) -> np.ndarray:
-        return np.array([r[0] for r in self.con.execute(sql).fetchall()], dtype=float)
-
-    def rows(self, sql: str) -> list[tuple]:
-        return self.con.execute(sql).fetchall()
-
-
-def dec(x, places: int) -> str:
-    x = float(x)
-    if abs(abs(x) * 10**places % 1 - 0.5) < 1e-6:
-        print(f"warning: {x!r} is close to a rounding half at {places} places", file=sys.stderr)
-    s = f"{x:.{places}f}"
-    return s.lstrip("-") if float(s) == 0 else s
-
-
-def only_top(rows: list[tuple]):
-    """rows sorted best first as (key, score): the key, after checking the top score is not tied."""
-    assert len(rows) == 1 or abs(rows[0][1] - rows[1][1]) > 1e-9, rows[:2]
-    return rows[0][0]
 
 
 def ols(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
@@ -255,24 +232,5 @@ def solve(T: Tables) -> dict[int, list[list[str]]]:
     return A
 
 
-def check_names(answers: dict[int, list[list[str]]]) -> None:
-    questions = [json.loads(line) for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    assert sorted(answers) == [q["id"] for q in questions]
-    for q in questions:
-        assert re.findall(r"@(\w+)\[", q["format"]) == [n for n, _ in answers[q["id"]]], q["id"]
-
-
-def main(argv: list[str]) -> None:
-    folder = Path(argv[0]) if argv else HERE / "tables"
-    answers = dict(sorted(solve(Tables(folder)).items()))
-    check_names(answers)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    if argv:
-        print("\n".join(lines))
-    else:
-        OUT.write_text("\n".join(lines) + "\n")
-        print(f"wrote {len(lines)} answers to {OUT}")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    heldout_common.run_solver(sys.argv[1:], HERE, solve, Tables)

@@ -10,63 +10,28 @@ format, in order; a value within 1e-3 of a rounding half at its asked precision 
 highest/lowest" answer or a top-k cut that is tied is refused (``labels_h._top``, ``_top_k``).
 Tables are read with pandas' defaults, except the options ``make_tables.READ_OPTIONS`` names (the
 header of ``monthly_stocks.csv`` is its second line).
+The checks, the reading and the writing are ``heldout_common``'s, shared by batches C-J.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import re
 import sys
 from pathlib import Path
 
-import pandas as pd
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
+import heldout_common  # noqa: E402
 
-
-def _load(name: str):
-    """A module beside this file, loaded without touching sys.path."""
-    spec = importlib.util.spec_from_file_location(f"heldout_h_{name}", Path(__file__).resolve().parent / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-labels_h = _load("labels_h")
-make_tables = _load("make_tables")
-
-QUESTIONS = labels_h.HERE / "questions.jsonl"
-LABELS_FILE = labels_h.HERE / "labels.jsonl"
+labels_h = heldout_common.load_beside(__file__, "labels_h")
+make_tables = heldout_common.load_beside(__file__, "make_tables")
 
 
 def computed(folder: Path | None = None) -> dict[int, list[list[str]]]:
     """Question id -> [[name, value as written], ...] from the tables in ``folder`` (default tables/)."""
-    folder = Path(folder) if folder is not None else labels_h.TABLES
-
-    def read(name: str) -> pd.DataFrame:
-        return pd.read_csv(folder / name, **make_tables.READ_OPTIONS.get(name, {}))
-
-    questions = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
-    formats = {q["id"]: q["format"] for q in questions}
-    missing = set(formats) ^ set(labels_h.LABELS)
-    assert not missing, f"questions and label functions differ: {sorted(missing)}"
-    answers = {}
-    for qid in sorted(formats):
-        items = labels_h.LABELS[qid](read)
-        asked = re.findall(r"@(\w+)\[", formats[qid])
-        given = [name for name, _, _ in items]
-        assert asked == given, (qid, asked, given)
-        answers[qid] = [[name, labels_h.render(value, places)] for name, value, places in items]
-    return answers
+    return heldout_common.labels_from_tables(labels_h, folder, make_tables.READ_OPTIONS)
 
 
 def main(verbose: bool = False) -> None:
-    answers = computed()
-    if verbose:
-        for qid, items in answers.items():
-            print(qid, items)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    LABELS_FILE.write_text("\n".join(lines) + "\n")
-    print(f"wrote {len(lines)} labels to {LABELS_FILE}")
+    heldout_common.write_answers(labels_h.HERE / "labels.jsonl", computed(), "labels", verbose)
 
 
 if __name__ == "__main__":

@@ -17,17 +17,19 @@ measurement of the batch.
 
 from __future__ import annotations
 
-import json
 import math
-import re
 import sys
 from pathlib import Path
 
-import duckdb
 import numpy as np
 
+# heldout_common (in benchmarks/) has what the batches share: the command line, the DuckDB query
+# helpers, the value formatting and the tie check; none of it computes an answer.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+import heldout_common  # noqa: E402
+from heldout_common import dec, only_top  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "independent_answers.jsonl"
 DBL, INT, BIG, TXT, DAY = "DOUBLE", "INTEGER", "BIGINT", "VARCHAR", "DATE"
 TICKERS = ["IBM", "AAPL", "MSFT", "XRX", "AMZN", "DELL", "GOOGL", "ADBE"]
 
@@ -49,7 +51,7 @@ FILES = {
 }
 
 
-class Tables:
+class Tables(heldout_common.SqlTables):
     """One DuckDB connection with a table per file (px, ms_raw, ii, cu, cc, sp, sl, st_raw, cs, md;
     loaded in file order, so ``rowid`` is the data row number from 0) and derived views: ms (the
     Microsoft trading days with a parsed date ``day``), qq (the quarters with a label ``per`` like
@@ -57,12 +59,12 @@ class Tables:
     dated on the first of a month)."""
 
     def __init__(self, folder: Path):
-        self.con = duckdb.connect()
+        super().__init__()
         self.con.execute("SET threads = 1")
         self.con.execute("SET preserve_insertion_order = true")
         for file, (table, skip, columns) in FILES.items():
-            path = str(Path(folder) / file).replace("'", "''")
-            spec = "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns) + "}"
+            path = heldout_common.sql_path(folder, file)
+            spec = heldout_common.column_types(columns)
             self.con.execute(
                 f"CREATE TABLE {table} AS SELECT * FROM read_csv('{path}', header=false, skip={skip}, delim=',', "
                 f"quote='\"', columns={spec}, dateformat='%Y-%m-%d')"
@@ -74,30 +76,7 @@ class Tables:
         self.con.execute("CREATE VIEW st AS SELECT duration, CAST(trim(iprod) AS DOUBLE) AS iprod FROM st_raw")
         self.con.execute("CREATE VIEW pm AS SELECT * FROM px WHERE day(d) = 1")
 
-    def one(self, sql: str):
-        rows = self.con.execute(sql).fetchall()
-        assert len(rows) == 1 and len(rows[0]) == 1, (sql, rows)
-        return rows[0][0]
-
-    def rows(self, sql: str) -> list[tuple]:
-        return self.con.execute(sql).fetchall()
-
-    def matrix(self, sql: str) -> np.ndarray:
-        return np.array(self.con.execute(sql).fetchall(), dtype=float)
-
-
-def dec(x, places: int) -> str:
-    x = float(x)
-    if abs(abs(x) * 10**places % 1 - 0.5) < 1e-6:
-        print(f"warning: {x!r} is close to a rounding half at {places} places", file=sys.stderr)
-    s = f"{x:.{places}f}"
-    return s.lstrip("-") if float(s) == 0 else s
-
-
-def only_top(rows: list[tuple]):
-    """rows sorted best first as (key, score): the key, after checking the top score is not tied."""
-    assert len(rows) == 1 or abs(rows[0][1] - rows[1][1]) > 1e-9, rows[:2]
-    return rows[0][0]
+    matrix = heldout_common.SqlTables.array  # this batch's name for it
 
 
 def ols(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -245,24 +224,5 @@ def solve(T: Tables) -> dict[int, list[list[str]]]:
     return A
 
 
-def check_names(answers: dict[int, list[list[str]]]) -> None:
-    questions = [json.loads(line) for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    assert sorted(answers) == [q["id"] for q in questions]
-    for q in questions:
-        assert re.findall(r"@(\w+)\[", q["format"]) == [n for n, _ in answers[q["id"]]], q["id"]
-
-
-def main(argv: list[str]) -> None:
-    folder = Path(argv[0]) if argv else HERE / "tables"
-    answers = dict(sorted(solve(Tables(folder)).items()))
-    check_names(answers)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    if argv:
-        print("\n".join(lines))
-    else:
-        OUT.write_text("\n".join(lines) + "\n")
-        print(f"wrote {len(lines)} answers to {OUT}")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    heldout_common.run_solver(sys.argv[1:], HERE, solve, Tables)

@@ -9,63 +9,28 @@ format, in order; a value within 1e-3 of a rounding half at its asked precision 
 (``labels_i.render``), since half-up and half-even rounding could then disagree; a "which is
 highest/lowest" answer that is tied is refused (``labels_i._top``).
 Tables are read with pandas' defaults (``make_tables.READ_OPTIONS`` names no option for any table).
+The checks, the reading and the writing are ``heldout_common``'s, shared by batches C-J.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import re
 import sys
 from pathlib import Path
 
-import pandas as pd
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
+import heldout_common  # noqa: E402
 
-
-def _load(name: str):
-    """A module beside this file, loaded without touching sys.path."""
-    spec = importlib.util.spec_from_file_location(f"heldout_i_{name}", Path(__file__).resolve().parent / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-labels_i = _load("labels_i")
-make_tables = _load("make_tables")
-
-QUESTIONS = labels_i.HERE / "questions.jsonl"
-LABELS_FILE = labels_i.HERE / "labels.jsonl"
+labels_i = heldout_common.load_beside(__file__, "labels_i")
+make_tables = heldout_common.load_beside(__file__, "make_tables")
 
 
 def computed(folder: Path | None = None) -> dict[int, list[list[str]]]:
     """Question id -> [[name, value as written], ...] from the tables in ``folder`` (default tables/)."""
-    folder = Path(folder) if folder is not None else labels_i.TABLES
-
-    def read(name: str) -> pd.DataFrame:
-        return pd.read_csv(folder / name, **make_tables.READ_OPTIONS.get(name, {}))
-
-    questions = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
-    formats = {q["id"]: q["format"] for q in questions}
-    missing = set(formats) ^ set(labels_i.LABELS)
-    assert not missing, f"questions and label functions differ: {sorted(missing)}"
-    answers = {}
-    for qid in sorted(formats):
-        items = labels_i.LABELS[qid](read)
-        asked = re.findall(r"@(\w+)\[", formats[qid])
-        given = [name for name, _, _ in items]
-        assert asked == given, (qid, asked, given)
-        answers[qid] = [[name, labels_i.render(value, places)] for name, value, places in items]
-    return answers
+    return heldout_common.labels_from_tables(labels_i, folder, make_tables.READ_OPTIONS)
 
 
 def main(verbose: bool = False) -> None:
-    answers = computed()
-    if verbose:
-        for qid, items in answers.items():
-            print(qid, items)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    LABELS_FILE.write_text("\n".join(lines) + "\n")
-    print(f"wrote {len(lines)} labels to {LABELS_FILE}")
+    heldout_common.write_answers(labels_i.HERE / "labels.jsonl", computed(), "labels", verbose)
 
 
 if __name__ == "__main__":

@@ -19,16 +19,22 @@ measurement of the batch.
 
 from __future__ import annotations
 
-import json
-import re
 import sys
+from functools import partial
 from pathlib import Path
 
-import duckdb
 import numpy as np
 
+# heldout_common (in benchmarks/) has what the batches share: the command line, the DuckDB query
+# helpers, the value formatting and the tie check; none of it computes an answer.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+import heldout_common  # noqa: E402
+from heldout_common import dec_refusing_halves as dec  # noqa: E402
+
+# I's and J's tie check also wants a runner-up
+only_top = partial(heldout_common.only_top, runner_up=True)
+
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "independent_answers.jsonl"
 DBL, INT, TXT = "DOUBLE", "INTEGER", "VARCHAR"
 MACRO = ["PAYEMS", "JTSJOL", "CPIAUCSL", "DGORDER", "HSN1F", "RSAFS", "UNRATE", "HOUST", "INDPRO", "PPIFIS",
          "DSPIC96", "BOPTEXP", "BOPTIMP", "WHLSLRIMSA", "TTLCONS", "IR", "CPILFESL", "PCEPILFE", "PCEPI", "PERMIT",
@@ -62,7 +68,7 @@ FILES = {
 }
 
 
-class Tables:
+class Tables(heldout_common.SqlTables):
     """One DuckDB connection with a table per file and derived views: lb (the births, the empty last
     line dropped), hs (housing starts with a parsed date ``d``), hy (complete years 1959-2017 with
     their total), ev (hours with a parsed timestamp ``t`` and date ``day``), dd (daily mean demand),
@@ -70,11 +76,11 @@ class Tables:
     seizure total and mean)."""
 
     def __init__(self, folder: Path):
-        self.con = duckdb.connect()
+        super().__init__()
         self.con.execute("SET threads = 1")
         for file, (table, columns) in FILES.items():
-            path = str(Path(folder) / file).replace("'", "''")
-            spec = "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns) + "}"
+            path = heldout_common.sql_path(folder, file)
+            spec = heldout_common.column_types(columns)
             self.con.execute(
                 f"CREATE TABLE {table} AS SELECT * FROM read_csv('{path}', header=false, skip=1, delim=',', "
                 f"quote='\"', nullstr=['NA', ''], columns={spec})")
@@ -95,31 +101,6 @@ class Tables:
         self.con.execute(
             "CREATE VIEW ps AS SELECT subject, any_value(trt) AS trt, count(DISTINCT trt) AS ntrt, "
             "sum(y) AS total, avg(y) AS mean, count(*) AS n FROM ep GROUP BY subject")
-
-    def one(self, sql: str):
-        rows = self.con.execute(sql).fetchall()
-        assert len(rows) == 1 and len(rows[0]) == 1, (sql, rows)
-        return rows[0][0]
-
-    def rows(self, sql: str) -> list[tuple]:
-        return self.con.execute(sql).fetchall()
-
-    def array(self, sql: str) -> np.ndarray:
-        return np.array(self.rows(sql), dtype=float)
-
-
-def dec(value: float, places: int) -> str:
-    """Round half away from zero at ``places`` (the labels refuse values near a half anyway)."""
-    scaled = abs(value) * 10**places
-    assert abs(scaled - np.floor(scaled) - 0.5) > 1e-3, value
-    text = f"{value:.{places}f}"
-    return text.lstrip("-") if float(text) == 0 else text
-
-
-def only_top(rows: list[tuple]):
-    """First column of the first row of rows ordered best first; the runner-up must differ."""
-    assert len(rows) >= 2 and abs(rows[0][1] - rows[1][1]) > 1e-9, rows[:2]
-    return rows[0][0]
 
 
 def least_squares(data: np.ndarray) -> tuple[np.ndarray, float]:
@@ -248,24 +229,5 @@ def solve(T: Tables) -> dict[int, list[list[str]]]:
     return A
 
 
-def check_names(answers: dict[int, list[list[str]]]) -> None:
-    questions = [json.loads(line) for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    assert sorted(answers) == [q["id"] for q in questions]
-    for q in questions:
-        assert re.findall(r"@(\w+)\[", q["format"]) == [n for n, _ in answers[q["id"]]], q["id"]
-
-
-def main(argv: list[str]) -> None:
-    folder = Path(argv[0]) if argv else HERE / "tables"
-    answers = dict(sorted(solve(Tables(folder)).items()))
-    check_names(answers)
-    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
-    if argv:
-        print("\n".join(lines))
-    else:
-        OUT.write_text("\n".join(lines) + "\n")
-        print(f"wrote {len(lines)} answers to {OUT}")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    heldout_common.run_solver(sys.argv[1:], HERE, solve, Tables)

@@ -1,0 +1,222 @@
+"""What the held-out batches C-J share: the label runner behind each ``make_labels.py`` and the
+runner, output and small helpers behind each ``solve_independent.py``.
+
+Each batch keeps only what is its own: its questions, its label functions (``labels_<x>.py``), its
+tables and their column types, and its solution's SQL. The code that was written out again in every
+batch lives here, once:
+
+- labels: check that every question has a label function and that the names it returns are the
+  ``@name[...]`` items of the question's format, in order; render the values with the batch's own
+  ``render``; write ``labels.jsonl``.
+- the independent solution: a DuckDB connection with the query helpers (``SqlTables``), the value
+  formatting (``dec``, ``dec_refusing_halves``), the tie check of a "which is highest" answer
+  (``only_top``) and the command line (``run_solver``: answers written to
+  ``independent_answers.jsonl``, or printed when a tables folder is given).
+
+A batch script finds this module by putting ``benchmarks/`` at the end of ``sys.path``. Nothing
+here keeps state between calls, so one import serves every batch in a test process. Nothing here
+computes an answer either: the file helpers serve both runners, the label helpers only
+``make_labels.py`` and the solver helpers only ``solve_independent.py``, so a batch's solution still
+shares no code with its label functions.
+DuckDB and pandas are imported where they are used, so a label run needs no DuckDB and a solver
+run no pandas, as before.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, Iterable
+
+import numpy as np
+
+Answers = dict[int, list[list[str]]]  # question id -> [[name, value as written], ...]
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def load_beside(script: str | Path, name: str) -> ModuleType:
+    """``name``.py from the folder of ``script``, loaded without touching sys.path.
+
+    The module gets a name unique to its batch (``heldout_h_make_tables``), since batches H-J each
+    have a ``make_tables.py`` and the tests load several batches in one process.
+    """
+    folder = Path(script).resolve().parent
+    spec = importlib.util.spec_from_file_location(f"{folder.name}_{name}", folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """The rows of a JSON-lines file; blank lines are skipped."""
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
+def format_names(fmt: str) -> list[str]:
+    """The ``@name[...]`` items of a question's format, in order: the names its answer must give."""
+    return re.findall(r"@(\w+)\[", fmt)
+
+
+def write_answers(path: Path, answers: Answers, what: str, verbose: bool = False) -> None:
+    """Write ``answers`` in the layout of a labels file (one ``{"id", "common_answers"}`` line per
+    question, in the order given) and say how many ``what`` were written; ``verbose`` prints each
+    id and its items first."""
+    if verbose:
+        for qid, items in answers.items():
+            print(qid, items)
+    lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
+    Path(path).write_text("\n".join(lines) + "\n")
+    print(f"wrote {len(lines)} {what} to {path}")
+
+
+# --- labels (make_labels.py) ------------------------------------------------------------------
+
+
+def checked_labels(questions: Path, labels: dict[int, Callable], render: Callable,
+                   call: Callable[[Callable], list]) -> Answers:
+    """Question id -> [[name, value as written], ...], in id order.
+
+    ``labels`` maps each id to its label function and ``call`` runs one (with whatever the batch's
+    functions take); a function returns ``[(name, value, decimals), ...]``, and ``render(value,
+    decimals)`` writes a value. Refused: a question without a function or a function without a
+    question, and names that are not the format's ``@name[...]`` items in order, since the scorer
+    matches answers by those names.
+    """
+    formats = {q["id"]: q["format"] for q in read_jsonl(questions)}
+    missing = set(formats) ^ set(labels)
+    assert not missing, f"questions and label functions differ: {sorted(missing)}"
+    answers = {}
+    for qid in sorted(formats):
+        items = call(labels[qid])
+        asked = format_names(formats[qid])
+        given = [name for name, _, _ in items]
+        assert asked == given, (qid, asked, given)
+        answers[qid] = [[name, render(value, places)] for name, value, places in items]
+    return answers
+
+
+def labels_from_tables(labels: ModuleType, folder: Path | None = None,
+                       read_options: dict[str, dict] | None = None) -> Answers:
+    """The labels of a batch D-J, computed from the tables in ``folder`` (default the batch's
+    ``tables/``).
+
+    ``labels`` is the batch's ``labels_<x>.py`` (``HERE``, ``TABLES``, ``LABELS``, ``render``); each
+    of its functions takes ``read``, table file name -> DataFrame. Tables are read with pandas'
+    defaults except the options ``read_options`` names for a file (``make_tables.READ_OPTIONS``).
+    """
+    import pandas as pd
+
+    folder = Path(folder) if folder is not None else labels.TABLES
+    options = read_options or {}
+
+    def read(name: str) -> pd.DataFrame:
+        return pd.read_csv(folder / name, **options.get(name, {}))
+
+    return checked_labels(labels.HERE / "questions.jsonl", labels.LABELS, labels.render, lambda fn: fn(read))
+
+
+# --- the independent solution (solve_independent.py) -----------------------------------------
+
+
+class SqlTables:
+    """One DuckDB connection (``con``) and the queries a solution asks of it; a batch's ``Tables``
+    subclasses this and creates its tables and views in ``__init__``."""
+
+    def __init__(self) -> None:
+        import duckdb
+
+        self.con = duckdb.connect()
+
+    def one(self, sql: str):
+        """The single value of a query that must return one row of one column."""
+        rows = self.con.execute(sql).fetchall()
+        assert len(rows) == 1 and len(rows[0]) == 1, (sql, rows)
+        return rows[0][0]
+
+    def rows(self, sql: str) -> list[tuple]:
+        return self.con.execute(sql).fetchall()
+
+    def col(self, sql: str) -> np.ndarray:
+        """The first column of a query, as floats."""
+        return np.array([r[0] for r in self.con.execute(sql).fetchall()], dtype=float)
+
+    def array(self, sql: str) -> np.ndarray:
+        """All rows of a query as a float matrix."""
+        return np.array(self.rows(sql), dtype=float)
+
+
+def sql_path(folder: str | Path, file: str) -> str:
+    """``folder/file`` as the text of a SQL string literal (quotes doubled)."""
+    return str(Path(folder) / file).replace("'", "''")
+
+
+def column_types(columns: Iterable[tuple[str, str]]) -> str:
+    """``read_csv``'s ``columns=`` struct, ``{'name': 'TYPE', ...}``, from (name, type) pairs."""
+    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns) + "}"
+
+
+def dec(x, places: int) -> str:
+    """``x`` written with ``places`` decimals (no "-0.00"); a value within 1e-6 of a rounding half is
+    reported on stderr, since its rounding would hang on float noise (batches D-H)."""
+    x = float(x)
+    if abs(abs(x) * 10**places % 1 - 0.5) < 1e-6:
+        print(f"warning: {x!r} is close to a rounding half at {places} places", file=sys.stderr)
+    s = f"{x:.{places}f}"
+    return s.lstrip("-") if float(s) == 0 else s
+
+
+def dec_refusing_halves(value: float, places: int) -> str:
+    """``value`` written with ``places`` decimals (no "-0.00"); a value within 1e-3 of a rounding
+    half is refused, as the labels refuse it (batches I-J)."""
+    scaled = abs(value) * 10**places
+    assert abs(scaled - np.floor(scaled) - 0.5) > 1e-3, value
+    text = f"{value:.{places}f}"
+    return text.lstrip("-") if float(text) == 0 else text
+
+
+def only_top(rows: list[tuple], tolerance: float | None = 1e-9, runner_up: bool = False):
+    """rows sorted best first as (key, score): the key, after checking the top score is not tied.
+
+    Tied means the runner-up's score is within ``tolerance`` (None: equal). With ``runner_up`` a
+    single row is refused too, since a "which is highest" over one row means the query lost its
+    groups. The batches differ here and keep their own choice: D compares exactly, F-H allow one
+    row, I-J want a runner-up.
+    """
+    if runner_up:
+        assert len(rows) >= 2, rows[:2]
+    if len(rows) != 1:
+        if tolerance is None:
+            assert rows[0][1] != rows[1][1], rows[:2]
+        else:
+            assert abs(rows[0][1] - rows[1][1]) > tolerance, rows[:2]
+    return rows[0][0]
+
+
+def check_names(answers: Answers, questions: Path) -> None:
+    """Every question answered, nothing else, each with the format's ``@name[...]`` items in order."""
+    rows = read_jsonl(questions)
+    assert sorted(answers) == [q["id"] for q in rows]
+    for q in rows:
+        assert format_names(q["format"]) == [n for n, _ in answers[q["id"]]], q["id"]
+
+
+def run_solver(argv: list[str], here: Path, solve: Callable[[SqlTables], Answers],
+               tables: Callable[[Path], SqlTables]) -> None:
+    """The command line of a batch's ``solve_independent.py [TABLES_DIR]``.
+
+    Solves from ``here/tables`` and writes ``here/independent_answers.jsonl``; given a tables folder
+    it only prints the answers, so a check on other tables leaves the stored file alone.
+    """
+    folder = Path(argv[0]) if argv else here / "tables"
+    answers = dict(sorted(solve(tables(folder)).items()))
+    check_names(answers, here / "questions.jsonl")
+    if argv:
+        print("\n".join(json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()))
+    else:
+        write_answers(here / "independent_answers.jsonl", answers, "answers")
