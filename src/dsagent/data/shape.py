@@ -98,13 +98,17 @@ _MAX_PARSED = 200_000
 """Text dates are parsed to find their order only in tables up to this many rows."""
 
 
-def _newest_first(frame: Any) -> str | None:
+def newest_first(frame: Any) -> str | None:
     """A date column (dates, or text a date-like name holds, ``19-Sep-03``) whose rows run from the
     latest date to the earliest: its name. A first or last row, a change from first to last or a
-    moving window over the rows then runs backwards in time unless the rows are sorted first."""
+    moving window over the rows then runs backwards in time unless the rows are sorted first. None
+    for a table too small or too big to look at."""
     import warnings
 
     import pandas as pd
+
+    if frame is None or not 8 <= len(frame) <= MAX_ROWS:
+        return None
 
     for i in range(frame.shape[1]):
         column, name = frame.iloc[:, i], str(frame.columns[i])
@@ -141,7 +145,7 @@ def shape_notes(frame: Any) -> list[str]:
         entity, other, n_entity, n_other = grid
         notes.append(f"a long table: one row per ({entity}, {other}) pair, {n_entity} x {n_other}; a question per {entity} "
                      f"compares its {n_other} rows (df.pivot(index={entity!r}, columns={other!r}, values=...))")
-    newest = _newest_first(frame)
+    newest = newest_first(frame)
     if newest:
         notes.append(f"rows run from the latest {newest} to the earliest: sort by {newest} (as dates) before taking a first "
                      f"or last row, a change over time or a moving window")

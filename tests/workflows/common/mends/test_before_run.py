@@ -473,3 +473,30 @@ def test_dt_on_dates_a_csv_gave_as_text_is_parsed_where_it_is_used():
     for kept in ("result = pd.to_datetime(df['DATE']).dt.year.max()\n", "result = df['style'].str.upper()\n",
                  "result = df['DATE'].str[:4]\n"):
         assert mend_before_run(kept, facts)[0] == kept
+
+
+def test_rows_listed_newest_first_are_put_in_time_order_before_code_that_reads_their_order():
+    """A price history exported latest day on top: "growth from the first to the last day" written
+    as ``iloc[-1] / iloc[0]`` runs backwards. The frame is sorted by its dates first (after the
+    code's own ``df = datasets[…]``), once: a code that sorts, or reads no order, is left alone."""
+    import numpy as np
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.facts import mend_facts
+
+    days = pd.date_range("2003-06-02", periods=30, freq="B")
+    frame = pd.DataFrame({"Date": days.strftime("%d-%b-%y")[::-1], "Close": np.arange(30.0, 0.0, -1.0)})
+    facts = mend_facts({"prices": frame})
+    assert facts.newest_first == "Date"
+    code = "df = datasets['prices']\nresult = round((df['Close'].iloc[-1] / df['Close'].iloc[0] - 1) * 100, 2)\n"
+    mended, labels = mend_before_run(code, facts)
+    assert "rows put in time order" in labels and mended.count("sort_values") == 1
+    assert mended.splitlines()[0] == "df = datasets['prices']"
+    ns = {"datasets": {"prices": frame}, "pd": pd}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == 2900.0  # 1.0 on the first day, 30.0 on the last
+    assert mend_before_run(mended, facts)[0] == mended
+    for kept in ("result = df['Close'].max()\n", "df = df.sort_values('Date')\nresult = df['Close'].iloc[0]\n"):
+        assert mend_before_run(kept, facts)[0] == kept
+    assert mend_facts({"prices": frame.iloc[::-1]}).newest_first is None
+    assert mend_facts({"a": frame, "b": frame}).newest_first is None  # which frame `df` is: not known

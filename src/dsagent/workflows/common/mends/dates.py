@@ -1,8 +1,10 @@
-"""Before the run: a bound written as a day that misses that day's rows, and ``.dt`` on dates
-written as text (mends of ``BEFORE_RUN``, kept here so ``before_run`` stays small)."""
+"""Before the run: a bound written as a day that misses that day's rows, ``.dt`` on dates written
+as text, and rows listed newest first read in their order (mends of ``BEFORE_RUN``, kept here so
+``before_run`` stays small)."""
 
 from __future__ import annotations
 
+import ast
 import datetime
 import re
 
@@ -63,3 +65,38 @@ def mend_text_dates(code: str, facts: MendFacts | None = None) -> str:
         attribute = re.compile(r"(?<![\w.)\]])([A-Za-z_]\w*\.(?:" + names + r"))\.dt\b")
         code = attribute.sub(lambda m: f"pd.to_datetime({m.group(1)}).dt", code)
     return code
+
+
+_ORDERED = re.compile(r"\.(iloc|iat|head|tail|diff|pct_change|shift|rolling|expanding|ewm|cumsum|cumprod|cummax|cummin)\b"
+                      r"|\.values\[")
+"""Code that reads the rows' order: a first or last row, a change between rows, a moving window."""
+
+
+def mend_time_order(code: str, facts: MendFacts | None = None) -> str:
+    """Rows listed newest first (``MendFacts.newest_first``) read by code that reads their order
+    and never sorts them: ``df = df.sort_values('Date', key=…)`` (parsed as dates) is put after the
+    code's last ``df = datasets[…]`` before its first statement, else first. Sorting is a no-op for
+    code that reads no order, and the same line again changes nothing, so a retry is safe."""
+    if facts is None or not facts.newest_first or not _ORDERED.search(code) or re.search(r"\bsort_(values|index)\b", code):
+        return code
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    if not any(isinstance(n, ast.Name) and n.id == "df" for n in ast.walk(tree)):
+        return code
+    after = 0
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) or (
+                isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["df"]
+                and not _ORDERED.search(ast.unparse(node.value))):
+            after = node.end_lineno or after
+            continue
+        break
+    line = (f"df = df.sort_values({facts.newest_first!r}, key=lambda s: pd.to_datetime(s, errors='coerce', format='mixed'))"
+            "  # rows in time order: the data lists the latest first\n")
+    lines = code.splitlines(keepends=True)
+    if after and not lines[after - 1].endswith("\n"):
+        lines[after - 1] += "\n"
+    lines.insert(after, line)
+    return "".join(lines)

@@ -1,5 +1,5 @@
 """What the mends need to know of the run's data, read once per run: column names, text columns,
-year columns, Yes/No columns, dates written as text. A fact a new mend needs is added here."""
+year columns, Yes/No columns, dates written as text, rows listed newest first. A fact a new mend needs is added here."""
 
 from __future__ import annotations
 
@@ -31,12 +31,20 @@ class MendFacts:
     date_text: list[str] = field(default_factory=list)
     """Text columns whose values are dates or times written out ('1959-01-01', '19-Sep-03 14:00'):
     a CSV gives them as text, so ``.dt`` on them fails until they are parsed."""
+    newest_first: str | None = None
+    """The date column of the one dataset when its rows run from the latest date to the earliest
+    (``data.shape.newest_first``): code that reads the rows' order reads it backwards in time."""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
     """:class:`MendFacts` of datasets (id -> Dataset or DataFrame)."""
     facts = MendFacts(single_frame=len(datasets) == 1)
     facts.database = any(getattr(ds, "table", None) is not None for ds in datasets.values())
+    if facts.single_frame:
+        from dsagent.data.shape import newest_first
+
+        only = next(iter(datasets.values()), None)
+        facts.newest_first = newest_first(getattr(only, "frame", only))
     for ds in datasets.values():
         frame = getattr(ds, "frame", ds)
         for name, dtype in getattr(frame, "dtypes", {}).items():
