@@ -496,7 +496,29 @@ def test_rows_listed_newest_first_are_put_in_time_order_before_code_that_reads_t
     exec(mended, ns)  # noqa: S102
     assert ns["result"] == 2900.0  # 1.0 on the first day, 30.0 on the last
     assert mend_before_run(mended, facts)[0] == mended
-    for kept in ("result = df['Close'].max()\n", "df = df.sort_values('Date')\nresult = df['Close'].iloc[0]\n"):
+    for kept in ("result = df['Close'].max()\n", "df = df.sort_values('Date', key=pd.to_datetime)\nresult = df['Close'].iloc[0]\n"):
         assert mend_before_run(kept, facts)[0] == kept
     assert mend_facts({"prices": frame.iloc[::-1]}).newest_first is None
     assert mend_facts({"a": frame, "b": frame}).newest_first is None  # which frame `df` is: not known
+
+
+def test_a_sort_on_dates_written_as_text_sorts_them_as_dates():
+    """``df.sort_values(by='Date')`` on '19-Sep-03' sorts the text (1-Aug before 19-Sep before
+    2-Jul): the sort is given a key that reads the dates. A sort that has a key, or on another
+    column, is left alone."""
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.facts import mend_facts
+
+    frame = pd.DataFrame({"Date": ["19-Sep-03", "2-Jul-03", "1-Aug-03", "20-Jun-03"] * 3, "Close": range(12)})
+    facts = mend_facts({"t": frame})
+    assert facts.date_text == ["Date"]
+    code = "df = df.sort_values(by='Date')\nresult = df['Date'].iloc[0]\n"
+    mended, labels = mend_before_run(code, facts)
+    assert "text dates sorted as dates" in labels
+    ns = {"df": frame, "pd": pd}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == "20-Jun-03"
+    assert "key=" in mend_before_run("s = df.sort_values('Date', ascending=False)\n", facts)[0]
+    for kept in ("df.sort_values('Close')\n", "df.sort_values('Date', key=len)\n"):
+        assert mend_before_run(kept, facts)[0] == kept

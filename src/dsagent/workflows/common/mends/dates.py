@@ -1,5 +1,5 @@
 """Before the run: a bound written as a day that misses that day's rows, ``.dt`` on dates written
-as text, and rows listed newest first read in their order (mends of ``BEFORE_RUN``, kept here so
+as text, a sort on such dates, and rows listed newest first read in their order (mends of ``BEFORE_RUN``, kept here so
 ``before_run`` stays small)."""
 
 from __future__ import annotations
@@ -67,6 +67,20 @@ def mend_text_dates(code: str, facts: MendFacts | None = None) -> str:
     return code
 
 
+_DATES_KEY = "key=lambda s: pd.to_datetime(s, errors='coerce', format='mixed')"
+
+
+def mend_text_date_sort(code: str, facts: MendFacts | None = None) -> str:
+    """``sort_values('Date')`` (or ``by='Date'``) on a column whose dates a CSV gave as text sorts
+    the text ('1-Aug-03' before '19-Sep-03' before '2-Jul-03'): given a key that reads the dates,
+    so the rows run in time order. A sort that has its own key is left alone."""
+    if facts is None or not facts.date_text:
+        return code
+    names = "|".join(re.escape(c) for c in sorted(facts.date_text, key=len, reverse=True))
+    sort = re.compile(r"\.sort_values\(\s*(?:by\s*=\s*)?(['\"])(?:" + names + r")\1(?=\s*[,)])([^()]*?)\)")
+    return sort.sub(lambda m: m.group(0) if "key" in m.group(2) else m.group(0)[:-1] + f", {_DATES_KEY})", code)
+
+
 _ORDERED = re.compile(r"\.(iloc|iat|head|tail|diff|pct_change|shift|rolling|expanding|ewm|cumsum|cumprod|cummax|cummin)\b"
                       r"|\.values\[")
 """Code that reads the rows' order: a first or last row, a change between rows, a moving window."""
@@ -93,7 +107,7 @@ def mend_time_order(code: str, facts: MendFacts | None = None) -> str:
             after = node.end_lineno or after
             continue
         break
-    line = (f"df = df.sort_values({facts.newest_first!r}, key=lambda s: pd.to_datetime(s, errors='coerce', format='mixed'))"
+    line = (f"df = df.sort_values({facts.newest_first!r}, {_DATES_KEY})"
             "  # rows in time order: the data lists the latest first\n")
     lines = code.splitlines(keepends=True)
     if after and not lines[after - 1].endswith("\n"):
