@@ -522,3 +522,25 @@ def test_a_sort_on_dates_written_as_text_sorts_them_as_dates():
     assert "key=" in mend_before_run("s = df.sort_values('Date', ascending=False)\n", facts)[0]
     for kept in ("df.sort_values('Close')\n", "df.sort_values('Date', key=len)\n"):
         assert mend_before_run(kept, facts)[0] == kept
+
+
+def test_a_date_part_of_one_value_of_dates_written_as_text_parses_that_value():
+    """``df.loc[i, 'DATE'].strftime('%Y-%m')`` or ``….iloc[0].year`` on dates a CSV gave as text is
+    "'str' object has no attribute": the one value is parsed where it is used. A whole column, a
+    ``.dt`` part, another column, or a row number (``idxmax().strftime``) are left alone."""
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.facts import mend_facts
+
+    frame = pd.DataFrame({"DATE": ["1959-01-01", "1973-05-01", "1960-02-01"] * 3, "starts": [1, 9, 2] * 3})
+    facts = mend_facts({"t": frame})
+    code = ("top = df[df['starts'] == df['starts'].max()]['DATE'].iloc[0].strftime('%Y-%m')\n"
+            "result = {'month': top, 'year': df.loc[1, 'DATE'].year, 'day': df['DATE'][2].day}\n")
+    mended, labels = mend_before_run(code, facts)
+    assert "one text date parsed" in labels
+    ns = {"df": frame, "pd": pd}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == {"month": "1973-05", "year": 1973, "day": 1}
+    for kept in ("x = df['DATE'].year\n", "x = df['starts'].iloc[0].real\n", "x = df['starts'].idxmax().strftime('%Y')\n",
+                 "x = pd.to_datetime(df['DATE']).dt.year\n"):
+        assert mend_before_run(kept, facts)[0] == kept, kept

@@ -1,5 +1,5 @@
 """Before the run: a bound written as a day that misses that day's rows, ``.dt`` on dates written
-as text, a sort on such dates, and rows listed newest first read in their order (mends of ``BEFORE_RUN``, kept here so
+as text and on one such value, a sort on such dates, and rows listed newest first read in their order (mends of ``BEFORE_RUN``, kept here so
 ``before_run`` stays small)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import ast
 import datetime
 import re
 
+from dsagent.workflows.common.mends._edit import mend_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
 
 _DAY = r"(['\"])(\d{{4}}-\d{{2}}-\d{{2}})\{n}"  # a quoted day; {n} is the number of its quote's group
@@ -65,6 +66,32 @@ def mend_text_dates(code: str, facts: MendFacts | None = None) -> str:
         attribute = re.compile(r"(?<![\w.)\]])([A-Za-z_]\w*\.(?:" + names + r"))\.dt\b")
         code = attribute.sub(lambda m: f"pd.to_datetime({m.group(1)}).dt", code)
     return code
+
+
+_DATE_PARTS = {"strftime", "year", "month", "day", "hour", "minute", "quarter", "day_name", "month_name", "dayofweek",
+               "weekday", "date", "isoformat"}
+
+
+def mend_text_date_value(code: str, facts: MendFacts | None = None) -> str:
+    """A date part of one value of dates a CSV gave as text (``df.loc[i, 'DATE'].strftime('%Y-%m')``,
+    ``df['DATE'].iloc[0].year``) is "'str' object has no attribute …": the value is parsed where it
+    is used, ``pd.to_datetime(df.loc[i, 'DATE']).strftime(…)``. Only a value picked out of such a
+    column by a subscript (a whole column has no ``.year``; a row number from idxmax is no date)."""
+    if facts is None or not facts.date_text:
+        return code
+    quoted = {repr(c) for c in facts.date_text} | {'"' + c + '"' for c in facts.date_text}
+
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.Attribute) and node.attr in _DATE_PARTS and isinstance(node.value, ast.Subscript)):
+            return None
+        value = node.value
+        picked = ast.unparse(value)
+        whole_column = isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str) and isinstance(value.value, ast.Name)
+        if whole_column or not any(q in picked for q in quoted) or "to_datetime" in picked:
+            return None
+        return value, f"pd.to_datetime({picked})"
+
+    return mend_nodes(code, edit)
 
 
 _DATES_KEY = "key=lambda s: pd.to_datetime(s, errors='coerce', format='mixed')"
