@@ -327,3 +327,22 @@ def test_comment_lines_before_the_header_are_skipped(tmp_path):
     single = tmp_path / "notes.csv"
     single.write_text("# a\n# b\n")  # only comments: read as it is (no table after them)
     assert load_datasets({"s": str(single)})["s"].frame.shape[0] == 1
+
+
+def test_title_lines_before_the_header_are_skipped(tmp_path):
+    """A report exported with a title, a date line and a blank line over its table is read from
+    its header (pandas would read the title as a one-column header and fail on the first row). A
+    header with one name fewer than its rows (an unnamed index column) is a header, not a title."""
+    titled = tmp_path / "sales.csv"
+    rows = "".join(f"r{i},{i},{i * 2.5}\n" for i in range(12))
+    titled.write_text("Monthly sales report\nExported on 5 Jan, 2025\n\nregion,units,price\n" + rows)
+    ds = load_datasets({"s": str(titled)})["s"]
+    assert list(ds.frame.columns) == ["region", "units", "price"] and len(ds.frame) == 12
+    assert ds.read_options["skiprows"] == 3
+    indexed = tmp_path / "indexed.csv"
+    indexed.write_text("units,price\n" + rows)
+    ds = load_datasets({"i": str(indexed)})["i"]
+    assert "skiprows" not in ds.read_options and len(ds.frame) == 12
+    plain = tmp_path / "plain.csv"
+    plain.write_text("region,units,price\n" + rows)
+    assert "skiprows" not in load_datasets({"p": str(plain)})["p"].read_options

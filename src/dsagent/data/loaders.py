@@ -159,19 +159,44 @@ def _read_text_table(path: Path) -> LoadedFrame:
 
 
 def preamble_lines(text: str) -> int:
-    """How many leading lines are comments before the header (``# Data source: …``), so the header
-    is the first line that is not one: lines that start with ``#`` (at most ten) whose count of the
-    table's delimiter differs from the header's. A header whose first column is named ``#``
-    (``#,name,type``) has the header's count and is no comment; 0 when there is none."""
+    """How many leading lines come before the header: comments (``# Data source: …``) or a report's
+    title lines (:func:`_title_lines`). Comments are lines that start with ``#`` (at most ten) whose
+    count of the table's delimiter differs from the header's. A header whose first column is named
+    ``#`` (``#,name,type``) has the header's count and is no comment; 0 when there is none."""
     lines = text.splitlines()
     count = 0
     while count < min(len(lines) - 1, _PREAMBLE_MAX) and lines[count].lstrip("\ufeff \t").startswith("#"):
         count += 1
     if count == 0:
-        return 0
+        return _title_lines(lines)
     sep = sniff_delimiter("\n".join(lines[count:]) + "\n")
     width = lines[count].count(sep)
     return count if width and all(line.count(sep) != width for line in lines[:count]) else 0
+
+
+def _title_lines(lines: list[str]) -> int:
+    """How many leading lines are a title over the table ("Monthly sales report", an export date, a
+    blank line): at most ten, each with fewer delimiters than the table's rows, then a header and
+    three rows with the rows' count. A line just over the header with one delimiter fewer is itself
+    the header of rows that carry an unnamed index column: then nothing is skipped (0, as when there
+    is no title)."""
+    head = [line for line in lines[:60] if line.strip()]
+    best = None
+    for sep in _DELIMITERS:
+        counts = [line.count(sep) for line in head]
+        width = max(set(counts), key=counts.count) if counts else 0
+        if width and counts.count(width) >= 0.6 * len(counts) and (best is None or width > best[1]):
+            best = (sep, width)
+    if best is None:
+        return 0
+    sep, width = best
+    start = next((i for i, line in enumerate(lines[:_PREAMBLE_MAX + 1]) if line.count(sep) == width), None)
+    if not start or any(line.count(sep) >= width for line in lines[:start]):
+        return 0
+    if lines[start - 1].strip() and lines[start - 1].count(sep) >= width - 1:  # a header one name short
+        return 0
+    after = lines[start + 1:start + 4]
+    return start if len(after) == 3 and all(line.count(sep) == width for line in after) else 0
 
 
 def _read_csv(path: Path, sep: str, encoding: str, skip: int = 0) -> pd.DataFrame:
