@@ -1,6 +1,6 @@
 """Before the run: a bound written as a day that misses that day's rows, ``.dt`` on dates written
-as text and on one such value, a sort on such dates, and rows listed newest first read in their order (mends of ``BEFORE_RUN``, kept here so
-``before_run`` stays small)."""
+as text and a date part of one such value, a sort on such dates, and rows listed newest first read
+in their order (mends of ``BEFORE_RUN``, kept here so ``before_run`` stays small)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def mend_text_date_value(code: str, facts: MendFacts | None = None) -> str:
             return None
         value = node.value
         picked = ast.unparse(value)
-        whole_column = isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str) and isinstance(value.value, ast.Name)
+        whole_column = (isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str)
+                        and isinstance(value.value, ast.Name))
         if whole_column or not any(q in picked for q in quoted) or "to_datetime" in picked:
             return None
         return value, f"pd.to_datetime({picked})"
