@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call,
                                             time_column, which_column)
-from dsagent.workflows.common.wording import WHICH
+from dsagent.workflows.common.wording import PERIOD_ASKED, WHICH
 
 
 def named_values(shown: str | None) -> dict[str, ast.expr] | None:
@@ -99,7 +99,7 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         asked = which_column(question, texts) if which else None
         if _number(node) and asked:  # "which nation …" answered with a count or a total
             return _name_wanted(key, node, asked)
-    period = _PERIOD_ASKED.search(question or "")
+    period = PERIOD_ASKED.search(question or "")
     for key, node in values.items() if period and len(written) == 1 else ():
         unit = period.group(1).lower()
         if _number(node) and not _is_period(unit, node):
@@ -109,7 +109,6 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
     return None
 
 
-_PERIOD_ASKED = re.compile(r"\b(?:which|what)\s+(year|month)\b(?!-)", re.I)
 _PERIODS = {"year": (1000, 2200), "month": (1, 12)}
 
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 
 from dsagent.data.shape import TIME_NAME
+from dsagent.workflows.common.wording import MOMENT_ASKED
 
 QUERY = re.compile(r"(?:SELECT|select)\s+[\w*(][\s\S]*\b(?:FROM|from)\s+\w|(?:WITH|with)\s+\w+\s+(?:AS|as)\s*\(")
 """A query as SQL is written (in capitals or all lower case), not a sentence that starts "Select …" or "With …"."""
@@ -93,14 +94,13 @@ def called_name(call: ast.Call) -> str | None:
     return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
 
 
-_TIME_ASKED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:year|month|day|date|week|quarter|hour|time|period)s?\b(?!\s+of\b)", re.I)
 
 
 def time_column(question: str, text_columns: Iterable[str]) -> str | None:
     """The one text column whose name says it holds dates or times, when the question asks which
     moment ("in which month …", "what day …", not "which day of the week"): the name that a row
     number from idxmax stands for. None when no such column, or more than one, is there."""
-    if not _TIME_ASKED.search(question or ""):
+    if not MOMENT_ASKED.search(question or ""):
         return None
     dated = [str(c) for c in text_columns if TIME_NAME.search(str(c))]
     return dated[0] if len(dated) == 1 else None

@@ -163,6 +163,12 @@ def requested_keys(question: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
+PERIOD_ASKED = re.compile(r"\b(?:which|what)\s+(year|month)\b(?!-)", re.I)
+"""A question that asks which year or which month (its number can be checked for range)."""
+MOMENT_ASKED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:year|month|day|date|week|quarter|hour|time|period)s?\b(?!\s+of\b)",
+                          re.I)
+"""A question that asks which moment ("in which month …", "what day …"), not a place in a cycle
+("which day of the week")."""
 CYCLE = re.compile(r"\b(?P<unit>(?:hour|time)\s+of\s+(?:the\s+)?day|day\s+of\s+(?:the\s+)?week|weekday|"
                    r"day\s+of\s+(?:the\s+)?month|month\s+of\s+(?:the\s+)?year|calendar\s+month|quarter\s+of\s+(?:the\s+)?year|"
                    r"calendar\s+quarter)s?\b", re.I)
