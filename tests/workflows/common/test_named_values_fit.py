@@ -268,3 +268,24 @@ def test_a_group_label_used_as_a_row_label_is_sent_back():
                  "g = df.groupby('m').mean()\nresult = g.loc[g['x'].idxmax(), 'y']",
                  "result = df.loc[df['x'].idxmax(), 'name']"):
         assert group_label_as_row(ast.parse(fine)) is None, fine
+
+
+def test_a_share_outside_0_to_100_is_sent_back_as_a_named_value_too():
+    """"What share of the women … did not see a doctor?" answered ``{'women_no_visit_pct': 674.3}``
+    (a count, stated and verified as a share; batch J, seen): sent back as a lone number is. With
+    several named values only a share's key is read; a change's percentage may leave 0–100."""
+    cols = {"text_columns": [], "columns": ["female", "docvis"]}
+
+    def check(question: str, shown: str) -> str | None:
+        return result_misfit(question, f"result = {shown}", {"result_type": "dict", "result_str": shown}, **cols)
+
+    found = check("What share of the women did not see a doctor?", "{'women_no_visit_pct': 674.3}")
+    assert found and "ResultOutOfRange" in found and "674.3" in found
+    assert check("What share of the women did not see a doctor, and how many were there?",
+                 "{'no_visit_share': 112.0, 'women': 674}")
+    assert check("What share of the women did not see a doctor?", "{'pct': -3.5}")
+    for question, shown in [("What share of the women did not see a doctor?", "{'women_no_visit_pct': 9.24}"),
+                            ("What share of the women did not see a doctor, and how many were there?",
+                             "{'no_visit_share': 9.2, 'women': 674}"),
+                            ("By what percentage of its 1970 level did consumption grow?", "{'growth_pct': 126.1}")]:
+        assert check(question, shown) is None, (question, shown)

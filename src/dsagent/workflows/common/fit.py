@@ -15,7 +15,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.fit_named import named_misfit
+from dsagent.workflows.common.fit_named import named_misfit, named_values
 from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
@@ -149,16 +149,40 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
         return (f"ResultIsEmpty: `result` is {text.splitlines()[0][:40]}: it was computed from no rows (a filter "
                 "value not written as in DATA, or a column with no values there). Check each filter value against DATA's "
                 "values, then compute the answer again.")
-    if SHARE_OF.search(question or "") and not CHANGE.search(question or "") and kind in _NUMBER_KINDS:
-        try:
-            value = float(text.replace(",", ""))
-        except ValueError:
-            return None
+    if not SHARE_OF.search(question or "") or CHANGE.search(question or ""):
+        return None
+    for name, value in _shares(kind, text):
         if not 0 <= value <= 100:
-            return (f"ResultOutOfRange: the question asks for a share, but `result` is {text[:40]}; a share of the rows is "
+            return (f"ResultOutOfRange: the question asks for a share, but `{name}` is {value:g}; a share of the rows is "
                     "between 0 and 100 %. Count the rows that match and divide by all the rows it is a share of, e.g. "
-                    "result = 100 * (df['col'] > value).mean().")
+                    "100 * (df['col'] > value).mean().")
     return None
+
+
+_SHARE_KEY = re.compile(r"pct|percent|share|proportion|fraction", re.I)
+
+
+def _shares(kind: str, text: str) -> list[tuple[str, float]]:
+    """The numbers of a result that are the share a question asks: a lone number, a dict's one
+    named value, or the named values whose keys say share or percent."""
+    if kind in _NUMBER_KINDS:
+        try:
+            return [("result", float(text.replace(",", "")))]
+        except ValueError:
+            return []
+    values = named_values(text) if kind == "dict" else None
+    if not values:
+        return []
+    picked = values if len(values) == 1 else {k: v for k, v in values.items() if _SHARE_KEY.search(k)}
+    found = []
+    for key, node in picked.items():
+        try:
+            value = ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError):
+            continue
+        if type(value) in (int, float):
+            found.append((f"result[{key!r}]", float(value)))
+    return found
 
 
 def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str]) -> str | None:
