@@ -287,5 +287,7 @@ def test_a_share_outside_0_to_100_is_sent_back_as_a_named_value_too():
     for question, shown in [("What share of the women did not see a doctor?", "{'women_no_visit_pct': 9.24}"),
                             ("What share of the women did not see a doctor, and how many were there?",
                              "{'no_visit_share': 9.2, 'women': 674}"),
-                            ("By what percentage of its 1970 level did consumption grow?", "{'growth_pct': 126.1}")]:
+                            ("By what percentage of its 1970 level did consumption grow?", "{'growth_pct': 126.1}"),
+                            ("What is the smallest number of committees that hold 80 percent of all bills?",
+                             "{'committees_for_80pct': 1670}")]:
         assert check(question, shown) is None, (question, shown)

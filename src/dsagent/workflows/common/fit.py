@@ -151,7 +151,7 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
                 "values, then compute the answer again.")
     if not SHARE_OF.search(question or "") or CHANGE.search(question or ""):
         return None
-    for name, value in _shares(kind, text):
+    for name, value in _shares(kind, text, lone=not _COUNT_ASKED.search(question or "")):
         if not 0 <= value <= 100:
             return (f"ResultOutOfRange: the question asks for a share, but `{name}` is {value:g}; a share of the rows is "
                     "between 0 and 100 %. Count the rows that match and divide by all the rows it is a share of, e.g. "
@@ -159,13 +159,16 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
     return None
 
 
+_COUNT_ASKED = re.compile(r"\b(how many|number of)\b", re.I)
+"""A count asked ("the smallest number of committees that hold 80 percent of …"): its one value is no share."""
 _SHARE_KEY = re.compile(r"pct|percent|share|proportion|fraction", re.I)
 
 
-def _shares(kind: str, text: str) -> list[tuple[str, float]]:
-    """The numbers of a result that are the share a question asks: a lone number, a dict's one
-    named value, or the named values whose keys say share or percent."""
-    if kind in _NUMBER_KINDS:
+def _shares(kind: str, text: str, lone: bool = True) -> list[tuple[str, float]]:
+    """The numbers of a result that are the share a question asks: a lone number or a dict's one
+    named value (unless not ``lone``: the question asks a count too), and the named values whose
+    keys say share or percent."""
+    if kind in _NUMBER_KINDS and lone:
         try:
             return [("result", float(text.replace(",", "")))]
         except ValueError:
@@ -173,7 +176,7 @@ def _shares(kind: str, text: str) -> list[tuple[str, float]]:
     values = named_values(text) if kind == "dict" else None
     if not values:
         return []
-    picked = values if len(values) == 1 else {k: v for k, v in values.items() if _SHARE_KEY.search(k)}
+    picked = values if len(values) == 1 and lone else {k: v for k, v in values.items() if len(values) > 1 and _SHARE_KEY.search(k)}
     found = []
     for key, node in picked.items():
         try:
