@@ -39,6 +39,8 @@ def _error(call) -> str:
     (lambda: __import__("statsmodels.stats.api", fromlist=["x"]).chi2_contingency, "in scipy.stats"),
     (lambda: np.asarray(pd.Series(["00:01:30", "00:00:10"]).to_numpy(), dtype=float), "pd.to_timedelta"),
     (lambda: pd.Series(["00:01:30", "00:00:10"]).astype(float), "pd.to_timedelta"),
+    (lambda: pd.Series([np.nan, np.nan]).idxmin(), ".dropna() before"),
+    (lambda: pd.Series([], dtype=float).idxmax(), "no row passed the filter"),
     # dates as text, or as dates, in a model's X
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(pd.DataFrame({"d": ["2015-01-01", "2015-01-02"]}), [1, 2]), "pd.to_datetime"),
     (lambda: pd.Series(["1/2/2015", "1/3/2015"]).astype(float), ".dt.dayofyear"),
@@ -50,6 +52,19 @@ def _error(call) -> str:
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))
+
+
+def test_a_library_that_is_not_installed_gets_what_is_ready_instead():
+    """lifelines (a model's first reach for Kaplan-Meier; batch J, seen) is not installed: statsmodels'
+    own survival functions are named; any other missing library gets the list of what is ready."""
+    import statsmodels.api as sm
+
+    hint = drift_hint("ModuleNotFoundError: No module named 'lifelines'")
+    assert "sm.SurvfuncRight" in hint and "survdiff" in hint
+    sf = sm.SurvfuncRight(np.array([5, 6, 6, 2]), np.array([1, 0, 1, 1]))  # the call the hint names works
+    assert len(sf.surv_prob) == len(sf.surv_times) == 3
+    assert "sm and smf" in drift_hint("ModuleNotFoundError: No module named 'pingouin'")
+    assert "SurvfuncRight" not in drift_hint("ModuleNotFoundError: No module named 'pingouin'")
 
 
 def test_other_errors_get_none():

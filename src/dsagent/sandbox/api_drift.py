@@ -81,6 +81,17 @@ _DRIFT: list[tuple[str, str]] = [
      ".rsquared), or stats.linregress(df['x'], df['y']) for one predictor."),
     (r"'(DataFrame|Series)' object has no attribute 'chi2(_contingency)?'",
      "the test is in scipy.stats, bound as stats: chi2, p, dof, expected = stats.chi2_contingency(table)."),
+    (r"No module named 'lifelines'",
+     "lifelines is not installed here, and nothing can be installed: statsmodels has Kaplan-Meier, "
+     "sf = sm.SurvfuncRight(df['time'], df['event']) (sf.surv_times, sf.surv_prob: the chance to last past each time), "
+     "and the log-rank test, chi2, p = sm.duration.survdiff(df['time'], df['event'], df['group'])."),
+    (r"No module named '(?!lifelines')[\w.]+'",
+     "that library is not installed here, and nothing can be installed: use what is ready, pd, np, stats "
+     "(scipy.stats), sm and smf (statsmodels), sklearn."),
+    (r"Encountered all NA values|attempt to get arg(max|min) of an empty sequence",
+     "nothing was left to pick from: every value was missing or no row passed the filter (a date or number "
+     "that did not parse is NaN; shift/diff/pct_change leave NaN at the start). Check the rows left at each "
+     "step (len(...)), parse dates with their format, and .dropna() before .idxmax()/.idxmin()."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),
