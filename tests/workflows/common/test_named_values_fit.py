@@ -291,3 +291,20 @@ def test_a_share_outside_0_to_100_is_sent_back_as_a_named_value_too():
                             ("What is the smallest number of committees that hold 80 percent of all bills?",
                              "{'committees_for_80pct': 1670}")]:
         assert check(question, shown) is None, (question, shown)
+
+
+def test_idxmin_of_the_label_column_itself_is_sent_back():
+    """``df['msmoke'].idxmin()`` for "at which level of smoking were babies lightest" ranks the
+    labels' text, not the babies' weight (batch J, seen: row 0 stated): sent back with the group
+    way. idxmax of a number column, or of a text column's counts, is left to the other checks."""
+    from dsagent.workflows.common.naming import label_ranked
+
+    cols = {"text_columns": ["msmoke"], "columns": ["msmoke", "bweight"]}
+    code = "result = {'level': df['msmoke'].idxmin(), 'mean': df.groupby('msmoke')['bweight'].mean().min()}"
+    found = result_misfit("At which level of smoking were babies lightest?", code,
+                          {"result_type": "dict", "result_str": "{'level': 0, 'mean': 3105.39}"}, **cols)
+    assert found and "df['msmoke'].idxmin()" in found and "groupby('msmoke')" in found
+    assert label_ranked(ast.parse("r = df.msmoke.idxmax()"), ["msmoke"]) == ("df.msmoke.idxmax()", "msmoke")
+    for fine in ("r = df['bweight'].idxmin()", "r = df['msmoke'].value_counts().idxmax()",
+                 "r = df.groupby('msmoke')['bweight'].mean().idxmin()"):
+        assert label_ranked(ast.parse(fine), ["msmoke"]) is None, fine

@@ -20,8 +20,8 @@ from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
-from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, group_label, group_label_as_row, name_column,
-                                            named_after_which, position_call, time_column)
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, group_label, group_label_as_row, label_ranked,
+                                            name_column, named_after_which, position_call, time_column)
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
                                              counts_with, listed_with, ranged_years, requested_keys,
                                              without_examples)
@@ -61,6 +61,12 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultIsAFigure: `result = {figure}` replaces the answer with a chart. Keep the chart in `fig` "
                 "and the computed answer (the numbers or the name) in `result`.")
     kind, shown = er.get("result_type") or "", er.get("result_str") or ""
+    ranked = label_ranked(tree, text_columns)
+    if ranked:
+        call, column = ranked
+        return (f"ResultDoesNotFitQuestion: `{call}` ranks the text of the labels themselves and gives a row number, "
+                f"not the group the question asks for. Compute the value per group and take the top one, e.g. "
+                f"df.groupby({column!r})['value_col'].mean().{call.rsplit('.', 1)[-1]}.")
     row_by_group = group_label_as_row(tree)
     if row_by_group:
         return (f"ResultDoesNotFitQuestion: `{row_by_group}` looks a row up by the group label that "

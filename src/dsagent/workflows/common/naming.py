@@ -195,3 +195,19 @@ def _assigned_from(expr: ast.AST, tree: ast.AST, test: object) -> bool:
         return False
     return any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
                and test(n.value) for n in ast.walk(tree))  # type: ignore[operator]
+
+
+def label_ranked(tree: ast.AST, text_columns: Iterable[str]) -> tuple[str, str] | None:
+    """The ``df['label'].idxmax()`` / ``idxmin()`` taken of a text column itself, and that column: it
+    ranks the labels' text and gives a row number, where "which label has the lowest value" means the
+    group whose value is lowest (``df.groupby('label')['value'].mean().idxmin()``). None when there is none."""
+    texts = {str(c) for c in text_columns}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("idxmax", "idxmin")):
+            continue
+        column = node.func.value
+        name = (column.slice.value if isinstance(column, ast.Subscript) and isinstance(column.slice, ast.Constant)
+                else column.attr if isinstance(column, ast.Attribute) else None)
+        if isinstance(name, str) and name in texts and isinstance(getattr(column, "value", None), ast.Name):
+            return ast.unparse(node), name
+    return None
