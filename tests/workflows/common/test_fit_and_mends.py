@@ -361,3 +361,24 @@ def test_a_year_that_ends_a_sentence_is_a_year():
     assert YEAR.findall("1977.5 and 1.1977 and 19770") == []
     er = {"result_type": "int", "result_str": "5"}
     assert "1977" in result_misfit("Count the rows of the year 1977.", "result = len(df)", er, columns=["year", "x"])
+
+
+def test_a_year_or_label_that_bounds_describes_or_is_kept_whole_asks_no_filter():
+    """Three shapes that had sent right answers back (batch J, seen): a label that ends a span
+    ("one per quarter from 1960q1 to 1982q4"), a year that names a set of columns ("lw80 is the
+    log wage in 1980" over columns s80, lw80, expr80), and a year said to be used as it is ("the
+    last month (October 2008) holds only part of it and is used as it is")."""
+    er = {"result_type": "int", "result_str": "30"}
+    spans = "The rows run one per quarter from 1960q1 to 1982q4. For every quarter after 1960q1 count the falls."
+    code = "result = int((df['inv'].diff() < 0).sum())"
+    assert result_misfit(spans, code, er, ["1960q1", "1960q2", "1982q4"], columns=["qtr", "inv"]) is None
+    assert "1960q2" in result_misfit("What was inv in 1960q2?", "result = df['inv'].iloc[1]", er, ["1960q1", "1960q2"],
+                                     columns=["qtr", "inv"])
+    wide = "lw80 is the log wage in 1980 and s80 the schooling in 1980. Regress lw80 on s80."
+    columns = ["year", "s", "s80", "lw", "lw80", "expr80"]
+    assert result_misfit(wide, "result = smf.ols('lw80 ~ s80', df).fit().params['s80']", er, columns=columns) is None
+    assert "1980" in result_misfit("How many men were interviewed in 1980?", "result = len(df)", er, columns=["year", "s"])
+    kept = ("Take the mean close per month; the last month (October 2008) holds only part of the month and is used "
+            "as it is. Give the month with the highest mean.")
+    grouped = "result = df.groupby(df['date'].str[:7])['close'].mean().idxmax()"
+    assert result_misfit(kept, grouped, {"result_type": "str", "result_str": "2007-11"}, columns=["date", "close"]) is None

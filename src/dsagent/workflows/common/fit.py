@@ -23,7 +23,7 @@ from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, group_label, group_label_as_row, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
 from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
-                                             counts_with, listed_with, ranged_years, requested_keys,
+                                             bounds, counts_with, listed_with, ranged_years, requested_keys,
                                              without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
@@ -163,6 +163,12 @@ def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
                     "between 0 and 100 %. Count the rows that match and divide by all the rows it is a share of, e.g. "
                     "100 * (df['col'] > value).mean().")
     return None
+
+
+def _names_columns(year: str, columns: list[str]) -> bool:
+    """Do two or more column names end in the year's last two digits (s80, lw80, expr80)? Then "in
+    1980" describes those columns, not rows to keep."""
+    return sum(1 for c in columns if re.search(rf"(?<!\d){year[2:]}$", c)) >= 2
 
 
 _COUNT_ASKED = re.compile(r"\b(how many|number of)\b", re.I)
@@ -311,7 +317,7 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     dated = not names or any(DATED.search(c) for c in names)
     ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
     for year in YEAR.findall(without_examples(question)) if dated else ():  # not a format's example ("like Jan-1-1995")
-        if year not in lowered and year not in spans and not (
+        if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not (
                 len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
             return year
     asked = without_examples(question).lower()
@@ -319,7 +325,8 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     used = [label for label in named if label.lower() in lowered]
     for label in named:
         listed = listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) and (used or _GROUPS.search(code or ""))
-        if label not in used and not included(question, label) and not listed and not counts_with(asked, label, names):
+        if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
+                and not bounds(asked, label.lower())):
             return label
     return None
 

@@ -76,10 +76,22 @@ def span_only_years(text: str) -> set[str]:
 
 def included(text: str, label: str) -> bool:
     """Does ``text`` say that the rows of ``label`` are counted in ("the District of Columbia
-    included", "including Alaska"), not that they are the ones asked about?"""
+    included", "including Alaska", "the last month (October 2008) … is used as it is"), not that
+    they are the ones asked about?"""
     name = re.escape(label)
     return bool(re.search(rf"(?<!\w){name}(?!\w)\W{{0,3}}(?:are\s+|is\s+)?(?:included|too|as well)\b|"
-                          rf"\b(?:including|include|includes)\s+(?:the\s+)?{name}(?!\w)", text or "", re.I))
+                          rf"\b(?:including|include|includes)\s+(?:the\s+)?{name}(?!\w)|"
+                          rf"(?<!\w){name}(?!\w)[^.;:]{{0,80}}?\b(?:is|are)\s+used\s+as\s+(?:it|they)\s+(?:is|are)\b",
+                          text or "", re.I))
+
+
+def bounds(text: str, label: str) -> bool:
+    """Does ``text`` name ``label`` as an end of a span ("from 1960q1 to 1982q4", "every quarter
+    after 1960q1"), not as the one value to keep? The labels' own ``ranged_years``."""
+    name = re.escape(label)
+    return bool(re.search(rf"\b(?:from|since|after|before|until|till|through|between)\s+(?:the\s+)?{name}(?!\w)|"
+                          rf"(?<!\w){name}\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*\w|"
+                          rf"\w\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*{name}(?!\w)", text or "", re.I))
 
 
 _EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+\S+", re.I)
