@@ -15,16 +15,16 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.fit_named import named_misfit, named_values
-from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
 from dsagent.workflows.common.fit_cycle import cycle_misfit
+from dsagent.workflows.common.fit_named import named_misfit
+from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
+from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
-from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, group_label, group_label_as_row, label_ranked,
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
-from dsagent.workflows.common.wording import (AGGREGATE, CHANGE, HIGH, LOW, SHARE_OF, WHICH, WHICH_OPENS, YEAR, excluded, included,
-                                             bounds, counts_with, listed_with, ranged_years, requested_keys,
-                                             without_examples)
+from dsagent.workflows.common.wording import (AGGREGATE, HIGH, LOW, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded,
+                                             included, listed_with, ranged_years, requested_keys, without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -79,7 +79,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     if named:
         return named
     one = asks_one_value(question)
-    impossible = _impossible(question, kind, shown, one or bool(requested_keys(question))) or _counted(question, code, columns, text_columns) or _self_grouped(code)
+    impossible = impossible_result(question, kind, shown, one or bool(requested_keys(question))) or _counted(question, code, columns, text_columns) or _self_grouped(code)
     if impossible:
         return impossible
     invented = unnamed_year(question, tree)
@@ -138,66 +138,10 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
 
 
 _GROUPS = re.compile(r"\.(groupby|value_counts|pivot_table|crosstab)\(|pd\.crosstab\(")
-_EMPTY = re.compile(r"^(None|nan|NaN|NaT|<NA>|Series\(\[\],.*|Empty DataFrame\b.*)$", re.S)
-
-
-def _impossible(question: str, kind: str, shown: str, one: bool) -> str | None:
-    """A result no answer to the question can be: nothing (None, NaN, an empty table) where one
-    value was asked, or a share of the rows outside 0–100 %."""
-    text = shown.strip()
-    if kind == "str" and QUERY.match(text):
-        return ("ResultIsQueryText: `result` is the text of a SQL query, not its answer. Run the query and keep what it "
-                "returns: result = sql(query), then reduce that frame to the value the question asks for.")
-    if one and not text and not kind:
-        return ("ResultIsEmpty: the code stored no `result` (a chart alone, or values only printed). Compute the answer "
-                "the question asks for and store it in `result`.")
-    if one and _EMPTY.match(text):
-        return (f"ResultIsEmpty: `result` is {text.splitlines()[0][:40]}: it was computed from no rows (a filter "
-                "value not written as in DATA, or a column with no values there). Check each filter value against DATA's "
-                "values, then compute the answer again.")
-    if not SHARE_OF.search(question or "") or CHANGE.search(question or ""):
-        return None
-    for name, value in _shares(kind, text, lone=not _COUNT_ASKED.search(question or "")):
-        if not 0 <= value <= 100:
-            return (f"ResultOutOfRange: the question asks for a share, but `{name}` is {value:g}; a share of the rows is "
-                    "between 0 and 100 %. Count the rows that match and divide by all the rows it is a share of, e.g. "
-                    "100 * (df['col'] > value).mean().")
-    return None
-
-
 def _names_columns(year: str, columns: list[str]) -> bool:
     """Do two or more column names end in the year's last two digits (s80, lw80, expr80)? Then "in
     1980" describes those columns, not rows to keep."""
     return sum(1 for c in columns if re.search(rf"(?<!\d){year[2:]}$", c)) >= 2
-
-
-_COUNT_ASKED = re.compile(r"\b(how many|number of)\b", re.I)
-"""A count asked ("the smallest number of committees that hold 80 percent of …"): its one value is no share."""
-_SHARE_KEY = re.compile(r"pct|percent|share|proportion|fraction", re.I)
-
-
-def _shares(kind: str, text: str, lone: bool = True) -> list[tuple[str, float]]:
-    """The numbers of a result that are the share a question asks: a lone number or a dict's one
-    named value (unless not ``lone``: the question asks a count too), and the named values whose
-    keys say share or percent."""
-    if kind in _NUMBER_KINDS and lone:
-        try:
-            return [("result", float(text.replace(",", "")))]
-        except ValueError:
-            return []
-    values = named_values(text) if kind == "dict" else None
-    if not values:
-        return []
-    picked = values if len(values) == 1 and lone else {k: v for k, v in values.items() if len(values) > 1 and _SHARE_KEY.search(k)}
-    found = []
-    for key, node in picked.items():
-        try:
-            value = ast.literal_eval(node)
-        except (ValueError, TypeError, SyntaxError):
-            continue
-        if type(value) in (int, float):
-            found.append((f"result[{key!r}]", float(value)))
-    return found
 
 
 def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str]) -> str | None:
@@ -230,7 +174,6 @@ def _self_grouped(code: str) -> str | None:
             "df[['col_a', 'col_b']].mean().idxmax(); to compare groups, group by another column.")
 
 
-_NUMBER_KINDS = {"int", "float", "int64", "float64", "int32", "float32"}
 _FIRST_ROW = re.compile(r"^result\s*=\s*(.+?(?:\.iloc\[0\]|\.values\[0\]|\.iat\[0\]))\s*$", re.M)
 
 
