@@ -123,6 +123,18 @@ def test_a_fix_that_repeats_the_failed_code_twice_gets_the_first_prompt_again(sc
     assert session.model.history[4] == session.model.history[1]
     assert result.result_str == str(pd.read_csv(sales_csv)["units"].sum()) and session.model.remaining == 0
 
+def test_a_retry_reads_the_data_as_loaded_not_as_a_failed_attempt_left_it(script_file, sales_csv):
+    """Attempt 1 keeps a subset (``df = df[...]``) and then fails; attempt 2 counts the rows of
+    ``df``: every attempt is a whole program written for the data its profile describes, so it
+    gets the data as loaded again (batch J, seen: a retry counted 30 falls on a frame an earlier
+    attempt had cut, 31 on the table)."""
+    spec = script_file([PLAN_NO_EVAL, "df = df[df['units'] > 20]\nresult = df['Units'].sum()",
+                        "result = len(df)", "There are 40 rows."])
+    result, _ = ask(spec, [sales_csv], "How many rows?")
+    assert route(result.run_id) == [("plan", "ok"), ("code", "failed"), ("code", "ok"), ("explain", "ok")]
+    assert result.result_str == str(len(pd.read_csv(sales_csv)))
+
+
 def test_conceptual_question_explains_only(script_file, sales_csv):
     spec = script_file([PLAN_CONCEPT, "A p-value is the probability ..."])
     result, session = ask(spec, [sales_csv], "What is a p-value?")

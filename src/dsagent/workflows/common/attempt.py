@@ -64,14 +64,19 @@ class Attempt:
 
 
 def attempt_code(ctx: "RunContext", question: str, code: str, *, check: Callable[[str], str | None] | None = None,
-                 options: Mapping[str, Any] | None = None, record: bool = True) -> Attempt:
+                 options: Mapping[str, Any] | None = None, record: bool = True, fresh: bool = False) -> Attempt:
     """Mend, run, fit-check and mend a misfit of ``code`` written for ``question`` (see the module).
 
     ``check``: the workflow's own test of the mended code before it runs (react's library
     allow-list), returning an error to refuse it; ``options`` go to the sandbox run (react's
     ``allowed_imports``); ``record``: record the run's figures in the run log (react keeps only
-    some and records those itself).
+    some and records those itself); ``fresh``: the code is a whole program written anew (quick's
+    and robust's retries), so ``df`` and ``datasets`` are the data as loaded again, not as an
+    earlier attempt left them (``df = df[...]`` in a failed attempt silently cut the next one's
+    rows). React's steps build on each other and keep what earlier steps bound.
     """
+    if fresh:
+        options = {**dict(options or {}), "fresh_data": True}
     from dsagent.sandbox.base import CodeRun
 
     facts = run_facts(ctx)

@@ -133,7 +133,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
                 code, resampled = write_code(ctx, fix, rejected, fresh)
             if resampled:
                 step["detail"] = "resampled a repeated code; "
-            tried = attempt_code(ctx, state["question"], code)
+            tried = attempt_code(ctx, state["question"], code, fresh=attempt > 1)  # a retry: the data as loaded
             code, run, misfit = tried.code, tried.run, tried.misfit
             step["detail"] = step.get("detail", "") + tried.detail
             update: dict[str, Any] = {"code": code, "attempts": attempt, "execution_success": run.success}

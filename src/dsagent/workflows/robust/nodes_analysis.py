@@ -113,7 +113,7 @@ def make_analysis_nodes(ctx: RunContext) -> dict[str, Node]:
                 code, resampled = write_code(ctx, messages, rejected, first if again else None)
             if resampled:
                 step["detail"] = step.get("detail", "") + "resampled a repeated code; "
-            tried = attempt_code(ctx, state["question"], code)
+            tried = attempt_code(ctx, state["question"], code, fresh=bool(retry or rewrite))  # a retry: the data as loaded
             code = tried.code
             step["detail"] += tried.detail
             success = tried.outcome(last=attempt >= max_attempts) == "success"
