@@ -279,7 +279,8 @@ def test_a_share_outside_0_to_100_is_sent_back_as_a_named_value_too():
     def check(question: str, shown: str) -> str | None:
         return result_misfit(question, f"result = {shown}", {"result_type": "dict", "result_str": shown}, **cols)
 
-    found = check("What share of the women did not see a doctor?", "{'women_no_visit_pct': 674.3}")
+    found = check("What share of the women did not see a doctor?\ndocvis is the number of doctor visits in the year.",
+                  "{'women_no_visit_pct': 674.3}")
     assert found and "ResultOutOfRange" in found and "674.3" in found
     assert check("What share of the women did not see a doctor, and how many were there?",
                  "{'no_visit_share': 112.0, 'women': 674}")

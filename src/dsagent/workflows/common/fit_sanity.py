@@ -41,8 +41,10 @@ def impossible_result(question: str, kind: str, shown: str, one: bool) -> str | 
     return None
 
 
-_COUNT_ASKED = re.compile(r"\b(how many|number of)\b", re.I)
-"""A count asked ("the smallest number of committees that hold 80 percent of …"): its one value is no share."""
+_COUNT_ASKED = re.compile(r"^\W*(?:how many|what\s+(?:is|was)\s+the\s+(?:\w+\s+)?number of)\b", re.I)
+"""A question that opens by asking a count ("What is the smallest number of committees that hold 80
+percent of …"): its one value is no share. A count named later ("docvis is the number of visits")
+is not the ask."""
 _SHARE_KEY = re.compile(r"pct|percent|share|proportion|fraction", re.I)
 
 
