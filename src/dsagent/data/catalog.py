@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from dsagent.errors import UserError
 
 if TYPE_CHECKING:
     from dsagent.data.bigfile import BigFile
+    from dsagent.data.timeline import Timeline
 
 DatasetInput = str | PathLike | pd.DataFrame
 
@@ -53,6 +55,17 @@ class Dataset:
     @property
     def shape(self) -> tuple[int, int]:
         return self.rows, self.frame.shape[1]
+
+    @cached_property
+    def timeline(self) -> "Timeline | None":
+        """The table's date column and what its dates say (``data.timeline``), read once: the
+        profile, the mends and the sanity checks all ask. None for a database table or a big file
+        (``frame`` holds only their first rows) and for a table without dates."""
+        if self.table is not None or self.big is not None:
+            return None
+        from dsagent.data.timeline import timeline
+
+        return timeline(self.frame)
 
 
 def slugify(text: str, fallback: str = "data") -> str:

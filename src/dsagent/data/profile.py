@@ -86,7 +86,7 @@ def profile_dataset(
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
     if ds.big is None and ds.table is None:  # the whole table is in the frame
         try:
-            header += "".join(f"\n{note}" for note in shape_notes(frame))
+            header += "".join(f"\n{note}" for note in shape_notes(frame, ds.timeline))
         except Exception:  # noqa: BLE001 - a note is a hint: a table it cannot read is profiled without one
             pass
 

@@ -5,6 +5,8 @@ A small model reads a column list and assumes one row per entity, in time order.
   years): a question "per traveller" must compare that traveller's rows, not pick a row;
 - **indicator columns**, one category written as several adjacent 0/1 columns of which at most one
   is 1 on a row (health coded as ``good``, ``fair``, ``poor``; a row with none is the left-out one);
+- **period labels** as statistics packages print them ('1960q1', '1972m1'), which pandas does not
+  read as dates without being told how (``data.timeline``);
 - rows **newest first** (a price history exported latest day on top): "from the first to the last
   day" read off the rows runs backwards.
 All are found by code from the values, never from a name the table is known by. Columns are read
@@ -17,6 +19,8 @@ import re
 from itertools import combinations
 from typing import Any
 
+from dsagent.data.timeline import PERIOD_PARSE, TIME_NAME, Timeline, timeline
+
 MAX_ROWS = 1_000_000
 """Above this many rows no note is looked for (the profile stays fast)."""
 MAX_COLUMNS = 80
@@ -25,8 +29,6 @@ _MAX_KEY_COLUMNS = 12
 _MIN_SHARE = 0.01
 """Each indicator is 1 on at least this share of the rows, and the run on ten times that:
 rare flags that never meet by chance are not a category."""
-TIME_NAME = re.compile(r"year|month|quarter|date|day|week|period|time|hour", re.I)
-"""A column name that says it holds dates or times (or years, months, quarters)."""
 
 
 def _timelike(column: Any, name: str) -> bool:
@@ -94,49 +96,22 @@ def _indicator_runs(frame: Any) -> list[list[str]]:
     return runs
 
 
-_MAX_PARSED = 200_000
-"""Text dates are parsed to find their order only in tables up to this many rows."""
-
-
-def newest_first(frame: Any) -> str | None:
-    """A date column (dates, or text a date-like name holds, ``19-Sep-03``) whose rows run from the
-    latest date to the earliest: its name. A first or last row, a change from first to last or a
-    moving window over the rows then runs backwards in time unless the rows are sorted first. None
-    for a table too small or too big to look at."""
-    import warnings
-
-    import pandas as pd
-
-    if frame is None or not 8 <= len(frame) <= MAX_ROWS:
-        return None
-
-    for i in range(frame.shape[1]):
-        column, name = frame.iloc[:, i], str(frame.columns[i])
-        if column.dtype.kind == "M":
-            dates = column
-        elif column.dtype.kind == "O" or str(column.dtype).startswith("str"):
-            if not TIME_NAME.search(name) or len(frame) > _MAX_PARSED:
-                continue
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                dates = pd.to_datetime(column, errors="coerce", format="mixed")
-            if dates.notna().mean() < 0.95:
-                continue
-        else:
-            continue
-        dates = dates.dropna()
-        if len(dates) >= 8 and dates.is_monotonic_decreasing and dates.iloc[0] > dates.iloc[-1]:
-            return name
-    return None
+def newest_first(frame: Any, line: Timeline | None = None) -> str | None:
+    """The date column of ``frame`` (``line``, its timeline, when already read) when its rows run
+    from the latest date to the earliest: a first or last row, a change from first to last or a
+    moving window over the rows then runs backwards in time unless the rows are sorted first."""
+    line = timeline(frame) if line is None else line
+    return line.column if line is not None and line.newest_first else None
 
 
 def _listed(names: list[str]) -> str:
     return ", ".join(names) if len(names) <= 6 else f"{names[0]} … {names[-1]} ({len(names)} columns)"
 
 
-def shape_notes(frame: Any) -> list[str]:
-    """Lines that say what the rows of ``frame`` are (a long table's two keys, indicator columns); []
-    for a table of no such shape, or too big to look at."""
+def shape_notes(frame: Any, line: Timeline | None = None) -> list[str]:
+    """Lines that say what the rows of ``frame`` are (a long table's two keys, period labels, rows
+    newest first, indicator columns); [] for a table of no such shape, or too big to look at.
+    ``line``: the frame's timeline when already read (``Dataset.timeline``)."""
     if frame is None or len(frame) < 8 or len(frame) > MAX_ROWS or frame.shape[1] > MAX_COLUMNS:
         return []
     notes = []
@@ -145,7 +120,12 @@ def shape_notes(frame: Any) -> list[str]:
         entity, other, n_entity, n_other = grid
         notes.append(f"a long table: one row per ({entity}, {other}) pair, {n_entity} x {n_other}; a question per {entity} "
                      f"compares its {n_other} rows (df.pivot(index={entity!r}, columns={other!r}, values=...))")
-    newest = newest_first(frame)
+    line = timeline(frame) if line is None else line
+    if line is not None and line.labels:
+        parse = PERIOD_PARSE[line.labels].format(s=f"df[{line.column!r}]")
+        notes.append(f"{line.column} holds {line.labels}s written as text like {frame[line.column].dropna().iloc[0]!r}: "
+                     f"as dates, {parse}")
+    newest = newest_first(frame, line)
     if newest:
         notes.append(f"rows run from the latest {newest} to the earliest: sort by {newest} (as dates) before taking a first "
                      f"or last row, a change over time or a moving window")

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_named import named_misfit
 from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
-from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result
+from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
-from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, label_ranked,
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
 from dsagent.workflows.common.wording import (AGGREGATE, HIGH, LOW, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded,
                                              included, listed_with, ranged_years, requested_keys, without_examples)
@@ -43,13 +43,14 @@ def asks_one_value(question: str) -> bool:
 
 
 def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = (),
-                  text_columns: Iterable[str] = (), columns: Iterable[str] = ()) -> str | None:
+                  text_columns: Iterable[str] = (), columns: Iterable[str] = (), periods: Mapping[str, int] | None = None) -> str | None:
     """Why a successful run's ``result`` does not answer ``question``, said for the code step; else None.
 
     ``labels``: the data's text values (grounding.data_labels), to check that a group the question
     names is used by the code; ``text_columns``: the names of the data's text columns, to say which
     one holds the name a "which …" question asks for; ``columns``: every column name, to see a
-    number column the question aggregates that the code only counted.
+    number column the question aggregates that the code only counted; ``periods``: the distinct
+    calendar periods the data covers (``MendFacts.periods``), to see a count of months that counted rows.
     """
     er = execution_result or {}
     try:
@@ -79,7 +80,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     if named:
         return named
     one = asks_one_value(question)
-    impossible = impossible_result(question, kind, shown, one or bool(requested_keys(question))) or _counted(question, code, columns, text_columns) or _self_grouped(code)
+    impossible = (impossible_result(question, kind, shown, one or bool(requested_keys(question)))
+                  or _counted(question, code, columns, text_columns) or _self_grouped(code)
+                  or period_count_misfit(question, code, kind, shown, periods or {}))
     if impossible:
         return impossible
     invented = unnamed_year(question, tree)
@@ -137,7 +140,6 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
-_GROUPS = re.compile(r"\.(groupby|value_counts|pivot_table|crosstab)\(|pd\.crosstab\(")
 def _names_columns(year: str, columns: list[str]) -> bool:
     """Do two or more column names end in the year's last two digits (s80, lw80, expr80)? Then "in
     1980" describes those columns, not rows to keep."""
@@ -267,7 +269,7 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     named = [label for label in labels if len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked)]
     used = [label for label in named if label.lower() in lowered]
     for label in named:
-        listed = listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) and (used or _GROUPS.search(code or ""))
+        listed = listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) and (used or groups_rows(code))
         if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
                 and not bounds(asked, label.lower())):
             return label

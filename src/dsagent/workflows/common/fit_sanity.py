@@ -1,12 +1,15 @@
 """Results no answer can be (sanity by code, part of ``common.fit.result_misfit``): nothing where one
 value was asked (None, NaN, an empty table, no ``result`` at all), the text of a SQL query, and a
-share of the rows outside 0–100 %, as a lone number or as a named value. A small model states such
-results with confidence ("674.3 % of the women"), and a check written the same way agrees with it."""
+share of the rows outside 0–100 %, as a lone number or as a named value, and a count of calendar
+periods that the data cannot hold (:func:`period_count_misfit`). A small model states such results
+with confidence ("674.3 % of the women", "72 months" of a table of 50 months), and a check written
+the same way agrees with it."""
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 
 from dsagent.workflows.common.fit_named import named_values
 from dsagent.workflows.common.naming import QUERY
@@ -70,3 +73,48 @@ def _shares(kind: str, text: str, lone: bool = True) -> list[tuple[str, float]]:
         if type(value) in (int, float):
             found.append((f"result[{key!r}]", float(value)))
     return found
+
+
+_PERIOD_COUNT = re.compile(r"\b(?:how many|number of)\s+(?:distinct |different |calendar |separate |full |complete |unique |"
+                           r"individual |trading |business |whole )?(year|quarter|month|week|day)s\b(?!\s+(?:of|old|long|apart|"
+                           r"later|earlier|ago|after|before|between|since|until|to|from|in a row))", re.I)
+"""A question that asks a count of calendar periods ("how many months had …"), not a length of time
+("how many days between …", "how many years of schooling")."""
+_SPAN = re.compile(r"\b((?:average|mean|median|typical)\s+(?:number|count)|between|since|until|elapsed|duration|span|longest|shortest|age|apart|"
+                   r"consecutive|in a row|streak|per)\b", re.I)
+_PERIOD_WORDS = {
+    "year": r"year|%Y|\[:4\]|'(?:Y|YE|YS|A|AS)'",
+    "quarter": r"quarter|'(?:Q|QE|QS)'",
+    "month": r"month|%m|%b|%B|\[:7\]|'(?:M|ME|MS)'",
+    "week": r"week|isocalendar|%W|%U|%V|'W(?:-\w+)?'",
+}
+"""How code that counts a kind of period names it (besides a resample, a period or a grouper)."""
+_BY_PERIOD = re.compile(r"resample|to_period|Grouper|asfreq|PeriodIndex|freq\s*=")
+
+
+def period_count_misfit(question: str, code: str, kind: str, shown: str, periods: Mapping[str, int]) -> str | None:
+    """A count of calendar periods the question asks for ("how many months …") that cannot be
+    one: more than the distinct periods the data covers (``periods``: ``MendFacts.periods``, e.g.
+    72 "months" of a daily table of 50 months: its rows were counted), or computed by code that
+    never names that period on a table whose rows are finer (days counted as months)."""
+    asked = _PERIOD_COUNT.search(question or "")
+    if not asked or not periods or _SPAN.search(question):
+        return None
+    unit = asked.group(1).lower()
+    if unit not in periods:
+        return None
+    found = _shares(kind, shown)
+    value = found[0][1] if len(found) == 1 else None
+    if value is None or value != int(value) or value < 0:
+        return None
+    covered = periods[unit]
+    if value > covered:
+        return (f"ResultOutOfRange: the question counts {unit}s, but `{found[0][0]}` is {value:g} and the data covers only "
+                f"{covered} calendar {unit}s: the code counted rows. Count the {unit}s that match: reduce the rows to one "
+                f"value per {unit} first (e.g. df.resample on the dates, or a groupby on the {unit}), then count those.")
+    finer = periods.get("day", 0) > covered
+    if unit != "day" and finer and not _BY_PERIOD.search(code) and not re.search(_PERIOD_WORDS[unit], code, re.I):
+        return (f"ResultDoesNotFitQuestion: the question counts {unit}s, but the rows are finer than {unit}s and the code "
+                f"never groups them by {unit}, so it counted rows. Reduce the rows to one value per {unit} first (a resample "
+                f"or a groupby on the {unit} of the dates), then count the {unit}s that match.")
+    return None

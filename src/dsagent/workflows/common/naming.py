@@ -17,8 +17,12 @@ FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\
 """The calls that make a chart (``px.bar``, ``go.Figure``, ``df.plot``)."""
 FIGURE_NAMES = {"fig", "figure", "chart", "plot"}
 _POSITION_CALLS = {"idxmax", "idxmin", "argmax", "argmin"}
-_LABEL_CHAINS = {"groupby", "value_counts", "set_index", "pivot", "pivot_table", "crosstab", "T", "transpose", "agg",
-                 "sum", "mean", "median", "count", "size", "max", "min", "std", "nunique", "resample"}
+_AGGREGATES = {"sum", "mean", "median", "count", "size", "max", "min", "std", "var", "nunique", "agg", "aggregate",
+               "first", "last", "prod"}
+GROUPING = {"groupby", "resample", "pivot_table", "crosstab", "value_counts"}
+"""The calls that turn rows into groups (``pd.crosstab`` and ``df.groupby`` alike)."""
+_LABEL_CHAINS = GROUPING | _AGGREGATES | {"set_index", "pivot", "T", "transpose"}
+"""Calls after which a frame's or series' labels are names (groups, an index set), not row numbers."""
 
 
 def position_call(tree: ast.AST) -> str | None:
@@ -146,11 +150,6 @@ def key_column(key: str, columns: Iterable[str], whole: bool = False) -> str | N
     return column_among([key, key.replace("_", " "), words[-1] if words else None], list(columns))
 
 
-_AGGREGATES = {"sum", "mean", "median", "count", "size", "max", "min", "std", "var", "nunique", "agg", "aggregate",
-               "first", "last", "prod"}
-_GROUPING = {"groupby", "resample", "pivot_table", "crosstab"}
-
-
 def group_label_as_row(tree: ast.AST) -> str | None:
     """The ``frame.loc[…]`` that looks a row up by the label ``.idxmax()`` gives over grouped and
     aggregated values (``df.loc[s.groupby(m).mean().idxmax(), 'DATE']``, ``value_counts().idxmax()``):
@@ -186,7 +185,15 @@ def _aggregated(expr: ast.AST) -> bool:
 
 
 def _grouped(expr: ast.AST) -> bool:
-    return any(isinstance(n, ast.Attribute) and n.attr in _GROUPING | {"value_counts"} for n in ast.walk(expr))
+    return any(isinstance(n, ast.Attribute) and n.attr in GROUPING for n in ast.walk(expr))
+
+
+def groups_rows(code: str) -> bool:
+    """Does ``code`` group its rows anywhere (:data:`GROUPING`)? False for code that does not parse."""
+    try:
+        return _grouped(ast.parse(code or ""))
+    except SyntaxError:
+        return False
 
 
 def _assigned_from(expr: ast.AST, tree: ast.AST, test: object) -> bool:

@@ -544,3 +544,28 @@ def test_a_date_part_of_one_value_of_dates_written_as_text_parses_that_value():
     for kept in ("x = df['DATE'].year\n", "x = df['starts'].iloc[0].real\n", "x = df['starts'].idxmax().strftime('%Y')\n",
                  "x = pd.to_datetime(df['DATE']).dt.year\n"):
         assert mend_before_run(kept, facts)[0] == kept, kept
+
+
+def test_month_labels_are_read_with_their_format():
+    """'1972m1' (a month as statistics packages print it) fails in ``pd.to_datetime`` without a
+    format: the call is given ``format='%Ym%m'``, for a column and for one value. A call with its
+    own format, on labels the code rewrites first, or on another column is left alone."""
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.facts import mend_facts
+
+    frame = pd.DataFrame({"month": [f"{y}m{m}" for y in (1972, 1973) for m in range(1, 13)], "sales": range(24)})
+    facts = mend_facts({"m": frame})
+    assert facts.period_labels == {"month": "month"} and facts.periods["month"] == 24
+    code = ("df = datasets['m']\ndf['when'] = pd.to_datetime(df['month'])\nfirst = pd.to_datetime(df.loc[0, 'month'])\n"
+            "result = int(df.groupby(df['when'].dt.year)['sales'].sum().idxmax())\n")
+    mended, labels = mend_before_run(code, facts)
+    assert labels == ["period labels read with their format"] and mended.count("format='%Ym%m'") == 2
+    ns = {"datasets": {"m": frame}, "pd": pd}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == 1973 and ns["first"] == pd.Timestamp("1972-01-01")
+    with pytest.raises(ValueError):
+        exec(code, {"datasets": {"m": frame}, "pd": pd})  # noqa: S102 - the mend is needed
+    for kept in ("x = pd.to_datetime(df['month'], format='%Ym%m')\n", "x = pd.to_datetime(df['month'].str.replace('m', '-'))\n",
+                 "x = pd.to_datetime(df['sales'])\n"):
+        assert mend_before_run(kept, facts)[0] == kept

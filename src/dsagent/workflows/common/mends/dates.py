@@ -1,6 +1,6 @@
 """Before the run: a bound written as a day that misses that day's rows, ``.dt`` on dates written
-as text and a date part of one such value, a sort on such dates, and rows listed newest first read
-in their order (mends of ``BEFORE_RUN``, kept here so ``before_run`` stays small)."""
+as text and a date part of one such value, a sort on such dates, period labels read without their
+format, and rows listed newest first read in their order (mends of ``BEFORE_RUN``, kept here so ``before_run`` stays small)."""
 
 from __future__ import annotations
 
@@ -142,3 +142,31 @@ def mend_time_order(code: str, facts: MendFacts | None = None) -> str:
         lines[after - 1] += "\n"
     lines.insert(after, line)
     return "".join(lines)
+
+
+def mend_period_format(code: str, facts: MendFacts | None = None) -> str:
+    """``pd.to_datetime(df['month'])`` on month labels as statistics packages print them ('1972m1')
+    fails, "minute must be in 0..59", and a retry told so rarely finds the format: it is given
+    ``format='%Ym%m'`` (``MendFacts.period_labels``). A call with its own format, or on labels the
+    code rewrites first, is left alone.
+    Quarter labels ('1960q1') pandas still reads."""
+    if facts is None or not facts.period_labels:
+        return code
+    from dsagent.data.timeline import PERIOD_FORMATS
+
+    quoted = {kind: {repr(c) for c, k in facts.period_labels.items() if k == kind} | {f'"{c}"' for c, k in facts.period_labels.items() if k == kind}
+              for kind in PERIOD_FORMATS}
+
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.Call) and ast.unparse(node.func) in ("pd.to_datetime", "pandas.to_datetime") and node.args
+                and not any(k.arg == "format" for k in node.keywords)):
+            return None
+        if any(isinstance(n, ast.Call) for n in ast.walk(node.args[0])):
+            return None  # the code rewrites the labels first ('.str.replace'): its own reading
+        first = ast.unparse(node.args[0])
+        kind = next((k for k, names in quoted.items() if any(q in first for q in names)), None)
+        if kind is None:
+            return None
+        return node, ast.unparse(node)[:-1] + f", format={PERIOD_FORMATS[kind]!r})"
+
+    return mend_nodes(code, edit)

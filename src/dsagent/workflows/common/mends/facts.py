@@ -33,7 +33,12 @@ class MendFacts:
     a CSV gives them as text, so ``.dt`` on them fails until they are parsed."""
     newest_first: str | None = None
     """The date column of the one dataset when its rows run from the latest date to the earliest
-    (``data.shape.newest_first``): code that reads the rows' order reads it backwards in time."""
+    (``data.timeline``): code that reads the rows' order reads it backwards in time."""
+    periods: dict[str, int] = field(default_factory=dict)
+    """The distinct calendar "year", "quarter", "month", "week", "day" the one dataset's dates cover
+    (``data.timeline``; empty for more than one dataset): a count of months above it counted rows."""
+    period_labels: dict[str, str] = field(default_factory=dict)
+    """Text columns of period labels ('1960q1', '1972m1') -> "quarter" or "month"."""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
@@ -41,10 +46,14 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
     facts = MendFacts(single_frame=len(datasets) == 1)
     facts.database = any(getattr(ds, "table", None) is not None for ds in datasets.values())
     if facts.single_frame:
-        from dsagent.data.shape import newest_first
-
         only = next(iter(datasets.values()), None)
-        facts.newest_first = newest_first(getattr(only, "frame", only))
+        line = dataset_timeline(only)
+        facts.newest_first = line.column if line is not None and line.newest_first else None
+        facts.periods = dict(line.periods) if line is not None else {}
+    for ds in datasets.values():
+        line = dataset_timeline(ds)
+        if line is not None and line.labels:
+            facts.period_labels[line.column] = line.labels
     for ds in datasets.values():
         frame = getattr(ds, "frame", ds)
         for name, dtype in getattr(frame, "dtypes", {}).items():
@@ -79,6 +88,15 @@ def _dates_written(column: Any) -> bool:
     if not values or not all(_DATE_LIKE.fullmatch(v) for v in values):
         return False
     return bool(pd.to_datetime(pd.Series(values), errors="coerce", format="mixed").notna().all())
+
+
+def dataset_timeline(ds: Any) -> Any:
+    """A dataset's timeline (read once on a Dataset), or a DataFrame's."""
+    if ds is None or hasattr(ds, "timeline"):
+        return getattr(ds, "timeline", None)
+    from dsagent.data.timeline import timeline
+
+    return timeline(ds)
 
 
 def run_facts(ctx: Any) -> MendFacts:
