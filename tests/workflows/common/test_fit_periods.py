@@ -45,3 +45,40 @@ def test_the_code_step_sends_it_back_through_result_misfit():
     assert found and "ResultOutOfRange" in found
     assert result_misfit("How many months had a mean close above 600?", COUNTED, {"result_type": "int", "result_str": "72"},
                          text_columns=["Date"], columns=["Date", "Close"]) is None
+
+
+QUARTERS = "result = round(100 * (df[df['qtr'] == '1980q1']['c'].sum() / df[df['qtr'] == '1970q1']['c'].sum() - 1), 2)\n"
+
+
+def test_one_quarter_read_for_a_year_the_question_names_is_sent_back():
+    """"From 1970 to 1980" of a quarterly table read off the first quarters (batch J, seen: verified
+    wrong). A question that names the quarter or month itself is left alone."""
+    cols = {"text_columns": ["qtr"], "columns": ["qtr", "c"]}
+    ran = {"result_type": "float", "result_str": "133.94"}
+    found = result_misfit("By what percentage did consumption grow from 1970 to 1980?", QUARTERS, ran, **cols)
+    assert found and "names the year 1980 as a whole" in found or "names the year 1970 as a whole" in found
+    for named in ("By what percentage did consumption grow from 1970q1 to 1980q1?",
+                  "By what percentage did consumption grow from Q1 1970 to Q1 1980?",
+                  "By what percentage did consumption grow from the first quarter of 1970 to the first quarter of 1980?",
+                  "How much did consumption grow from March 1970 to March 1980?"):
+        assert result_misfit(named, QUARTERS.replace("q1", "q1"), ran, **cols) is None or "as a whole" not in (
+            result_misfit(named, QUARTERS, ran, **cols) or ""), named
+    months = "result = df.loc[df['date'] == '2001-03', 'sales'].iloc[0]\n"
+    assert "as a whole" in (result_misfit("What were sales in 2001?", months, ran, text_columns=["date"], columns=["date", "sales"]) or "")
+    assert "as a whole" not in (result_misfit("What were sales in March 2001?", months, ran, text_columns=["date"],
+                                              columns=["date", "sales"]) or "")
+
+
+def test_a_column_that_is_one_number_for_the_whole_table_then_grouped_is_sent_back():
+    """``df['r'] = 1 - df['a'].sum() / df['b'].sum()`` then a groupby: every group gets the same
+    value (batch J, seen: a year of peak saving answered with the first year, verified)."""
+    cols = {"text_columns": ["qtr"], "columns": ["qtr", "inc", "consump"]}
+    ran = {"result_type": "dict", "result_str": "{'peak_year': 1960}"}
+    code = ("df['ratio'] = 100 * (1 - df['consump'].sum() / df['inc'].sum())\n"
+            "result = {'peak_year': int(df.groupby(df['qtr'].str[:4])['ratio'].mean().idxmax())}\n")
+    found = result_misfit("In which year did households save the largest share of their income?", code, ran, **cols)
+    assert found and "one number for the whole table" in found
+    for fine in ("df['share'] = df['consump'] / df['consump'].sum()\nresult = df.groupby('qtr')['share'].sum().idxmax()\n",
+                 "df['z'] = (df['inc'] - df['inc'].mean()) / df['inc'].std()\nresult = df.groupby('qtr')['z'].mean().idxmax()\n",
+                 "total = df['inc'].sum()\nresult = {'peak_year': 1960}\n"):
+        assert "whole table" not in (result_misfit("In which year did households save the most?", fine, ran, **cols) or ""), fine

@@ -309,3 +309,16 @@ def test_idxmin_of_the_label_column_itself_is_sent_back():
     for fine in ("r = df['bweight'].idxmin()", "r = df['msmoke'].value_counts().idxmax()",
                  "r = df.groupby('msmoke')['bweight'].mean().idxmin()"):
         assert label_ranked(ast.parse(fine), ["msmoke"]) is None, fine
+
+
+def test_a_year_asked_beside_a_share_is_no_share():
+    """"In which year did households save the largest share of their income?" asks a year: 1975 is
+    no share out of range (a false positive found while testing the whole-table check). A value
+    whose key says share is still read."""
+    cols = {"text_columns": ["qtr"], "columns": ["qtr", "inc"]}
+    question = "In which year did households save the largest share of their income?"
+    code = "result = {'peak_year': 1975}"
+    assert result_misfit(question, code, {"result_type": "dict", "result_str": "{'peak_year': 1975}"}, **cols) is None
+    shown = "{'peak_year': 1975, 'saving_pct': 340.0}"
+    found = result_misfit(question, f"result = {shown}", {"result_type": "dict", "result_str": shown}, **cols)
+    assert found and "ResultOutOfRange" in found and "saving_pct" in found

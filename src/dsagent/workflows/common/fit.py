@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, unnamed_year
+from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, part_of_year, unnamed_year, whole_table_column
 from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
@@ -90,6 +90,16 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` filters the rows on a year the question does not ask "
                 "about (it never names it, or names it only as an end of the span it asks about as a whole). Use the rows "
                 "the question asks about: all of them unless it names one year or period.")
+    part = part_of_year(question, tree)
+    if part is not None:
+        return (f"ResultDoesNotFitQuestion: the question names the year {part[1]} as a whole, but `{ast.unparse(part[0])}` keeps "
+                f"only one part of it. A year is all of its rows: select them by the year (the part of the label before its "
+                f"quarter or month, or the dates' .dt.year == {part[1]}), then add them up or average them as the question asks.")
+    constant = whole_table_column(tree)
+    if constant is not None:
+        return (f"ResultDoesNotFitQuestion: `{constant}` is one number for the whole table (each aggregate reads every row), so "
+                "every group gets the same value. Aggregate per group first, e.g. g = df.groupby('key')[['a', 'b']].sum(), "
+                "then compute the value from each group's totals: g['a'] / g['b'].")
     statistic = stats_misfit(question, tree, kind, shown)
     if statistic:
         return statistic

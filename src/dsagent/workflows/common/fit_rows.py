@@ -1,7 +1,9 @@
 """Which rows does the code keep? Checked by code against the question's words: a year the
 question never names (``df['year'] == 1970`` for "over the hundred years"), or the rows it leaves
-out (``df['year'] == 2009`` for "2009 is incomplete and left out"). Both were seen in measured runs
-as code that ran and answered about the wrong rows. Used by :func:`fit.result_misfit` and by the
+out (``df['year'] == 2009`` for "2009 is incomplete and left out"). A quarter read for a year it
+names (``df['qtr'] == '1970q1'`` for "from 1970 to 1980"), and a per-row column that is one number
+for the whole table, then grouped. All were seen in measured runs as code that ran and answered
+about the wrong rows. Used by :func:`fit.result_misfit` and by the
 after-misfit mends that drop or flip such a filter."""
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
+from dsagent.workflows.common.naming import GROUPING
 from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
 
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -117,3 +120,62 @@ def _column_like(node: ast.AST) -> bool:
         return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
     return isinstance(node, ast.Attribute) and node.attr not in ("size", "shape", "ndim", "columns", "index") and (
         isinstance(node.value, ast.Name) or node.attr == "year")
+
+
+_PART_OF_YEAR = re.compile(r"^((?:1[89]|20)\d\d)(?:\s*-?\s*[qQ][1-4]|[mM]\d{1,2}|-\d{1,2}(?:-\d{1,2})?)$")
+"""A period inside one year as data writes it: a quarter ('1970q1', '1970-Q1'), a month ('1970m1',
+'1970-01') or a day ('1970-01-01')."""
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
+           r"nov(?:ember)?|dec(?:ember)?")
+
+
+def _names_part_of(question: str, year: int) -> bool:
+    """Does the question name a quarter, a month or a day of ``year`` ("Q1 1970", "March 1970",
+    "1970q1", "the first quarter of 1970")?"""
+    part = (rf"(?:\b(?:{_MONTHS})\b|\bq[1-4]\b|\b(?:first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter)"
+            rf"[\s,]*(?:of\s+|in\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?[\s,]+)?{year}\b")
+    after = rf"\b{year}\s*(?:-?\s*q[1-4]\b|m\d|-\d|[\s,]+(?:{_MONTHS})\b)"
+    return bool(re.search(part, question, re.I) or re.search(after, question, re.I))
+
+
+def part_of_year(question: str, tree: ast.AST) -> tuple[ast.Compare, int] | None:
+    """``df['qtr'] == '1970q1'`` (one quarter, month or day of a year) where the question names the
+    year 1970 as a whole and no part of it: (the comparison, the year), else None. Seen verified: a
+    growth "from 1970 to 1980" of a quarterly table read off the first quarters alone."""
+    named = named_years(question)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq):
+            continue
+        for const, other in ((node.comparators[0], node.left), (node.left, node.comparators[0])):
+            if not (isinstance(const, ast.Constant) and isinstance(const.value, str) and _column_like(other)):
+                continue
+            match = _PART_OF_YEAR.match(const.value.strip())
+            if match and int(match.group(1)) in named and const.value.lower() not in question.lower() and not _names_part_of(question, int(match.group(1))):
+                return node, int(match.group(1))
+    return None
+
+
+_WHOLE = {"sum", "mean", "median", "count", "max", "min", "std", "var", "nunique"}
+
+
+def whole_table_column(tree: ast.AST) -> str | None:
+    """``df['ratio'] = 100 * (1 - df['a'].sum() / df['b'].sum())`` in code that then groups: the new
+    column is one number for the whole table (each aggregate reads every row), so every group gets
+    the same value. The assignment's source, else None. A per-row value that uses a total
+    (``df['x'] / df['x'].sum()``) is left alone."""
+    if not any(isinstance(n, ast.Attribute) and n.attr in GROUPING for n in ast.walk(tree)):
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
+                and isinstance(node.targets[0].value, ast.Name)):
+            continue
+        frame = node.targets[0].value.id
+        aggregated = [n for n in ast.walk(node.value) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                      and n.func.attr in _WHOLE and not n.args and not n.keywords]
+        inside = {id(m) for n in aggregated for m in ast.walk(n)}
+        columns = [n for n in ast.walk(node.value) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                   and n.value.id == frame]
+        if aggregated and columns and all(id(c) in inside for c in columns) and not any(
+                isinstance(n, ast.Name) and n.id == frame and id(n) not in inside for n in ast.walk(node.value)):
+            return ast.unparse(node)
+    return None

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from dsagent.workflows.common.fit_named import named_values
 from dsagent.workflows.common.naming import QUERY
-from dsagent.workflows.common.wording import CHANGE, SHARE_OF
+from dsagent.workflows.common.wording import CHANGE, MOMENT_ASKED, SHARE_OF, WHICH
 
 NUMBER_KINDS = {"int", "float", "int64", "float64", "int32", "float32"}
 """The result types of one number."""
@@ -36,7 +36,8 @@ def impossible_result(question: str, kind: str, shown: str, one: bool) -> str | 
                 "values, then compute the answer again.")
     if not SHARE_OF.search(question or "") or CHANGE.search(question or ""):
         return None
-    for name, value in _shares(kind, text, lone=not _COUNT_ASKED.search(question or "")):
+    lone = not (_COUNT_ASKED.search(question) or WHICH.search(question) or MOMENT_ASKED.search(question))
+    for name, value in _shares(kind, text, lone=lone):
         if not 0 <= value <= 100:
             return (f"ResultOutOfRange: the question asks for a share, but `{name}` is {value:g}; a share of the rows is "
                     "between 0 and 100 %. Count the rows that match and divide by all the rows it is a share of, e.g. "
@@ -44,6 +45,8 @@ def impossible_result(question: str, kind: str, shown: str, one: bool) -> str | 
     return None
 
 
+# A question that asks which one or when ("in which year was the share highest") asks a label or a
+# time, not the share: only a value whose key says share is read then.
 _COUNT_ASKED = re.compile(r"^\W*(?:how many|what\s+(?:is|was)\s+the\s+(?:\w+\s+)?number of)\b", re.I)
 """A question that opens by asking a count ("What is the smallest number of committees that hold 80
 percent of …"): its one value is no share. A count named later ("docvis is the number of visits")
