@@ -82,3 +82,17 @@ def test_a_column_that_is_one_number_for_the_whole_table_then_grouped_is_sent_ba
                  "df['z'] = (df['inc'] - df['inc'].mean()) / df['inc'].std()\nresult = df.groupby('qtr')['z'].mean().idxmax()\n",
                  "total = df['inc'].sum()\nresult = {'peak_year': 1960}\n"):
         assert "whole table" not in (result_misfit("In which year did households save the most?", fine, ran, **cols) or ""), fine
+
+
+def test_a_year_left_out_by_a_bound_next_to_it_is_dropped():
+    """"1972 … must be left out" kept out by ``isin(range(1973, 1999))`` or ``>= 1973`` (batch H,
+    seen: a right answer sent back) is dropped; code that keeps 1972 is still sent back."""
+    question = ("Which calendar year had the highest average rate? Use only years with all four quarters (the first "
+                "year, 1972, starts in the second quarter and must be left out).")
+    cols = {"text_columns": [], "columns": ["year", "quarter", "R"]}
+    ran = {"result_type": "int", "result_str": "1981"}
+    for code in ("df = df[df['year'].isin(range(1973, 1999))]\nresult = df.groupby('year')['R'].mean().idxmax()\n",
+                 "df = df[df['year'] >= 1973]\nresult = df.groupby('year')['R'].mean().idxmax()\n"):
+        assert result_misfit(question, code, ran, **cols) is None, code
+    found = result_misfit(question, "result = df.groupby('year')['R'].mean().idxmax()\n", ran, **cols)
+    assert found and "1972" in found

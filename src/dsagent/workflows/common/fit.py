@@ -150,6 +150,13 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
+def _bounded_past(year: int, code: str) -> bool:
+    """Does the code keep the years after ``year`` or before it by a bound next to it (``>= 1973``,
+    ``range(1973, …)``, ``<= 1971``)? Then the code has placed the year the question names: it
+    leaves it out ("1972 … must be left out") without writing it."""
+    return bool(re.search(rf"(>=\s*{year + 1}|range\(\s*{year + 1}\b|<=\s*{year - 1})(?!\d)", code))
+
+
 def _names_columns(year: str, columns: list[str]) -> bool:
     """Do two or more column names end in the year's last two digits (s80, lw80, expr80)? Then "in
     1980" describes those columns, not rows to keep."""
@@ -272,7 +279,7 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     dated = not names or any(DATED.search(c) for c in names)
     ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
     for year in YEAR.findall(without_examples(question)) if dated else ():  # not a format's example ("like Jan-1-1995")
-        if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not (
+        if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not _bounded_past(int(year), lowered) and not (
                 len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
             return year
     asked = without_examples(question).lower()

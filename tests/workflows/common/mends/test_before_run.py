@@ -569,3 +569,25 @@ def test_month_labels_are_read_with_their_format():
     for kept in ("x = pd.to_datetime(df['month'], format='%Ym%m')\n", "x = pd.to_datetime(df['month'].str.replace('m', '-'))\n",
                  "x = pd.to_datetime(df['sales'])\n"):
         assert mend_before_run(kept, facts)[0] == kept
+
+
+def test_a_month_number_read_as_a_date_is_read_as_that_month():
+    """``pd.to_datetime(monthly.idxmax()).strftime('%B')`` on the month number ``.dt.month``
+    grouping gives (5) says "January" (5 ns after 1970-01-01; batch I, seen): written as the first
+    day of month 5. A date that is no month number is left alone."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"DATE": pd.date_range("2001-01-01", periods=24, freq="MS"), "v": [1] * 4 + [9] + [1] * 19})
+    code = ("monthly = df.groupby(df['DATE'].dt.month)['v'].mean()\npeak = monthly.idxmax()\n"
+            "result = {'m': pd.to_datetime(peak).strftime('%B')}\n")
+    mended, labels = mend_before_run(code, None)
+    assert labels == ["month number read as a month"]
+    ns = {"df": frame, "pd": pd}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == {"m": "May"}
+    inline = "result = pd.to_datetime(df.groupby(df['DATE'].dt.month)['v'].mean().idxmax()).month_name()\n"
+    exec(mend_before_run(inline, None)[0], ns)  # noqa: S102
+    assert ns["result"] == "May"
+    for kept in ("result = pd.to_datetime(df.loc[df['v'].idxmax(), 'DATE']).strftime('%B')\n",
+                 "result = pd.to_datetime(df['DATE']).dt.month_name()\n"):
+        assert mend_before_run(kept, None)[0] == kept

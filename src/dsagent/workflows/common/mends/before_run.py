@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dsagent.workflows.common.mends._edit import mend_nodes, owns_its_lines
 from dsagent.workflows.common.naming import called_name
 from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shadowed
-from dsagent.workflows.common.mends.dates import (mend_last_day, mend_period_format, mend_text_date_sort, mend_text_date_value,
+from dsagent.workflows.common.mends.dates import (mend_last_day, mend_month_number_date, mend_period_format, mend_text_date_sort, mend_text_date_value,
                                                      mend_text_dates, mend_time_order)
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
@@ -329,6 +329,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("text dates sorted as dates", mend_text_date_sort),
     ("rows put in time order", mend_time_order),
     ("period labels read with their format", mend_period_format),
+    ("month number read as a month", mend_month_number_date),
 ]
 """The before-run mends in the order they apply: (label for the run log, mend)."""
 
@@ -345,5 +346,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_last_day", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
+           "mend_imports", "mend_last_day", "mend_month_number_date", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_syntax_slips", "mend_test_unpacking", "mend_yes_no"]

@@ -170,3 +170,51 @@ def mend_period_format(code: str, facts: MendFacts | None = None) -> str:
         return node, ast.unparse(node)[:-1] + f", format={PERIOD_FORMATS[kind]!r})"
 
     return mend_nodes(code, edit)
+
+
+_MONTH_GROUP = re.compile(r"\.dt\.month\b(?!_)|\.month\b(?!_)")
+
+
+def _month_number(expr: ast.AST, tree: ast.AST) -> bool:
+    """Is ``expr`` the month number an idxmax/idxmin over values grouped by ``.dt.month`` gives
+    (directly, or through a name the code binds to one)?"""
+    def numbered(e: ast.AST) -> bool:
+        text = ast.unparse(e)
+        return bool(re.search(r"\.idx(max|min)\(", text)) and bool(_MONTH_GROUP.search(text))
+
+    if numbered(expr):
+        return True
+    if not isinstance(expr, ast.Name):
+        return False
+    bound = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
+    for value in bound:
+        if numbered(value):
+            return True
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("idxmax", "idxmin"):
+            receiver = value.func.value
+            if isinstance(receiver, ast.Name):  # monthly = df.groupby(df['d'].dt.month)[…].mean(); peak = monthly.idxmax()
+                feeds = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                         and any(isinstance(t, ast.Name) and t.id == receiver.id for t in n.targets)]
+                if any(_MONTH_GROUP.search(ast.unparse(f)) and "groupby" in ast.unparse(f) for f in feeds):
+                    return True
+    return False
+
+
+def mend_month_number_date(code: str, facts: MendFacts | None = None) -> str:
+    """``pd.to_datetime(peak)`` of the month number that grouping by ``.dt.month`` and idxmax give
+    (5 for May) reads 5 as nanoseconds after 1970-01-01, so ``.strftime('%B')`` always says
+    "January": written ``pd.Timestamp(2000, int(peak), 1)``, the first day of that month in any
+    year, whose month name is the month's."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.Call) and ast.unparse(node.func) in ("pd.to_datetime", "pandas.to_datetime", "pd.Timestamp")
+                and len(node.args) == 1 and not node.keywords and _month_number(node.args[0], tree)):
+            return None
+        return node, f"pd.Timestamp(2000, int({ast.unparse(node.args[0])}), 1)"
+
+    return mend_nodes(code, edit)
