@@ -305,3 +305,25 @@ def test_a_year_used_as_a_row_label_names_the_column_that_holds_it() -> None:
         assert "1962 is a value of the column 'YEAR' of df" in format_error(exc, {"df": frame, "datasets": {"t": frame}})
     else:
         raise AssertionError("a year is no row label of this frame")
+
+
+def test_group_names_passed_to_a_test_get_each_groups_numbers() -> None:
+    """``stats.kruskal(*['AML', 'ALL'])``: the groups' names where their numbers go (batch J, seen: an
+    error ending after three tries of the generic "text cannot be averaged" hint)."""
+    from scipy import stats
+
+    from dsagent.sandbox.artifacts import format_error
+
+    frame = pd.DataFrame({"Group": ["AML-Low Risk", "ALL", "ALL", "AML-Low Risk"], "T": [1.0, 2.0, 3.0, 4.0]})
+    try:
+        stats.kruskal(*["AML-Low Risk", "ALL"])
+    except ValueError as exc:
+        shown = format_error(exc, {"df": frame, "datasets": {"bmt": frame}})
+        assert "'AML-Low Risk' is a value of the column 'Group' of df (a group's name)" in shown
+        assert "df.groupby('Group')" in shown
+    else:
+        raise AssertionError("a test of text should fail")
+    try:
+        float("sales")
+    except ValueError as exc:  # a word that is no value of the data: the general hint
+        assert "a group's name" not in format_error(exc, {"df": frame, "datasets": {"bmt": frame}})

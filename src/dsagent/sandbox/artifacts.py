@@ -7,6 +7,7 @@ because a cell that did not use them should not pay for loading them.
 from __future__ import annotations
 
 import linecache
+import re
 import sys
 import traceback
 from numbers import Integral
@@ -249,7 +250,17 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 shown = ", ".join(map(repr, columns[:60])) + (" …" if len(columns) > 60 else "")
                 listed.append(f"Columns of {name} are: {shown}")
         return "Hint: " + "\n".join(listed) if listed else ""
+    label = _GROUP_NAME.search(str(exc)) if isinstance(exc, ValueError) else None
+    holder = _value_column(label.group(1), _frames(namespace)) if label else None
+    if holder is not None:  # stats.kruskal(*['a', 'b']): the groups' names passed where their numbers go
+        name, column = holder
+        return (f"Hint: {label.group(1)!r} is a value of the column {column!r} of {name} (a group's name), not a number: "
+                f"pass each group's numbers, e.g. groups = [g['value_col'].dropna() for _, g in {name}.groupby({column!r})], "
+                f"then stats.kruskal(*groups) (or {name}.loc[{name}[{column!r}] == {label.group(1)!r}, 'value_col'] for one group).")
     return drift_hint(str(exc)) or name_hint(exc)  # a moved API's own fix first (np.float: builtin float)
+
+
+_GROUP_NAME = re.compile(r"could not convert string to float: (?:np\.str_\()?'([^']+)'")
 
 
 def _frames(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
