@@ -119,8 +119,35 @@ def polyfit_as_r_squared(tree: ast.AST) -> str | None:
     return None
 
 
+_MODELS = {"OLS", "WLS", "GLS", "Logit", "Probit", "GLM", "Poisson", "NegativeBinomial", "QuantReg", "RLM"}
+_ORIGIN = re.compile(r"\b(?:no|without(?: an?)?|zero|suppress\w*|drop\w*)\s+(?:intercept|constant)\b|through the origin|"
+                     r"intercept\w*\s+(?:of|at|fixed at|set to)\s+(?:0|zero)\b", re.I)
+
+
+def model_without_intercept(question: str, tree: ast.AST) -> ast.Call | None:
+    """``sm.OLS(y, X)`` (any statsmodels model of the array API) whose X has no constant column:
+    statsmodels adds none, unlike a formula (``smf.ols``) or scikit-learn, so the slopes are those of
+    a fit forced through the origin. None when the code adds a constant anywhere (``add_constant``,
+    a 'const' or 'intercept' column) or the question asks for a fit without an intercept."""
+    text = ast.unparse(tree)
+    if _ORIGIN.search(question or "") or re.search(r"add_constant|['\"](?:const|intercept|Intercept|constant)['\"]", text):
+        return None
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MODELS
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in ("sm", "statsmodels", "api")
+                and (len(node.args) >= 2 or any(k.arg == "exog" for k in node.keywords))):
+            return node
+    return None
+
+
 def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
     """Why the statistic in the code is not the one the question names; else None."""
+    origin = model_without_intercept(question, tree)
+    if origin is not None:
+        call = ast.unparse(origin)
+        return (f"ResultDoesNotFitQuestion: `{call[:80]}` fits no intercept (statsmodels adds none, so every slope is that "
+                "of a line forced through the origin). Add the constant: sm.OLS(y, sm.add_constant(X)), then read the "
+                "coefficient by its column name, model.params['x_col'].")
     fitted = polyfit_as_r_squared(tree)
     if fitted:
         return (f"ResultDoesNotFitQuestion: `{fitted}` takes a value of np.polyfit as R², but np.polyfit(x, y, 1) returns "

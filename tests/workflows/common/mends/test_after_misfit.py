@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
+    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
                                                      "row numbers → names", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values"]
     import ast
@@ -232,3 +232,37 @@ def test_dropping_an_unnamed_year_keeps_the_code_runnable():
     assert mended == "result = df.volume.sum()\n"
     stored = "df[df['year'] == 1970] = 0\nresult = df.volume.sum()\n"
     assert mend_misfit(question, stored, {"result_type": "float", "result_str": "1.0"}, FACTS) is None
+
+
+def test_a_statsmodels_fit_without_its_intercept_gets_one():
+    """``sm.OLS(y, X)`` adds no constant: the slopes are a fit through the origin (batch J, seen:
+    0.2041 for a coefficient of 0.0637). Sent back, and mended to ``sm.add_constant(X)``; a code
+    that reads coefficients by position, adds a constant, or a question that asks for no intercept
+    is left alone."""
+    import ast
+
+    import numpy as np
+    import statsmodels.api as sm
+
+    from dsagent.workflows.common.fit import result_misfit
+    from dsagent.workflows.common.mends.after_misfit import intercept_added
+    from dsagent.workflows.common.mends.facts import MendFacts
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"s": rng.normal(12, 2, 200), "iq": rng.normal(100, 15, 200)})
+    frame["lw"] = 4 + 0.06 * frame["s"] + 0.004 * frame["iq"] + rng.normal(0, 0.1, 200)
+    question = "Holding IQ fixed, how much higher is the log wage for each extra year of schooling?"
+    code = "model = sm.OLS(df['lw'], df[['s', 'iq']]).fit()\nresult = round(model.params['s'], 4)\n"
+    found = result_misfit(question, code, {"result_type": "float", "result_str": "0.2"}, text_columns=[], columns=list(frame))
+    assert found and "fits no intercept" in found
+    mended = intercept_added(question, code, ast.parse(code), {}, MendFacts())
+    ns = {"df": frame, "sm": sm}
+    exec(mended, ns)  # noqa: S102
+    assert abs(ns["result"] - 0.06) < 0.01
+    for kept in ("model = sm.OLS(df['lw'], sm.add_constant(df[['s', 'iq']])).fit()\nresult = model.params['s']\n",
+                 "X = df[['s']]\nX['const'] = 1\nresult = sm.OLS(df['lw'], X).fit().params['s']\n"):
+        assert result_misfit(question, kept, {"result_type": "float", "result_str": "0.06"}, columns=list(frame)) is None
+    origin = "Fit lw on s through the origin: what is the slope?"
+    assert result_misfit(origin, code, {"result_type": "float", "result_str": "0.2"}, columns=list(frame)) is None
+    positional = "model = sm.OLS(df['lw'], df[['s', 'iq']]).fit()\nresult = model.params[0]\n"
+    assert intercept_added(question, positional, ast.parse(positional), {}, MendFacts()) is None

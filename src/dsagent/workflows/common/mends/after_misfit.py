@@ -19,7 +19,7 @@ from typing import Any
 from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
 from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years
 from dsagent.workflows.common.fit_named import named_values, written_values
-from dsagent.workflows.common.fit_stats import named_rank_method, pearson_calls
+from dsagent.workflows.common.fit_stats import model_without_intercept, named_rank_method, pearson_calls
 from dsagent.workflows.common.naming import key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
@@ -230,8 +230,21 @@ def rank_method(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
     return mended if mended and parses(mended) else None
 
 
+def intercept_added(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``sm.OLS(y, X)`` with no constant (``fit_stats.model_without_intercept``): X written
+    ``sm.add_constant(X)``. Not when the code reads the coefficients by position (``params[1]``,
+    ``params.iloc[0]``): a constant first would shift them."""
+    call = model_without_intercept(question, tree)
+    if call is None or re.search(r"\.(?:params|bse|pvalues|tvalues)(?:\.(?:iloc|values))?\[\s*-?\d", code):
+        return None
+    exog = call.args[1] if len(call.args) >= 2 else next(k.value for k in call.keywords if k.arg == "exog")
+    mended = replace_nodes(code, [(exog, f"sm.add_constant({ast.unparse(exog)})")])
+    return mended if mended and parses(mended) else None
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("rank correlation named", rank_method),
+    ("intercept added", intercept_added),
     ("year filter added", year_filter),
     ("unnamed year's filter dropped", unnamed_year_dropped),
     ("left-out rows dropped", excluded_dropped),
