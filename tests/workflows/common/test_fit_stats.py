@@ -125,3 +125,28 @@ def test_a_span_that_ends_a_sentence_asks_for_no_filter():
     code = "result = df.loc[df['price'].idxmax(), 'YEAR']"
     assert result_misfit(question, code, {"result_type": "int64", "result_str": "1970"}, columns=["YEAR", "price"]) is None
     assert result_misfit("What was the price in 1960?", code, {"result_type": "int64", "result_str": "7"}, columns=["YEAR", "price"])
+
+
+def test_a_named_test_the_code_never_runs_is_sent_back():
+    """"Run a one-way ANOVA" answered with a ratio of two spreads written by hand (batch J, seen); a
+    Welch's test run as Student's. The test's own call, or a chi-square named only as a p-value's
+    distribution, is left alone."""
+    import ast
+
+    from dsagent.workflows.common.fit_stats import named_test_misfit
+
+    def check(question: str, code: str) -> str | None:
+        return named_test_misfit(question, ast.parse(code))
+
+    by_hand = "m = df.groupby('batch')['strength'].mean()\nresult = m.var() / df['strength'].var()\n"
+    found = check("Does the strength differ between batches? Run a one-way ANOVA.", by_hand)
+    assert found and "one-way ANOVA" in found and "stats.f_oneway" in found
+    assert check("Run a one-way ANOVA.", "result = stats.f_oneway(*[g['s'] for _, g in df.groupby('b')]).statistic\n") is None
+    assert check("Compare the groups with a Kruskal-Wallis test; the p-value comes from the chi-square distribution.",
+                 "result = stats.kruskal(*groups)\n") is None
+    student = "result = stats.ttest_ind(a, b).statistic\n"
+    assert "equal_var=False" in (check("Use Welch's t-test to compare a and b.", student) or "")
+    assert check("Use Welch's t-test to compare a and b.", "result = stats.ttest_ind(a, b, equal_var=False).statistic\n") is None
+    assert check("Use a t-test to compare a and b.", student) is None
+    assert "chi-square test" in (check("Run a chi-square test of independence of a and b.", "result = 1\n") or "")
+    assert check("What is the mean of x?", by_hand) is None

@@ -140,8 +140,46 @@ def model_without_intercept(question: str, tree: ast.AST) -> ast.Call | None:
     return None
 
 
+_TESTS = [  # (how a question names the test, its name, the calls that run it, how to run it)
+    (r"\banova\b|analysis of variance", "one-way ANOVA", {"f_oneway", "anova_lm", "AnovaRM", "anova_oneway"},
+     "stats.f_oneway(*[g['value_col'].dropna() for _, g in df.groupby('group_col')])"),
+    (r"kruskal", "Kruskal-Wallis test", {"kruskal"},
+     "stats.kruskal(*[g['value_col'].dropna() for _, g in df.groupby('group_col')])"),
+    (r"mann[- ]?whitney|wilcoxon rank[- ]sum", "Mann-Whitney U test", {"mannwhitneyu", "ranksums"},
+     "stats.mannwhitneyu(a, b, alternative='two-sided')"),
+    (r"\bt[- ]?test\b|welch|student'?s t\b", "t-test", {"ttest_ind", "ttest_rel", "ttest_1samp", "ttest_ind_from_stats"},
+     "stats.ttest_ind(a, b) (Welch's: equal_var=False; paired: stats.ttest_rel)"),
+    (r"chi[- ]?squared?\s+(?:test|statistic of independence)|test of independence|chi2 test", "chi-square test",
+     {"chi2_contingency", "chisquare"}, "stats.chi2_contingency(pd.crosstab(df['a'], df['b'])) returns (chi2, p, dof, expected)"),
+    (r"shapiro", "Shapiro-Wilk test", {"shapiro"}, "stats.shapiro(values)"),
+    (r"levene", "Levene test", {"levene"}, "stats.levene(*groups)"),
+]
+_NAMED_TESTS = [(re.compile(pattern, re.I), name, calls, how) for pattern, name, calls, how in _TESTS]
+
+
+def named_test_misfit(question: str, tree: ast.AST) -> str | None:
+    """The question names a test (a one-way ANOVA, Kruskal-Wallis, Mann-Whitney, a t-test, a
+    chi-square test, Shapiro-Wilk, Levene) that the code never runs: a statistic written by hand
+    ("an F statistic" as a ratio of two spreads) is rarely that test's. Welch's test named, a
+    ``ttest_ind`` without ``equal_var=False`` is Student's."""
+    called = {called_name(n) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    for pattern, name, calls, how in _NAMED_TESTS:
+        if pattern.search(question or "") and not called & calls:
+            return f"ResultDoesNotFitQuestion: the question asks for a {name}, but the code never runs one. Use scipy's: {how}."
+    if re.search(r"\bwelch", question or "", re.I):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and called_name(node) == "ttest_ind" and not any(
+                    k.arg == "equal_var" and isinstance(k.value, ast.Constant) and k.value.value is False for k in node.keywords):
+                return ("ResultDoesNotFitQuestion: the question asks for Welch's t-test, but ttest_ind without equal_var=False "
+                        "is Student's (equal variances). Write stats.ttest_ind(a, b, equal_var=False).")
+    return None
+
+
 def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
     """Why the statistic in the code is not the one the question names; else None."""
+    named = named_test_misfit(question, tree)
+    if named:
+        return named
     origin = model_without_intercept(question, tree)
     if origin is not None:
         call = ast.unparse(origin)
