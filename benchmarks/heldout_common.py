@@ -1,23 +1,28 @@
-"""What the held-out batches C-J share: the label runner behind each ``make_labels.py`` and the
-runner, output and small helpers behind each ``solve_independent.py``.
+"""What the held-out batches C-J share: the label runner behind each ``make_labels.py``, the helpers
+the label functions of D-J call (``labels_<x>.py``), and the runner, output and small helpers
+behind each ``solve_independent.py``.
 
-Each batch keeps only what is its own: its questions, its label functions (``labels_<x>.py``), its
-tables and their column types, and its solution's SQL. The code that was written out again in every
-batch lives here, once:
+Each batch keeps only what is its own: its questions, its label functions (``labels_<x>.py``) and
+the readers and checks only they use, its tables and their column types, and its solution's SQL.
+The code that was written out again in every batch lives here, once:
 
 - labels: check that every question has a label function and that the names it returns are the
-  ``@name[...]`` items of the question's format, in order; render the values with the batch's own
+  ``@name[...]`` items of the question's format, in order; render the values with the batch's
   ``render``; write ``labels.jsonl``.
+- the label functions: the registry (``label_registry``: ``LABELS`` and ``@label(id)``), the
+  writing of a value that refuses a rounding half (``render``), and what several batches' functions
+  call: the tie-checked "which is highest" (``top_index``), ``pct``, the least-squares fit
+  (``ols``) and a month as ``YYYY-MM`` (``month_text``).
 - the independent solution: a DuckDB connection with the query helpers (``SqlTables``), the value
   formatting (``dec``, ``dec_refusing_halves``), the tie check of a "which is highest" answer
   (``only_top``) and the command line (``run_solver``: answers written to
   ``independent_answers.jsonl``, or printed when a tables folder is given).
 
 A batch script finds this module by putting ``benchmarks/`` at the end of ``sys.path``. Nothing
-here keeps state between calls, so one import serves every batch in a test process. Nothing here
-computes an answer either: the file helpers serve both runners, the label helpers only
-``make_labels.py`` and the solver helpers only ``solve_independent.py``, so a batch's solution still
-shares no code with its label functions.
+here keeps state between calls (a registry's dict is its batch's), so one import serves every batch
+in a test process. The file helpers serve both sides; the label helpers serve only
+``labels_<x>.py`` and ``make_labels.py``, and the solver helpers only ``solve_independent.py``, so
+a batch's solution still shares no code with its label functions.
 DuckDB and pandas are imported where they are used, so a label run needs no DuckDB and a solver
 run no pandas, as before.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -73,6 +79,82 @@ def write_answers(path: Path, answers: Answers, what: str, verbose: bool = False
     lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
     Path(path).write_text("\n".join(lines) + "\n")
     print(f"wrote {len(lines)} {what} to {path}")
+
+
+# --- the label functions (labels_<x>.py, batches D-J) -----------------------------------------
+
+
+def label_registry() -> tuple[dict[int, Callable], Callable[[int], Callable]]:
+    """A batch's own registry of label functions: the dict ``LABELS`` (question id -> function) and
+    the decorator ``label(qid)`` that files a function in it.
+
+    A label function takes ``read`` (table file name -> DataFrame, read from the folder being
+    labelled) and returns ``[(name, value, decimals), ...]`` in the order of the format's
+    ``@name[...]`` items; ``decimals`` is None for a value written as it is (a count, a label, a
+    year or date). Each batch gets a dict of its own, since the tests load several batches in one
+    process.
+    """
+    labels: dict[int, Callable] = {}
+
+    def label(qid: int) -> Callable[[Callable], Callable]:
+        def register(fn: Callable) -> Callable:
+            labels[qid] = fn
+            return fn
+
+        return register
+
+    return labels, label
+
+
+def near_half(value, decimals: int) -> bool:
+    """Whether ``value`` is within 1e-3 of a rounding half at ``decimals`` places, where half-up and
+    half-even rounding could disagree (and so a label and a right answer)."""
+    scaled = float(value) * 10**decimals
+    frac = scaled - math.floor(scaled)
+    return abs(frac - 0.5) < 1e-3
+
+
+def render(value, decimals: int | None) -> str:
+    """``value`` written with ``decimals`` places, with no "-0.00" (None: as it is); a value
+    ``near_half`` is refused with a ValueError.
+
+    The labels' own writing: the independent solutions write theirs with ``dec`` or
+    ``dec_refusing_halves`` below, so the two do not share it.
+    """
+    if decimals is None:
+        return str(value)
+    if near_half(value, decimals):
+        raise ValueError(f"value {value!r} sits on a rounding half at {decimals} decimals")
+    text = f"{float(value):.{decimals}f}"
+    return text[1:] if float(text) == 0 and text.startswith("-") else text
+
+
+def top_index(series, largest: bool = True):
+    """Index label of the largest (or smallest) value of a pandas Series, missing values left out,
+    after checking it is not tied or nearly so (a single value passes): a "which is highest" label
+    must not hang on float noise. Batches F-J; D keeps its exact check."""
+    ordered = series.dropna().sort_values(ascending=not largest)
+    assert len(ordered) == 1 or abs(ordered.iloc[0] - ordered.iloc[1]) > 1e-9, ordered.head(2)
+    return ordered.index[0]
+
+
+def pct(part, whole) -> float:
+    """``part`` as a percentage of ``whole``."""
+    return 100.0 * float(part) / float(whole)
+
+
+def ols(y, *columns) -> tuple[np.ndarray, float]:
+    """Least-squares coefficients (intercept first) and R squared of ``y`` on ``columns``."""
+    X = np.column_stack([np.ones(len(y)), *[np.asarray(c, float) for c in columns]])
+    y = np.asarray(y, float)
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    resid = y - X @ coef
+    return coef, 1 - (resid @ resid) / ((y - y.mean()) @ (y - y.mean()))
+
+
+def month_text(ts) -> str:
+    """A timestamp's month as ``YYYY-MM``."""
+    return f"{ts.year:04d}-{ts.month:02d}"
 
 
 # --- labels (make_labels.py) ------------------------------------------------------------------

@@ -1,14 +1,13 @@
 """Labels of held-out batch D: one function per question id (the first solution, pandas/scipy).
 
-Each function takes ``read`` (table file name -> DataFrame, read from the folder being labelled)
-and returns ``[(name, value, decimals), ...]`` in the order of the format's ``@name[...]`` items;
-``decimals`` is None for a value written as it is (a count, a label, a date). ``make_labels.py``
+Each is registered with ``@label(id)``; what a function takes and returns, the writing of values and
+the helpers the batches share are ``heldout_common``'s (``label_registry``). ``make_labels.py``
 renders and checks them. Do not read this file before a measurement of the batch.
 """
 
 from __future__ import annotations
 
-import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,27 +16,10 @@ from scipy import stats
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-LABELS: dict = {}
+sys.path.append(str(HERE.parent))  # benchmarks/, for heldout_common
+from heldout_common import label_registry, render  # noqa: E402,F401  (render: make_labels)
 
-
-def label(qid):
-    def register(fn):
-        LABELS[qid] = fn
-        return fn
-
-    return register
-
-
-def render(value, decimals):
-    """``value`` written with ``decimals`` places; refuses a value within 1e-3 of a rounding half."""
-    if decimals is None:
-        return str(value)
-    scaled = float(value) * 10**decimals
-    frac = scaled - math.floor(scaled)
-    if abs(frac - 0.5) < 1e-3:
-        raise ValueError(f"value {value!r} sits on a rounding half at {decimals} decimals")
-    text = f"{float(value):.{decimals}f}"
-    return text[1:] if float(text) == 0 and text.startswith("-") else text
+LABELS, label = label_registry()
 
 
 def _hourly(read) -> pd.Series:

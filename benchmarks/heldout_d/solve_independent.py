@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-# heldout_common (in benchmarks/) has what the batches share: the command line, the DuckDB query
-# helpers, the value formatting and the tie check; none of it computes an answer.
+# heldout_common (in benchmarks/) has what the batches share; taken from it here: the command line,
+# the DuckDB query helpers, the value formatting and the tie check, none of which computes an answer.
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 import heldout_common  # noqa: E402
 from heldout_common import dec  # noqa: E402

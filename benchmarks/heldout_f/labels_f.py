@@ -1,14 +1,13 @@
 """Labels of held-out batch F: one function per question id (the first solution, pandas/scipy).
 
-Each function takes ``read`` (table file name -> DataFrame, read from the folder being labelled)
-and returns ``[(name, value, decimals), ...]`` in the order of the format's ``@name[...]`` items;
-``decimals`` is None for a value written as it is (a count, a label, a year). ``make_labels.py``
+Each is registered with ``@label(id)``; what a function takes and returns, the writing of values and
+the helpers the batches share are ``heldout_common``'s (``label_registry``). ``make_labels.py``
 renders and checks them. Do not read this file before a measurement of the batch.
 """
 
 from __future__ import annotations
 
-import math
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -16,39 +15,11 @@ from scipy import stats
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-LABELS: dict = {}
+sys.path.append(str(HERE.parent))  # benchmarks/, for heldout_common
+from heldout_common import label_registry, pct, render, top_index  # noqa: E402,F401  (render: make_labels)
+
+LABELS, label = label_registry()
 MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
-
-
-def label(qid):
-    def register(fn):
-        LABELS[qid] = fn
-        return fn
-
-    return register
-
-
-def render(value, decimals):
-    """``value`` written with ``decimals`` places; refuses a value within 1e-3 of a rounding half."""
-    if decimals is None:
-        return str(value)
-    scaled = float(value) * 10**decimals
-    frac = scaled - math.floor(scaled)
-    if abs(frac - 0.5) < 1e-3:
-        raise ValueError(f"value {value!r} sits on a rounding half at {decimals} decimals")
-    text = f"{float(value):.{decimals}f}"
-    return text[1:] if float(text) == 0 and text.startswith("-") else text
-
-
-def _top(series: pd.Series, largest: bool = True):
-    """Index label of the largest (or smallest) value, after checking it is not tied or nearly so."""
-    ordered = series.dropna().sort_values(ascending=not largest)
-    assert len(ordered) == 1 or abs(ordered.iloc[0] - ordered.iloc[1]) > 1e-9, ordered.head(2)
-    return ordered.index[0]
-
-
-def _pct(part, whole) -> float:
-    return 100.0 * float(part) / float(whole)
 
 
 def _long_elnino(read) -> pd.DataFrame:
@@ -81,7 +52,7 @@ def l9502(read):
 @label(9503)
 def l9503(read):
     m = read("macrodata.csv")
-    row = m.loc[_top(m["unemp"])]
+    row = m.loc[top_index(m["unemp"])]
     return [("peak_quarter", f"{int(row['year'])}Q{int(row['quarter'])}", None)]
 
 
@@ -98,7 +69,7 @@ def l9505(read):
 @label(9506)
 def l9506(read):
     f = read("fair.csv")
-    return [("pct_any_affair", _pct((f["affairs"] > 0).sum(), len(f)), 2)]
+    return [("pct_any_affair", pct((f["affairs"] > 0).sum(), len(f)), 2)]
 
 
 @label(9507)
@@ -109,7 +80,7 @@ def l9507(read):
 @label(9508)
 def l9508(read):
     e = read("elnino.csv").set_index("YEAR")
-    return [("coolest_month_1997", _top(e.loc[1997, MONTHS].astype(float), largest=False), None)]
+    return [("coolest_month_1997", top_index(e.loc[1997, MONTHS].astype(float), largest=False), None)]
 
 
 @label(9509)
@@ -121,7 +92,7 @@ def l9509(read):
 @label(9510)
 def l9510(read):
     s = read("statecrime.csv").set_index("state")
-    return [("safest_state", _top(s["violent"], largest=False), None)]
+    return [("safest_state", top_index(s["violent"], largest=False), None)]
 
 
 # ---------------------------------------------------------------- medium
@@ -136,14 +107,14 @@ def l9511(read):
 def l9512(read):
     annual = _annual_complete(read, "unemp")
     assert annual.index.min() == 1959 and annual.index.max() == 2008 and len(annual) == 50
-    return [("worst_year", int(_top(annual)), None)]
+    return [("worst_year", int(top_index(annual)), None)]
 
 
 @label(9513)
 def l9513(read):
     f = read("fair.csv")
     group = f[f["rate_marriage"] == 1]
-    return [("pct_affair_very_poor", _pct((group["affairs"] > 0).sum(), len(group)), 2)]
+    return [("pct_affair_very_poor", pct((group["affairs"] > 0).sum(), len(group)), 2)]
 
 
 @label(9514)
@@ -156,25 +127,25 @@ def l9514(read):
 def l9515(read):
     a = read("anes96.csv")
     group = a[a["PID"] == 6]
-    return [("pct_clinton_strong_rep", _pct((group["vote"] == 0).sum(), len(group)), 2)]
+    return [("pct_clinton_strong_rep", pct((group["vote"] == 0).sum(), len(group)), 2)]
 
 
 @label(9516)
 def l9516(read):
     s = read("sunspots.csv")
     decades = s.groupby(s["YEAR"] // 10 * 10)["SUNACTIVITY"].mean()
-    return [("top_decade", int(_top(decades)), None)]
+    return [("top_decade", int(top_index(decades)), None)]
 
 
 @label(9517)
 def l9517(read):
     change = read("nile.csv").set_index("year")["volume"].diff()
-    return [("year_biggest_drop", int(_top(change, largest=False)), None)]
+    return [("year_biggest_drop", int(top_index(change, largest=False)), None)]
 
 
 @label(9518)
 def l9518(read):
-    return [("warmest_month", _top(read("elnino.csv")[MONTHS].mean()), None)]
+    return [("warmest_month", top_index(read("elnino.csv")[MONTHS].mean()), None)]
 
 
 @label(9519)
@@ -194,7 +165,7 @@ def l9520(read):
 def l9521(read):
     c = read("china_smoking.csv").set_index("Location")
     share = c["smoking_yes_cancer_yes"] / (c["smoking_yes_cancer_yes"] + c["smoking_no_cancer_yes"])
-    return [("city", _top(share), None)]
+    return [("city", top_index(share), None)]
 
 
 @label(9522)
@@ -218,7 +189,7 @@ def l9524(read):
 
 @label(9525)
 def l9525(read):
-    return [("educ_code", int(_top(read("anes96.csv").groupby("educ")["age"].mean())), None)]
+    return [("educ_code", int(top_index(read("anes96.csv").groupby("educ")["age"].mean())), None)]
 
 
 @label(9526)
@@ -259,7 +230,7 @@ def l9529(read):
 def l9530(read):
     annual = _annual_complete(read, "realgdp")
     growth = 100 * (annual / annual.shift(1) - 1)
-    year = int(_top(growth))
+    year = int(top_index(growth))
     return [("year", year, None), ("growth_pct", growth.loc[year], 2)]
 
 
@@ -280,7 +251,7 @@ def l9532(read):
     slopes = pd.Series(
         {firm: stats.linregress(rows["value"], rows["invest"]).slope for firm, rows in g.groupby("firm")}
     )
-    return [("firm", _top(slopes), None)]
+    return [("firm", top_index(slopes), None)]
 
 
 @label(9533)
@@ -289,7 +260,7 @@ def l9533(read):
     total = g.groupby("year")["invest"].sum()
     gm = g[g["firm"] == "General Motors"].set_index("year")["invest"]
     share = 100 * gm / total
-    year = int(_top(share))
+    year = int(top_index(share))
     return [("year", year, None), ("gm_share_pct", share.loc[year], 2)]
 
 
@@ -304,7 +275,7 @@ def l9534(read):
 def l9535(read):
     long = _long_elnino(read)
     long["anomaly"] = long["temp"] - long.groupby("month")["temp"].transform("mean")
-    key = _top(long.set_index(["YEAR", "month_no"])["anomaly"])
+    key = top_index(long.set_index(["YEAR", "month_no"])["anomaly"])
     return [("peak_anomaly", f"{key[0]:04d}-{key[1]:02d}", None)]
 
 
@@ -313,7 +284,7 @@ def l9536(read):
     s = read("sunspots.csv").set_index("YEAR")["SUNACTIVITY"]
     moving = s.rolling(11, center=True).mean().dropna()
     assert moving.index.min() == 1705 and moving.index.max() == 2003
-    return [("centre_year", int(_top(moving)), None)]
+    return [("centre_year", int(top_index(moving)), None)]
 
 
 @label(9537)
@@ -344,7 +315,7 @@ def l9539(read):
 def l9540(read):
     f = read("fair.csv")
     share = f.assign(any_affair=f["affairs"] > 0).groupby("occupation")["any_affair"].mean()
-    return [("occupation_code", int(_top(share)), None)]
+    return [("occupation_code", int(top_index(share)), None)]
 
 
 assert sorted(LABELS) == list(range(9501, 9541)), sorted(LABELS)

@@ -1,15 +1,14 @@
 """Labels of held-out batch G: one function per question id (the first solution, pandas/scipy).
 
-Each function takes ``read`` (table file name -> DataFrame, read from the folder being labelled)
-and returns ``[(name, value, decimals), ...]`` in the order of the format's ``@name[...]`` items;
-``decimals`` is None for a value written as it is (a count, a label, a year). ``make_labels.py``
+Each is registered with ``@label(id)``; what a function takes and returns, the writing of values and
+the helpers the batches share are ``heldout_common``'s (``label_registry``). ``make_labels.py``
 renders and checks them. Do not read this file before a measurement of the batch.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,39 +17,11 @@ from scipy import stats
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-LABELS: dict = {}
+sys.path.append(str(HERE.parent))  # benchmarks/, for heldout_common
+from heldout_common import label_registry, month_text, pct, render, top_index  # noqa: E402,F401  (render: make_labels)
+
+LABELS, label = label_registry()
 INDEX = "STS.M.I7.W.TOVT.NS0016.4.000"
-
-
-def label(qid):
-    def register(fn):
-        LABELS[qid] = fn
-        return fn
-
-    return register
-
-
-def render(value, decimals):
-    """``value`` written with ``decimals`` places; refuses a value within 1e-3 of a rounding half."""
-    if decimals is None:
-        return str(value)
-    scaled = float(value) * 10**decimals
-    frac = scaled - math.floor(scaled)
-    if abs(frac - 0.5) < 1e-3:
-        raise ValueError(f"value {value!r} sits on a rounding half at {decimals} decimals")
-    text = f"{float(value):.{decimals}f}"
-    return text[1:] if float(text) == 0 and text.startswith("-") else text
-
-
-def _top(series: pd.Series, largest: bool = True):
-    """Index label of the largest (or smallest) value, after checking it is not tied or nearly so."""
-    ordered = series.dropna().sort_values(ascending=not largest)
-    assert len(ordered) == 1 or abs(ordered.iloc[0] - ordered.iloc[1]) > 1e-9, ordered.head(2)
-    return ordered.index[0]
-
-
-def _pct(part, whole) -> float:
-    return 100.0 * float(part) / float(whole)
 
 
 def _elec(read) -> pd.Series:
@@ -59,10 +30,6 @@ def _elec(read) -> pd.Series:
     series = e.set_index("date")[INDEX].sort_index()
     assert series.index.is_unique and len(series) == 257
     return series
-
-
-def _month(ts) -> str:
-    return f"{ts.year:04d}-{ts.month:02d}"
 
 
 def _star_pct(read) -> pd.DataFrame:
@@ -97,7 +64,7 @@ def l9601(read):
 @label(9602)
 def l9602(read):
     c = read("committee.csv").set_index("COMMITTEE")
-    return [("busiest_committee", _top(c["BILLS104"]), None)]
+    return [("busiest_committee", top_index(c["BILLS104"]), None)]
 
 
 @label(9603)
@@ -113,7 +80,7 @@ def l9604(read):
 @label(9605)
 def l9605(read):
     lo = read("longley.csv").set_index("YEAR")["UNEMP"]
-    return [("lowest_unemployment_year", int(_top(lo, largest=False)), None)]
+    return [("lowest_unemployment_year", int(top_index(lo, largest=False)), None)]
 
 
 @label(9606)
@@ -123,7 +90,7 @@ def l9606(read):
 
 @label(9607)
 def l9607(read):
-    return [("peak_month", _month(_top(_elec(read))), None)]
+    return [("peak_month", month_text(top_index(_elec(read))), None)]
 
 
 @label(9608)
@@ -135,13 +102,13 @@ def l9608(read):
 @label(9609)
 def l9609(read):
     d = _danish(read).set_index("period")
-    return [("peak_bond_quarter", _top(d["ibo"]), None)]
+    return [("peak_bond_quarter", top_index(d["ibo"]), None)]
 
 
 @label(9610)
 def l9610(read):
     r = read("randhie.csv")
-    return [("pct_poor_health", _pct((r["hlthp"] == 1).sum(), len(r)), 2)]
+    return [("pct_poor_health", pct((r["hlthp"] == 1).sum(), len(r)), 2)]
 
 
 # ---------------------------------------------------------------- medium
@@ -180,7 +147,7 @@ def l9615(read):
 @label(9616)
 def l9616(read):
     s = read("star98.csv")
-    return [("pct_above_median", _pct(s["PR50M"].sum(), s["MATHTOT"].sum()), 2)]
+    return [("pct_above_median", pct(s["PR50M"].sum(), s["MATHTOT"].sum()), 2)]
 
 
 @label(9617)
@@ -224,7 +191,7 @@ def l9622(read):
 @label(9623)
 def l9623(read):
     emp = read("longley.csv").set_index("YEAR")["TOTEMP"].sort_index()
-    return [("best_year", int(_top(emp.diff())), None)]
+    return [("best_year", int(top_index(emp.diff())), None)]
 
 
 @label(9624)
@@ -233,7 +200,7 @@ def l9624(read):
     by_year = s.groupby(s.index.year)
     means = by_year.mean()[by_year.count() == 12]
     assert means.index.min() == 1995 and means.index.max() == 2015
-    return [("strongest_year", int(_top(means)), None)]
+    return [("strongest_year", int(top_index(means)), None)]
 
 
 @label(9625)
@@ -291,7 +258,7 @@ def l9631(read):
     assert (m.groupby("individual").size() == 4).all()
     cheapest = m.groupby("individual")["gc"].min()
     chosen = _choices(read).set_index("individual")["gc"]
-    return [("pct_cheapest", _pct((chosen == cheapest.loc[chosen.index]).sum(), len(chosen)), 2)]
+    return [("pct_cheapest", pct((chosen == cheapest.loc[chosen.index]).sum(), len(chosen)), 2)]
 
 
 @label(9632)
@@ -306,15 +273,15 @@ def l9632(read):
 def l9633(read):
     s = _elec(read)
     growth = 100 * (s / s.shift(12, freq="MS").reindex(s.index) - 1)
-    month = _top(growth)
-    return [("month", _month(month), None), ("yoy_growth_pct", growth.loc[month], 2)]
+    month = top_index(growth)
+    return [("month", month_text(month), None), ("yoy_growth_pct", growth.loc[month], 2)]
 
 
 @label(9634)
 def l9634(read):
     moving = _elec(read).rolling(12).mean().dropna()
     assert len(moving) == 246
-    return [("peak_average_month", _month(_top(moving)), None)]
+    return [("peak_average_month", month_text(top_index(moving)), None)]
 
 
 @label(9635)
@@ -331,7 +298,7 @@ def l9636(read):
     counts = d.groupby("year")["ibo"].count()
     annual = d.groupby("year")["ibo"].mean()[counts == 4]
     assert annual.index.min() == 1974 and annual.index.max() == 1986
-    return [("year", int(_top(annual.diff(), largest=False)), None)]
+    return [("year", int(top_index(annual.diff(), largest=False)), None)]
 
 
 @label(9637)
@@ -360,7 +327,7 @@ def l9640(read):
     cols = ["TOTEMP", "GNPDEFL", "GNP", "UNEMP", "ARMED", "POP"]
     corr = read("longley.csv")[cols].corr().abs()
     pairs = pd.Series({f"{a}-{b}": corr.loc[a, b] for a, b in itertools.combinations(cols, 2)})
-    return [("pair", _top(pairs), None)]
+    return [("pair", top_index(pairs), None)]
 
 
 assert sorted(LABELS) == list(range(9601, 9641)), sorted(LABELS)

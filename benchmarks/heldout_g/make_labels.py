@@ -6,7 +6,7 @@
 The label functions live in ``labels_g.py`` (one per question id). Before writing, every question
 must have a function and the names it returns must be the ``@name[...]`` items of the question's
 format, in order; a value within 1e-3 of a rounding half at its asked precision is refused
-(``labels_g.render``), since half-up and half-even rounding could then disagree.
+(``heldout_common.render``), since half-up and half-even rounding could then disagree.
 The checks, the reading and the writing are ``heldout_common``'s, shared by batches C-J.
 """
 

@@ -1,14 +1,13 @@
 """Labels of held-out batch H: one function per question id (the first solution, pandas/scipy).
 
-Each function takes ``read`` (table file name -> DataFrame, read from the folder being labelled)
-and returns ``[(name, value, decimals), ...]`` in the order of the format's ``@name[...]`` items;
-``decimals`` is None for a value written as it is (a count, a label, a year). ``make_labels.py``
+Each is registered with ``@label(id)``; what a function takes and returns, the writing of values and
+the helpers the batches share are ``heldout_common``'s (``label_registry``). ``make_labels.py``
 renders and checks them. Do not read this file before a measurement of the batch.
 """
 
 from __future__ import annotations
 
-import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,35 +16,11 @@ from scipy import stats
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-LABELS: dict = {}
+sys.path.append(str(HERE.parent))  # benchmarks/, for heldout_common
+from heldout_common import label_registry, month_text, pct, render, top_index  # noqa: E402,F401  (render: make_labels)
+
+LABELS, label = label_registry()
 COMPANIES = ["IBM", "AAPL", "MSFT", "XRX", "AMZN", "DELL", "GOOGL", "ADBE"]
-
-
-def label(qid):
-    def register(fn):
-        LABELS[qid] = fn
-        return fn
-
-    return register
-
-
-def render(value, decimals):
-    """``value`` written with ``decimals`` places; refuses a value within 1e-3 of a rounding half."""
-    if decimals is None:
-        return str(value)
-    scaled = float(value) * 10**decimals
-    frac = scaled - math.floor(scaled)
-    if abs(frac - 0.5) < 1e-3:
-        raise ValueError(f"value {value!r} sits on a rounding half at {decimals} decimals")
-    text = f"{float(value):.{decimals}f}"
-    return text[1:] if float(text) == 0 and text.startswith("-") else text
-
-
-def _top(series: pd.Series, largest: bool = True):
-    """Index label of the largest (or smallest) value, after checking it is not tied or nearly so."""
-    ordered = series.dropna().sort_values(ascending=not largest)
-    assert len(ordered) == 1 or abs(ordered.iloc[0] - ordered.iloc[1]) > 1e-9, ordered.head(2)
-    return ordered.index[0]
 
 
 def _top_k(series: pd.Series, k: int) -> list:
@@ -56,16 +31,8 @@ def _top_k(series: pd.Series, k: int) -> list:
     return list(ordered.index[:k])
 
 
-def _pct(part, whole) -> float:
-    return 100.0 * float(part) / float(whole)
-
-
 def _day(ts) -> str:
     return f"{ts.year:04d}-{ts.month:02d}-{ts.day:02d}"
-
-
-def _month(ts) -> str:
-    return f"{ts.year:04d}-{ts.month:02d}"
 
 
 def _msft(read) -> pd.DataFrame:
@@ -115,18 +82,18 @@ def l9701(read):
 
 @label(9702)
 def l9702(read):
-    return [("peak_price_year", int(_top(read("copper.csv").set_index("YEAR")["COPPERPRICE"])), None)]
+    return [("peak_price_year", int(top_index(read("copper.csv").set_index("YEAR")["COPPERPRICE"])), None)]
 
 
 @label(9703)
 def l9703(read):
     m = _msft(read).set_index("day")
-    return [("widest_day", _day(_top(m["High"] - m["Low"])), None)]
+    return [("widest_day", _day(top_index(m["High"] - m["Low"])), None)]
 
 
 @label(9704)
 def l9704(read):
-    return [("most_bronze", _top(read("medals.csv").set_index("nation")["bronze"]), None)]
+    return [("most_bronze", top_index(read("medals.csv").set_index("nation")["bronze"]), None)]
 
 
 @label(9705)
@@ -152,18 +119,18 @@ def l9707(read):
 @label(9708)
 def l9708(read):
     counts = read("carshare.csv")["peak_hour"].value_counts()
-    return [("most_common_peak_hour", int(_top(counts)), None)]
+    return [("most_common_peak_hour", int(top_index(counts)), None)]
 
 
 @label(9709)
 def l9709(read):
-    return [("peak_rate_quarter", _top(_quarters(read).set_index("period")["R"]), None)]
+    return [("peak_rate_quarter", top_index(_quarters(read).set_index("period")["R"]), None)]
 
 
 @label(9710)
 def l9710(read):
     s = _stocks(read).set_index("Date")
-    return [("peak_month", _month(_top(s["^IXIC"])), None)]
+    return [("peak_month", month_text(top_index(s["^IXIC"])), None)]
 
 
 # ---------------------------------------------------------------- medium
@@ -179,7 +146,7 @@ def l9712(read):
     assert len(spend) == 72
     top = spend.nlargest(11)
     assert top.iloc[9] > top.iloc[10]
-    return [("top10_share", _pct(top.iloc[:10].sum(), spend.sum()), 2)]
+    return [("top10_share", pct(top.iloc[:10].sum(), spend.sum()), 2)]
 
 
 @label(9713)
@@ -201,7 +168,7 @@ def l9715(read):
     counts = e.groupby("year")["R"].count()
     annual = e.groupby("year")["R"].mean()[counts == 4]
     assert annual.index.min() == 1973 and annual.index.max() == 1998
-    return [("highest_rate_year", int(_top(annual)), None)]
+    return [("highest_rate_year", int(top_index(annual)), None)]
 
 
 @label(9716)
@@ -215,13 +182,13 @@ def l9717(read):
     m = _msft(read)
     monthly = m.groupby(m["day"].dt.to_period("M"))["Volume"].mean()
     assert len(monthly) == 4
-    return [("quietest_month", str(_top(monthly, largest=False)), None)]
+    return [("quietest_month", str(top_index(monthly, largest=False)), None)]
 
 
 @label(9718)
 def l9718(read):
     m = _msft(read)
-    return [("pct_up_days", _pct((m["Close"] > m["Open"]).sum(), len(m)), 2)]
+    return [("pct_up_days", pct((m["Close"] > m["Open"]).sum(), len(m)), 2)]
 
 
 @label(9719)
@@ -233,7 +200,7 @@ def l9719(read):
 @label(9720)
 def l9720(read):
     means = read("strikes.csv").groupby("iprod")["duration"].mean()
-    return [("iprod_value", f"{_top(means):.5f}", None)]
+    return [("iprod_value", f"{top_index(means):.5f}", None)]
 
 
 @label(9721)
@@ -253,7 +220,7 @@ def l9722(read):
 @label(9723)
 def l9723(read):
     c = read("carshare.csv")
-    return [("pct_night_peak", _pct(c["peak_hour"].between(0, 5).sum(), len(c)), 2)]
+    return [("pct_night_peak", pct(c["peak_hour"].between(0, 5).sum(), len(c)), 2)]
 
 
 @label(9724)
@@ -290,7 +257,7 @@ def l9727(read):
 def l9728(read):
     _, _, resid = _stackloss_fit(read)
     resid = pd.Series(resid, index=range(1, len(resid) + 1))
-    return [("day", int(_top(resid)), None)]
+    return [("day", int(top_index(resid)), None)]
 
 
 @label(9729)
@@ -341,7 +308,7 @@ def l9734(read):
     table = e.pivot(index="year", columns="quarter", values="Dp").dropna()
     assert table.index.min() == 1973 and table.index.max() == 1998 and len(table) == 26
     means = table.mean()
-    quarter = _top(means)
+    quarter = top_index(means)
     return [("quarter", int(quarter), None), ("mean_dp", means.loc[quarter], 5)]
 
 
@@ -350,7 +317,7 @@ def l9735(read):
     e = _quarters(read).set_index("period")
     moving = e["Dp"].rolling(4).mean().dropna()
     assert len(moving) == 104
-    return [("lowest_average_quarter", _top(moving, largest=False), None)]
+    return [("lowest_average_quarter", top_index(moving, largest=False), None)]
 
 
 @label(9736)
@@ -385,7 +352,7 @@ def l9739(read):
     jan.index = jan.index.year
     assert jan.index.tolist() == list(range(1990, 2023))
     gain = (jan.shift(-1) / jan - 1).loc[1990:2021]
-    return [("best_year", int(_top(gain)), None)]
+    return [("best_year", int(top_index(gain)), None)]
 
 
 @label(9740)

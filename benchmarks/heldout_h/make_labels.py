@@ -6,8 +6,9 @@
 The label functions live in ``labels_h.py`` (one per question id). Before writing, every question
 must have a function and the names it returns must be the ``@name[...]`` items of the question's
 format, in order; a value within 1e-3 of a rounding half at its asked precision is refused
-(``labels_h.render``), since half-up and half-even rounding could then disagree; a "which is
-highest/lowest" answer or a top-k cut that is tied is refused (``labels_h._top``, ``_top_k``).
+(``heldout_common.render``), since half-up and half-even rounding could then disagree; a "which is
+highest/lowest" answer or a top-k cut that is tied is refused (``heldout_common.top_index``,
+``labels_h._top_k``).
 Tables are read with pandas' defaults, except the options ``make_tables.READ_OPTIONS`` names (the
 header of ``monthly_stocks.csv`` is its second line).
 The checks, the reading and the writing are ``heldout_common``'s, shared by batches C-J.

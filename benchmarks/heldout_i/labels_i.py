@@ -1,14 +1,13 @@
 """Labels of held-out batch I: one function per question id (the first solution, pandas/scipy).
 
-Each function takes ``read`` (table file name -> DataFrame, read from the folder being labelled)
-and returns ``[(name, value, decimals), ...]`` in the order of the format's ``@name[...]`` items;
-``decimals`` is None for a value written as it is (a count, a label, a year). ``make_labels.py``
+Each is registered with ``@label(id)``; what a function takes and returns, the writing of values and
+the helpers the batches share are ``heldout_common``'s (``label_registry``). ``make_labels.py``
 renders and checks them. Do not read this file before a measurement of the batch.
 """
 
 from __future__ import annotations
 
-import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,49 +16,12 @@ from scipy import stats
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-LABELS: dict = {}
+sys.path.append(str(HERE.parent))  # benchmarks/, for heldout_common
+from heldout_common import label_registry, ols, pct, render, top_index  # noqa: E402,F401  (render: make_labels)
+
+LABELS, label = label_registry()
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
-
-
-def label(qid):
-    def register(fn):
-        LABELS[qid] = fn
-        return fn
-
-    return register
-
-
-def render(value, decimals):
-    """``value`` written with ``decimals`` places; refuses a value within 1e-3 of a rounding half."""
-    if decimals is None:
-        return str(value)
-    scaled = float(value) * 10**decimals
-    frac = scaled - math.floor(scaled)
-    if abs(frac - 0.5) < 1e-3:
-        raise ValueError(f"value {value!r} sits on a rounding half at {decimals} decimals")
-    text = f"{float(value):.{decimals}f}"
-    return text[1:] if float(text) == 0 and text.startswith("-") else text
-
-
-def _top(series: pd.Series, largest: bool = True):
-    """Index label of the largest (or smallest) value, after checking it is not tied or nearly so."""
-    ordered = series.dropna().sort_values(ascending=not largest)
-    assert len(ordered) == 1 or abs(ordered.iloc[0] - ordered.iloc[1]) > 1e-9, ordered.head(2)
-    return ordered.index[0]
-
-
-def _pct(part, whole) -> float:
-    return 100.0 * float(part) / float(whole)
-
-
-def _ols(y, *columns) -> tuple[np.ndarray, float]:
-    """Least-squares coefficients (intercept first) and R squared."""
-    X = np.column_stack([np.ones(len(y)), *[np.asarray(c, float) for c in columns]])
-    y = np.asarray(y, float)
-    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
-    resid = y - X @ coef
-    return coef, 1 - (resid @ resid) / ((y - y.mean()) @ (y - y.mean()))
 
 
 def _housing(read) -> pd.DataFrame:
@@ -113,13 +75,13 @@ def l9801(read):
 
 @label(9802)
 def l9802(read):
-    return [("most_common_make", _top(read("autos.csv")["make"].value_counts()), None)]
+    return [("most_common_make", top_index(read("autos.csv")["make"].value_counts()), None)]
 
 
 @label(9803)
 def l9803(read):
     h = _housing(read).set_index("DATE")
-    return [("busiest_month", _top(h["HOUSTNSA"]).strftime("%Y-%m"), None)]
+    return [("busiest_month", top_index(h["HOUSTNSA"]).strftime("%Y-%m"), None)]
 
 
 @label(9804)
@@ -136,7 +98,7 @@ def l9805(read):
 @label(9806)
 def l9806(read):
     e = _elec(read).set_index("ds")
-    return [("peak_demand_hour", _top(e["y"]).strftime("%Y-%m-%d %H:%M"), None)]
+    return [("peak_demand_hour", top_index(e["y"]).strftime("%Y-%m-%d %H:%M"), None)]
 
 
 @label(9807)
@@ -175,17 +137,17 @@ def l9812(read):
     a = read("autos.csv").dropna(subset=["price"])
     g = a.groupby("style")["price"]
     med = g.median()[g.size() >= 10]
-    return [("priciest_style", _top(med), None)]
+    return [("priciest_style", top_index(med), None)]
 
 
 @label(9813)
 def l9813(read):
-    return [("peak_year", int(_top(_annual(read))), None)]
+    return [("peak_year", int(top_index(_annual(read))), None)]
 
 
 @label(9814)
 def l9814(read):
-    return [("lowest_demand_day", str(_top(_daily(read), largest=False)), None)]
+    return [("lowest_demand_day", str(top_index(_daily(read), largest=False)), None)]
 
 
 @label(9815)
@@ -197,7 +159,7 @@ def l9815(read):
 @label(9816)
 def l9816(read):
     d = read("dietox.csv")
-    return [("heaviest_cu_group", int(_top(d[d["Time"] == 12].groupby("Cu")["Weight"].mean())), None)]
+    return [("heaviest_cu_group", int(top_index(d[d["Time"] == 12].groupby("Cu")["Weight"].mean())), None)]
 
 
 @label(9817)
@@ -210,7 +172,7 @@ def l9817(read):
 def l9818(read):
     f = read("framing.csv")
     s = f[f["english"] == "Strongly Oppose"]
-    return [("degree_share_pct", _pct((s["educ"] == "bachelor's degree or higher").sum(), len(s)), 2)]
+    return [("degree_share_pct", pct((s["educ"] == "bachelor's degree or higher").sum(), len(s)), 2)]
 
 
 @label(9819)
@@ -225,13 +187,13 @@ def l9820(read):
     assert len(a) == 205
     diesel = a["fuel"] == "diesel"
     return [("diesel_makes", int(a.loc[diesel, "make"].nunique()), None),
-            ("diesel_share_pct", _pct(diesel.sum(), len(a)), 2)]
+            ("diesel_share_pct", pct(diesel.sum(), len(a)), 2)]
 
 
 @label(9821)
 def l9821(read):
     rate = read("lbw.csv").groupby("race")["low"].mean() * 100
-    race = _top(rate)
+    race = top_index(rate)
     return [("riskiest_race", race, None), ("low_weight_pct", rate[race], 2)]
 
 
@@ -239,13 +201,14 @@ def l9821(read):
 def l9822(read):
     h = _housing(read)
     h = h[h["DATE"].dt.year.between(1959, 2017)]
-    return [("peak_calendar_month", MONTHS[int(_top(h.groupby(h["DATE"].dt.month)["HOUSTNSA"].mean())) - 1], None)]
+    month = int(top_index(h.groupby(h["DATE"].dt.month)["HOUSTNSA"].mean()))
+    return [("peak_calendar_month", MONTHS[month - 1], None)]
 
 
 @label(9823)
 def l9823(read):
     e = _elec(read)
-    return [("peak_hour_of_day", int(_top(e.groupby(e["ds"].dt.hour)["y"].mean())), None)]
+    return [("peak_hour_of_day", int(top_index(e.groupby(e["ds"].dt.hour)["y"].mean())), None)]
 
 
 @label(9824)
@@ -265,14 +228,15 @@ def l9825(read):
 
 @label(9826)
 def l9826(read):
-    return [("calmest_condition", int(_top(read("framing.csv").groupby("cond")["emo"].mean(), largest=False)), None)]
+    by_condition = read("framing.csv").groupby("cond")["emo"].mean()
+    return [("calmest_condition", int(top_index(by_condition, largest=False)), None)]
 
 
 # ---------------------------------------------------------------- hard
 @label(9827)
 def l9827(read):
     a = read("autos.csv").dropna(subset=["price", "hp"])
-    coef, _ = _ols(a["price"], a["hp"], a["weight"])
+    coef, _ = ols(a["price"], a["hp"], a["weight"])
     return [("hp_coefficient", coef[1], 3)]
 
 
@@ -288,7 +252,7 @@ def l9828(read):
 @label(9829)
 def l9829(read):
     change = (_annual(read).pct_change() * 100).dropna()
-    return [("steepest_drop_year", int(_top(change, largest=False)), None)]
+    return [("steepest_drop_year", int(top_index(change, largest=False)), None)]
 
 
 @label(9830)
@@ -304,15 +268,15 @@ def l9830(read):
 @label(9831)
 def l9831(read):
     e = read("engel.csv")
-    coef, _ = _ols(np.log(e["foodexp"]), np.log(e["income"]))
+    coef, _ = ols(np.log(e["foodexp"]), np.log(e["income"]))
     return [("income_elasticity", coef[1], 4)]
 
 
 @label(9832)
 def l9832(read):
     d = read("dietox.csv")
-    slopes = d.groupby("Pig").apply(lambda g: _ols(g["Weight"], g["Time"])[0][1], include_groups=False)
-    return [("fastest_pig", int(_top(slopes)), None)]
+    slopes = d.groupby("Pig").apply(lambda g: ols(g["Weight"], g["Time"])[0][1], include_groups=False)
+    return [("fastest_pig", int(top_index(slopes)), None)]
 
 
 @label(9833)
@@ -333,7 +297,7 @@ def l9835(read):
     m = _macro(read).dropna(subset=["GDPC1"]).set_index("Date")["GDPC1"]
     assert m.index.month.isin([3, 6, 9, 12]).all()
     change = (m.pct_change() * 100).dropna()
-    worst = _top(change, largest=False)
+    worst = top_index(change, largest=False)
     return [("worst_quarter", f"{worst.year}Q{worst.month // 3}", None)]
 
 
@@ -357,7 +321,7 @@ def l9837(read):
 @label(9838)
 def l9838(read):
     b = read("lbw.csv")
-    _, r2 = _ols(b["bwt"], b["lwt"], b["age"], b["smoke"])
+    _, r2 = ols(b["bwt"], b["lwt"], b["age"], b["smoke"])
     return [("r_squared", r2, 4)]
 
 
@@ -365,7 +329,7 @@ def l9838(read):
 def l9839(read):
     h = _housing(read).set_index("DATE")
     ma = h["HOUSTNSA"].rolling(12).mean()
-    peak = _top(ma)
+    peak = top_index(ma)
     return [("peak_month", peak.strftime("%Y-%m"), None), ("peak_average", ma[peak], 2)]
 
 

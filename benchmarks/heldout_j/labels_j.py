@@ -1,14 +1,13 @@
 """Labels of held-out batch J: one function per question id (the first solution, pandas/scipy).
 
-Each function takes ``read`` (table file name -> DataFrame, read from the folder being labelled)
-and returns ``[(name, value, decimals), ...]`` in the order of the format's ``@name[...]`` items;
-``decimals`` is None for a value written as it is (a count, a label, a year). ``make_labels.py``
+Each is registered with ``@label(id)``; what a function takes and returns, the writing of values and
+the helpers the batches share are ``heldout_common``'s (``label_registry``). ``make_labels.py``
 renders and checks them. Do not read this file before a measurement of the batch.
 """
 
 from __future__ import annotations
 
-import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,47 +16,10 @@ from scipy import stats
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-LABELS: dict = {}
+sys.path.append(str(HERE.parent))  # benchmarks/, for heldout_common
+from heldout_common import label_registry, ols, pct, render, top_index  # noqa: E402,F401  (render: make_labels)
 
-
-def label(qid):
-    def register(fn):
-        LABELS[qid] = fn
-        return fn
-
-    return register
-
-
-def render(value, decimals):
-    """``value`` written with ``decimals`` places; refuses a value within 1e-3 of a rounding half."""
-    if decimals is None:
-        return str(value)
-    scaled = float(value) * 10**decimals
-    frac = scaled - math.floor(scaled)
-    if abs(frac - 0.5) < 1e-3:
-        raise ValueError(f"value {value!r} sits on a rounding half at {decimals} decimals")
-    text = f"{float(value):.{decimals}f}"
-    return text[1:] if float(text) == 0 and text.startswith("-") else text
-
-
-def _top(series: pd.Series, largest: bool = True):
-    """Index label of the largest (or smallest) value, after checking it is not tied or nearly so."""
-    ordered = series.dropna().sort_values(ascending=not largest)
-    assert len(ordered) == 1 or abs(ordered.iloc[0] - ordered.iloc[1]) > 1e-9, ordered.head(2)
-    return ordered.index[0]
-
-
-def _pct(part, whole) -> float:
-    return 100.0 * float(part) / float(whole)
-
-
-def _ols(y, *columns) -> tuple[np.ndarray, float]:
-    """Least-squares coefficients (intercept first) and R squared."""
-    X = np.column_stack([np.ones(len(y)), *[np.asarray(c, float) for c in columns]])
-    y = np.asarray(y, float)
-    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
-    resid = y - X @ coef
-    return coef, 1 - (resid @ resid) / ((y - y.mean()) @ (y - y.mean()))
+LABELS, label = label_registry()
 
 
 def _google(read) -> pd.DataFrame:
@@ -110,19 +72,19 @@ def l9903(read):
 @label(9904)
 def l9904(read):
     g = _google(read).set_index("date")
-    return [("busiest_day", _top(g["volume"]).strftime("%Y-%m-%d"), None)]
+    return [("busiest_day", top_index(g["volume"]).strftime("%Y-%m-%d"), None)]
 
 
 @label(9905)
 def l9905(read):
     m = read("manufacturing.csv").set_index("month")
-    return [("lowest_utilization_month", _top(m["caputil"], largest=False), None)]
+    return [("lowest_utilization_month", top_index(m["caputil"], largest=False), None)]
 
 
 @label(9906)
 def l9906(read):
     w = read("young_men_wages.csv")
-    return [("married_pct", _pct((w["mrt"] == 1).sum(), len(w)), 2)]
+    return [("married_pct", pct((w["mrt"] == 1).sum(), len(w)), 2)]
 
 
 @label(9907)
@@ -142,7 +104,7 @@ def l9908(read):
 @label(9909)
 def l9909(read):
     g = read("german_macro.csv").set_index("qtr")
-    return [("peak_investment_quarter", _top(g["inv"]), None)]
+    return [("peak_investment_quarter", top_index(g["inv"]), None)]
 
 
 @label(9910)
@@ -156,7 +118,7 @@ def l9910(read):
 def l9911(read):
     b = read("births.csv")
     u = b[b["mmarried"] == "notmarried"]
-    return [("unmarried_smoker_pct", _pct((u["mbsmoke"] == "smoker").sum(), len(u)), 2)]
+    return [("unmarried_smoker_pct", pct((u["mbsmoke"] == "smoker").sum(), len(u)), 2)]
 
 
 @label(9912)
@@ -164,7 +126,7 @@ def l9912(read):
     b = read("births.csv")
     m = b.groupby("msmoke")["bweight"].mean()
     assert len(m) == 4
-    level = _top(m, largest=False)
+    level = top_index(m, largest=False)
     return [("lightest_smoking_level", level, None), ("mean_weight", m[level], 2)]
 
 
@@ -173,14 +135,14 @@ def l9913(read):
     d = read("doctor_visits.csv")
     g = d.groupby("totchr")["docvis"]
     means = g.mean()[g.size() >= 100]
-    return [("busiest_chronic_count", int(_top(means)), None)]
+    return [("busiest_chronic_count", int(top_index(means)), None)]
 
 
 @label(9914)
 def l9914(read):
     d = read("doctor_visits.csv")
     w = d[d["female"] == 1]
-    return [("women_no_visit_pct", _pct((w["docvis"] == 0).sum(), len(w)), 2)]
+    return [("women_no_visit_pct", pct((w["docvis"] == 0).sum(), len(w)), 2)]
 
 
 @label(9915)
@@ -188,14 +150,14 @@ def l9915(read):
     b = read("bone_marrow.csv")
     med = b[b["Status"] == 1].groupby("Group")["T"].median()
     assert len(med) == 3
-    return [("fastest_event_group", _top(med, largest=False), None)]
+    return [("fastest_event_group", top_index(med, largest=False), None)]
 
 
 @label(9916)
 def l9916(read):
     g = _google(read)
     m = g.groupby(g["date"].dt.to_period("M"))["close"].mean()
-    return [("peak_month", str(_top(m)), None)]
+    return [("peak_month", str(top_index(m)), None)]
 
 
 @label(9917)
@@ -209,7 +171,7 @@ def l9917(read):
 def l9918(read):
     m = _manufacturing(read)
     assert m.groupby("year").size().eq(12).all() and m["year"].nunique() == 37
-    return [("weakest_year", int(_top(m.groupby("year")["caputil"].mean(), largest=False)), None)]
+    return [("weakest_year", int(top_index(m.groupby("year")["caputil"].mean(), largest=False)), None)]
 
 
 @label(9919)
@@ -230,7 +192,7 @@ def l9920(read):
 def l9921(read):
     w = read("young_men_wages.csv")
     south = w[w["rns"] == 1]
-    return [("left_south_pct", _pct((south["rns80"] == 0).sum(), len(south)), 2)]
+    return [("left_south_pct", pct((south["rns80"] == 0).sum(), len(south)), 2)]
 
 
 @label(9922)
@@ -280,7 +242,7 @@ def l9927(read):
 @label(9928)
 def l9928(read):
     b = read("births.csv")
-    coef, _ = _ols(b["bweight"], b["mage"], b["medu"], b["mbsmoke_"])
+    coef, _ = ols(b["bweight"], b["mage"], b["medu"], b["mbsmoke_"])
     return [("smoking_coefficient", coef[3], 2)]
 
 
@@ -324,7 +286,7 @@ def l9932(read):
 def l9933(read):
     close = _month_end_close(read)
     ret = (close.pct_change() * 100).dropna()
-    worst = _top(ret, largest=False)
+    worst = top_index(ret, largest=False)
     return [("worst_month", str(worst), None), ("worst_return_pct", ret[worst], 2)]
 
 
@@ -341,7 +303,7 @@ def l9934(read):
 def l9935(read):
     m = _manufacturing(read).set_index("month")
     change = m["caputil"] - m["caputil"].shift(12)
-    return [("steepest_yearly_fall", _top(change.dropna(), largest=False), None)]
+    return [("steepest_yearly_fall", top_index(change.dropna(), largest=False), None)]
 
 
 @label(9936)
@@ -356,13 +318,13 @@ def l9937(read):
     g = _german(read)
     assert g.groupby("year").size().eq(4).all()
     y = g.groupby("year")[["inc", "consump"]].sum()
-    return [("peak_saving_year", int(_top(100 * (1 - y["consump"] / y["inc"]))), None)]
+    return [("peak_saving_year", int(top_index(100 * (1 - y["consump"] / y["inc"]))), None)]
 
 
 @label(9938)
 def l9938(read):
     w = read("young_men_wages.csv")
-    coef, _ = _ols(w["lw80"], w["s80"], w["expr80"], w["iq"])
+    coef, _ = ols(w["lw80"], w["s80"], w["expr80"], w["iq"])
     return [("schooling_return", coef[1], 4)]
 
 

@@ -6,8 +6,8 @@
 The label functions live in ``labels_j.py`` (one per question id). Before writing, every question
 must have a function and the names it returns must be the ``@name[...]`` items of the question's
 format, in order; a value within 1e-3 of a rounding half at its asked precision is refused
-(``labels_j.render``), since half-up and half-even rounding could then disagree; a "which is
-highest/lowest" answer that is tied is refused (``labels_j._top``).
+(``heldout_common.render``), since half-up and half-even rounding could then disagree; a "which is
+highest/lowest" answer that is tied is refused (``heldout_common.top_index``).
 Tables are read with pandas' defaults (``make_tables.READ_OPTIONS`` names no option for any table).
 The checks, the reading and the writing are ``heldout_common``'s, shared by batches C-J.
 """
