@@ -175,11 +175,52 @@ def named_test_misfit(question: str, tree: ast.AST) -> str | None:
     return None
 
 
+_SAMPLE = re.compile(r"\bsample (?:standard deviation|std|variance)|ddof\s*=\s*1\b|\bn\s*-\s*1\b|\bbessel", re.I)
+_POPULATION = re.compile(r"\bpopulation (?:standard deviation|std|variance)|ddof\s*=\s*0\b|divided by n\b", re.I)
+_NUMPY_SPREAD = {"std", "var", "nanstd", "nanvar"}
+
+
+def _ddof(call: ast.Call) -> object:
+    given = next((k.value for k in call.keywords if k.arg == "ddof"), None)
+    return given.value if isinstance(given, ast.Constant) else ("?" if given is not None else None)
+
+
+def ddof_calls(question: str, tree: ast.AST) -> tuple[int, list[ast.Call]] | None:
+    """(the ddof the question asks, the calls that use another) — a sample standard deviation
+    (ddof = 1) computed by ``stats.zscore`` or ``np.std`` (ddof 0 by default), or a population one
+    (ddof = 0) by a pandas column's ``.std()`` (ddof 1 by default) — else None. A call with a ddof
+    given by a name is left alone; when the question names both, nothing is checked."""
+    sample, population = bool(_SAMPLE.search(question or "")), bool(_POPULATION.search(question or ""))
+    if sample == population:
+        return None
+    wanted, found = (1 if sample else 0), []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        given, name, owner = _ddof(node), node.func.attr, node.func.value
+        if given == "?":
+            continue
+        numpy = isinstance(owner, ast.Name) and owner.id in ("np", "numpy") and name in _NUMPY_SPREAD
+        scipy = name == "zscore"
+        column = name in ("std", "var") and isinstance(owner, ast.Subscript) and not numpy
+        default = 0 if numpy or scipy else 1 if column else None
+        if default is not None and (given if given is not None else default) != wanted:
+            found.append(node)
+    return (wanted, found) if found else None
+
+
 def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
     """Why the statistic in the code is not the one the question names; else None."""
     named = named_test_misfit(question, tree)
     if named:
         return named
+    spread = ddof_calls(question, tree)
+    if spread:
+        wanted, calls = spread
+        kind_of = "sample" if wanted == 1 else "population"
+        return (f"ResultDoesNotFitQuestion: the question asks for the {kind_of} standard deviation (ddof={wanted}), but "
+                f"`{ast.unparse(calls[0])[:70]}` uses ddof={1 - wanted} (pandas' .std() divides by n - 1; np.std and "
+                f"stats.zscore by n). Pass ddof={wanted}.")
     origin = model_without_intercept(question, tree)
     if origin is not None:
         call = ast.unparse(origin)

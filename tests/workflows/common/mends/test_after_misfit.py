@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
+    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
                                                      "row numbers → names", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values"]
     import ast
@@ -266,3 +266,34 @@ def test_a_statsmodels_fit_without_its_intercept_gets_one():
     assert result_misfit(origin, code, {"result_type": "float", "result_str": "0.2"}, columns=list(frame)) is None
     positional = "model = sm.OLS(df['lw'], df[['s', 'iq']]).fit()\nresult = model.params[0]\n"
     assert intercept_added(question, positional, ast.parse(positional), {}, MendFacts()) is None
+
+
+def test_a_standard_deviation_with_another_ddof_than_asked_is_given_it():
+    """"Standardise with the sample standard deviation (ddof = 1)" computed by ``stats.zscore``
+    (ddof 0; batch J, seen: 9 outliers for 16), or a population one by pandas' ``.std()``: each
+    call given the ddof asked. A call that already has it, or a question that names neither, is
+    left alone."""
+    import ast
+
+    import numpy as np
+    from scipy import stats
+
+    from dsagent.workflows.common.mends.after_misfit import ddof_as_asked
+    from dsagent.workflows.common.mends.facts import MendFacts
+
+    question = "Standardise the returns with their mean and sample standard deviation (ddof = 1) and count |z| > 2."
+    code = "z = stats.zscore(df['r'])\nresult = int((np.abs(z) > 2).sum())\n"
+    found = result_misfit(question, code, {"result_type": "int", "result_str": "9"}, columns=["r"])
+    assert found and "sample standard deviation (ddof=1)" in found
+    mended = ddof_as_asked(question, code, ast.parse(code), {}, MendFacts())
+    assert "stats.zscore(df['r'], ddof=1)" in mended
+    frame = pd.DataFrame({"r": np.r_[np.zeros(9), 1.0]})
+    ns = {"df": frame, "np": np, "stats": stats}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == 1  # |z| = 2.85 with ddof 1 (3.0 with ddof 0): counted either way here, the mend only sets ddof
+    population = "Use the population standard deviation of x."
+    pandas_std = "result = df['x'].std()\n"
+    assert "ddof=0" in (ddof_as_asked(population, pandas_std, ast.parse(pandas_std), {}, MendFacts()) or "")
+    for kept_question, kept in ((question, "result = stats.zscore(df['r'], ddof=1)\n"), (question, "result = df['r'].std()\n"),
+                                ("What is the standard deviation of x?", "result = np.std(df['x'])\n")):
+        assert ddof_as_asked(kept_question, kept, ast.parse(kept), {}, MendFacts()) is None, kept

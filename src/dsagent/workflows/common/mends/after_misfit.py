@@ -19,7 +19,7 @@ from typing import Any
 from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
 from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years
 from dsagent.workflows.common.fit_named import named_values, written_values
-from dsagent.workflows.common.fit_stats import model_without_intercept, named_rank_method, pearson_calls
+from dsagent.workflows.common.fit_stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
 from dsagent.workflows.common.naming import key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
@@ -242,9 +242,26 @@ def intercept_added(question: str, code: str, tree: ast.AST, er: dict, facts: Me
     return mended if mended and parses(mended) else None
 
 
+def ddof_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A sample standard deviation computed with ddof 0 (``stats.zscore``, ``np.std``), or a
+    population one with pandas' ddof 1 (``fit_stats.ddof_calls``): each such call given the ddof
+    the question asks."""
+    spread = ddof_calls(question, tree)
+    if spread is None:
+        return None
+    wanted, calls = spread
+    edits = []
+    for call in calls:
+        args = [ast.unparse(a) for a in call.args] + [ast.unparse(k) for k in call.keywords if k.arg != "ddof"] + [f"ddof={wanted}"]
+        edits.append((call, f"{ast.unparse(call.func)}({', '.join(args)})"))
+    mended = replace_nodes(code, edits)
+    return mended if mended and parses(mended) else None
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("rank correlation named", rank_method),
     ("intercept added", intercept_added),
+    ("ddof as asked", ddof_as_asked),
     ("year filter added", year_filter),
     ("unnamed year's filter dropped", unnamed_year_dropped),
     ("left-out rows dropped", excluded_dropped),
