@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.fit_rows import DATED, dropped_form, kept_excluded, part_of_year, unnamed_year, whole_table_column
+from dsagent.workflows.common.fit_rows import (DATED, dropped_form, kept_excluded, part_of_year, unmatched_filter, unnamed_year,
+                                              whole_table_column)
 from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
@@ -43,14 +44,17 @@ def asks_one_value(question: str) -> bool:
 
 
 def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = (),
-                  text_columns: Iterable[str] = (), columns: Iterable[str] = (), periods: Mapping[str, int] | None = None) -> str | None:
+                  text_columns: Iterable[str] = (), columns: Iterable[str] = (), periods: Mapping[str, int] | None = None,
+                  values: Mapping[str, frozenset] | None = None) -> str | None:
     """Why a successful run's ``result`` does not answer ``question``, said for the code step; else None.
 
     ``labels``: the data's text values (grounding.data_labels), to check that a group the question
     names is used by the code; ``text_columns``: the names of the data's text columns, to say which
     one holds the name a "which …" question asks for; ``columns``: every column name, to see a
     number column the question aggregates that the code only counted; ``periods``: the distinct
-    calendar periods the data covers (``MendFacts.periods``), to see a count of months that counted rows.
+    calendar periods the data covers (``MendFacts.periods``), to see a count of months that counted rows;
+    ``values``: the values of the data's columns of few values (``MendFacts.values``), to see a filter
+    that keeps no row.
     """
     er = execution_result or {}
     try:
@@ -90,11 +94,18 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{ast.unparse(invented)}` filters the rows on a year the question does not ask "
                 "about (it never names it, or names it only as an end of the span it asks about as a whole). Use the rows "
                 "the question asks about: all of them unless it names one year or period.")
+    unmatched = unmatched_filter(tree, values or {})
+    if unmatched is not None:
+        compare, column, held = unmatched
+        return (f"ResultDoesNotFitQuestion: `{ast.unparse(compare)}` keeps no row: the column {column!r} holds {held}, so the "
+                "result comes from no data. Filter on a value the column holds, or leave the filter out when the question's "
+                "value describes something else (a column's name, such as 'x80' for 1980).")
     part = part_of_year(question, tree)
     if part is not None:
         return (f"ResultDoesNotFitQuestion: the question names the year {part[1]} as a whole, but `{ast.unparse(part[0])}` keeps "
                 f"only one part of it. A year is all of its rows: select them by the year (the part of the label before its "
-                f"quarter or month, or the dates' .dt.year == {part[1]}), then add them up or average them as the question asks.")
+                f"quarter or month, or the dates' .dt.year == {part[1]}), then take from them what the question asks (their total or "
+                f"mean, or one of its ends).")
     constant = whole_table_column(tree)
     if constant is not None:
         return (f"ResultDoesNotFitQuestion: `{constant}` is one number for the whole table (each aggregate reads every row), so "

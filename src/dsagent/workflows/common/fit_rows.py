@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 
 from dsagent.workflows.common.naming import GROUPING
 from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
@@ -122,20 +123,21 @@ def _column_like(node: ast.AST) -> bool:
         isinstance(node.value, ast.Name) or node.attr == "year")
 
 
-_PART_OF_YEAR = re.compile(r"^((?:1[89]|20)\d\d)(?:\s*-?\s*[qQ][1-4]|[mM]\d{1,2}|-\d{1,2}(?:-\d{1,2})?)$")
-"""A period inside one year as data writes it: a quarter ('1970q1', '1970-Q1'), a month ('1970m1',
-'1970-01') or a day ('1970-01-01')."""
+_PART_OF_YEAR = re.compile(r"^((?:1[89]|20)\d\d)(?:\s*-?\s*[qQ][1-4]|[mM]\d{1,2}|-\d{1,2})$")
+"""A period inside one year as data writes it: a quarter ('1970q1', '1970-Q1') or a month ('1970m1',
+'1970-01'). Not a day: "the last trading day of 2006" is one row by right."""
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
            r"nov(?:ember)?|dec(?:ember)?")
 
 
 def _names_part_of(question: str, year: int) -> bool:
     """Does the question name a quarter, a month or a day of ``year`` ("Q1 1970", "March 1970",
-    "1970q1", "the first quarter of 1970")?"""
+    "1970q1", "the first quarter of 1970"), or an end of it ("the end of 1970": its last quarter by right)?"""
     part = (rf"(?:\b(?:{_MONTHS})\b|\bq[1-4]\b|\b(?:first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter)"
             rf"[\s,]*(?:of\s+|in\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?[\s,]+)?{year}\b")
     after = rf"\b{year}\s*(?:-?\s*q[1-4]\b|m\d|-\d|[\s,]+(?:{_MONTHS})\b)"
-    return bool(re.search(part, question, re.I) or re.search(after, question, re.I))
+    end = rf"\b(?:end|start|beginning|close|opening|first|last|final|latest|earliest)\b\W+(?:\w+\W+){{0,3}}{year}\b"
+    return any(re.search(pattern, question, re.I) for pattern in (part, after, end))
 
 
 def part_of_year(question: str, tree: ast.AST) -> tuple[ast.Compare, int] | None:
@@ -179,3 +181,42 @@ def whole_table_column(tree: ast.AST) -> str | None:
                 isinstance(n, ast.Name) and n.id == frame and id(n) not in inside for n in ast.walk(node.value)):
             return ast.unparse(node)
     return None
+
+
+def unmatched_filter(tree: ast.AST, values: Mapping[str, frozenset]) -> tuple[ast.Compare, str, str] | None:
+    """``df['year'] == 1980`` where the column ``year`` (of few values, ``MendFacts.values``) holds no
+    1980: the filter keeps no row, and a count of 0 or a sum of 0 comes from no data (batch J,
+    seen: verified so, both checks wrote the same filter). (comparison, column, what it holds), else
+    None. Not a column the code writes itself, nor a comparison the code negates."""
+    written = {t.slice.value for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign))
+               for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+               if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)}
+    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("rename", "replace", "map", "assign")
+           for n in ast.walk(tree)):
+        return None  # the code renames or rewrites values: the data's values may not be its
+    negated = {id(m) for n in ast.walk(tree) if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.Invert, ast.Not))
+               for m in ast.walk(n.operand)}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)) or id(node) in negated:
+            continue
+        for column, const in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+            if not (isinstance(column, ast.Subscript) and isinstance(column.slice, ast.Constant) and isinstance(const, ast.Constant)):
+                continue
+            name, value = column.slice.value, const.value
+            if not isinstance(name, str) or name not in values or name in written or isinstance(value, bool):
+                continue
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            held = values[name]
+            if value in held or not isinstance(value, (int, str)):
+                continue
+            return node, name, _held_text(held)
+    return None
+
+
+def _held_text(held: frozenset) -> str:
+    numbers = sorted(v for v in held if isinstance(v, (int, float)) and not isinstance(v, bool))
+    if numbers and len(numbers) == len(held):
+        return f"{numbers[0]} … {numbers[-1]}" if len(numbers) > 6 else ", ".join(map(str, numbers))
+    texts = sorted(map(str, held))
+    return ", ".join(map(repr, texts[:6])) + (" …" if len(texts) > 6 else "")

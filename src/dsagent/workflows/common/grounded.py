@@ -41,7 +41,8 @@ def run_misfit(ctx: "RunContext", question: str, code: str, execution_result: di
     from dsagent.workflows.common.mends import run_facts
 
     facts = run_facts(ctx)
-    return result_misfit(question, code, execution_result, run_labels(ctx), facts.text_columns, facts.columns, facts.periods)
+    return result_misfit(question, code, execution_result, run_labels(ctx), facts.text_columns, facts.columns, facts.periods,
+                         facts.values)
 
 
 def code_conditions(code: str | list[str] | None) -> str:

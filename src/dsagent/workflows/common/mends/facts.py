@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+FEW_VALUES = 300
+"""The most distinct values a column may have for :attr:`MendFacts.values` to hold them."""
 _YES = {"yes", "y", "true", "t"}
 _NO = {"no", "n", "false", "f"}
 
@@ -37,6 +39,9 @@ class MendFacts:
     periods: dict[str, int] = field(default_factory=dict)
     """The distinct calendar "year", "quarter", "month", "week", "day" the one dataset's dates cover
     (``data.timeline``; empty for more than one dataset): a count of months above it counted rows."""
+    values: dict[str, frozenset] = field(default_factory=dict)
+    """Columns of few distinct values (integers or text, at most :data:`FEW_VALUES`) -> those values,
+    over every dataset: a filter ``== value`` on a value none holds keeps no row."""
     period_labels: dict[str, str] = field(default_factory=dict)
     """Text columns of period labels ('1960q1', '1972m1') -> "quarter" or "month"."""
 
@@ -59,6 +64,8 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
         for name, dtype in getattr(frame, "dtypes", {}).items():
             facts.columns.append(str(name))
             column, kind = frame[name], str(dtype)
+            if getattr(ds, "table", None) is None and getattr(ds, "big", None) is None:  # whole tables only
+                _few_values(facts, str(name), column, kind)
             facts.mixed_frames |= not (kind.startswith(("int", "Int", "float", "Float", "uint", "UInt")) or kind in ("bool", "boolean"))
             if kind in ("object", "category") or kind.startswith("str"):
                 facts.text_columns.append(str(name))
@@ -88,6 +95,19 @@ def _dates_written(column: Any) -> bool:
     if not values or not all(_DATE_LIKE.fullmatch(v) for v in values):
         return False
     return bool(pd.to_datetime(pd.Series(values), errors="coerce", format="mixed").notna().all())
+
+
+def _few_values(facts: MendFacts, name: str, column: Any, kind: str) -> None:
+    """Adds a column's values to ``facts.values`` when they are integers or text and few."""
+    if getattr(column, "ndim", 1) != 1 or not (kind.startswith(("int", "Int", "uint")) or kind in ("object", "category")
+                                                 or kind.startswith("str")):
+        return
+    try:
+        distinct = column.dropna().unique()
+    except TypeError:  # unhashable cells (lists)
+        return
+    if len(distinct) <= FEW_VALUES:
+        facts.values[name] = facts.values.get(name, frozenset()) | frozenset(v.item() if hasattr(v, "item") else v for v in distinct)
 
 
 def dataset_timeline(ds: Any) -> Any:
