@@ -168,3 +168,17 @@ def test_a_warm_check_that_keeps_the_answers_code_verifies_it_a_failed_one_does_
     result, session = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
     assert result.verified is False and result.verification.startswith("not verified: the first check repeated")
     assert session.model.remaining == 0
+
+
+def test_an_answer_kept_with_a_misfit_is_never_verified(script_file, sales_csv):
+    """Every attempt filters on a value no row holds ('north'; the data writes North): the last is
+    kept, and two checks that reach the same 0 another way do not verify it (a check that computes
+    the same value shares the misreading); the mark says why."""
+    codes = ["result = (df['region'] == 'north').sum()", "result = int((df['region'] == 'north').sum())",
+             "result = len(df[df['region'] == 'north'])"]
+    same_zero = ["result = int((df['region'] == 'North').sum() * 0)", "result = (df['region'] == 'North').sum() * 0"]  # fit, give 0
+    spec = script_file([PLAN, *codes, "No sales were in the north.", *same_zero])
+    result, session = ask(spec, [sales_csv], "How many sales were in the north region?", verify=True)
+    assert result.result_str == "0" and len(result.failed_attempts) == 2
+    assert result.verified is False and "does not fit the question" in result.verification and "keeps no row" in result.verification
+    assert session.model.remaining == 0

@@ -238,12 +238,15 @@ def _setting_off(ctx: "RunContext") -> Verification | None:
 
 
 def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] | None, key: str = AHEAD,
-           adopt: bool = True, codes: Sequence[str | None] = ()) -> Verification:
+           adopt: bool = True, codes: Sequence[str | None] = (), misfit: str | None = None) -> Verification:
     """Verify ``answer``, the run's result for ``state['question']``, against independent codes (see
     the module). A list: the results of a run's steps (react), any of which the check may back.
     ``adopt``: two checks that agree against the answer replace it (False: a report already written
     is marked not sure instead). ``codes``: the codes that computed the answer; a greedy check that
-    copies one backs nothing by itself (:func:`common.votes.echoes`). "not checked" when the setting verify is off."""
+    copies one backs nothing by itself (:func:`common.votes.echoes`). ``misfit``: why the answer, kept at
+    the last attempt, does not fit the question: then no check can verify it (a check that computes
+    the same value another way shares its misreading), though two that agree on another result
+    still replace it. "not checked" when the setting verify is off."""
     if (off := _setting_off(ctx)) is not None:
         return off
     answers = [a for a in ([answer] if isinstance(answer, str) or answer is None else answer) if a]
@@ -260,6 +263,9 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
         return Verification(False, f"not verified: the independent computation failed ({clip(first['error'] or '', 120)})", [first])
     second, second_run = second_check(ctx, state, first, key)
     checks = [first, second]
+    if misfit and not (adopt and not backs(first) and not backs(second) and votes_with(first, second)):
+        return Verification(False, f"not verified: the result does not fit the question ({clip(misfit.split(': ', 1)[-1], 120)})",
+                            checks, others=[c["result_str"] for c in checks if c["result_str"] is not None and not backs(c)])
     if backs(first):
         return _confirmed(checks, backs, codes)
     if echoes(first, codes):

@@ -239,6 +239,7 @@ def make_nodes(ctx: RunContext) -> dict[str, Node]:
         """The answer's mark (common.verify; "not checked" when the setting verify is off)."""
         if state.get("rescued"):
             return verify_rescued(ctx, state, state["rescued"])
-        return verify(ctx, state, state["execution_result"].get("result_str"), codes=(state.get("code"),))
+        misfit = run_misfit(ctx, state["question"], state.get("code") or "", state["execution_result"])  # kept at the last attempt
+        return verify(ctx, state, state["execution_result"].get("result_str"), codes=(state.get("code"),), misfit=misfit)
 
     return {"plan": plan_node, "code": code_node, "evaluate": evaluate_node, "explain": explain_node, "error": error_node}
