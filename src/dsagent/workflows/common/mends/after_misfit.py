@@ -20,14 +20,15 @@ from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_
 from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years
 from dsagent.workflows.common.fit_named import named_values, written_values
 from dsagent.workflows.common.fit_stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
-from dsagent.workflows.common.naming import key_column, row_number_call
+from dsagent.workflows.common.naming import GROUPING, key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, excluded, ranged_years, without_examples
 
 MisfitMend = Callable[[str, str, ast.AST, dict, MendFacts], "str | None"]
 
-_GROUPING = {"groupby", "value_counts", "pivot", "pivot_table", "crosstab", "resample", "rolling", "expanding", "unstack"}
+_GROUPING = GROUPING | {"pivot", "rolling", "expanding", "unstack"}
+"""Calls after which a result's rows are groups or windows, not the table's rows."""
 _RANGE_BEFORE = re.compile(r"\b(since|after|before|between|from|until|to|and|through|up to|prior to)\s+$", re.I)
 
 
