@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call,
                                             time_column, which_column)
+from dsagent.workflows.common.text import clip
 from dsagent.workflows.common.wording import PERIOD_ASKED, WHICH
 
 
@@ -25,6 +26,9 @@ def named_values(shown: str | None) -> dict[str, ast.expr] | None:
 
 
 _MISSING = {"nan", "NaN", "NaT", "NA"}
+_LISTED = re.compile(r"\b(?:list|each of|for each|per|all the|which (?:ones|\w+s)\b|top \d|top (?:two|three|five|ten)|"
+                     r"comma|separated)", re.I)
+"""A question that asks for several values under one name (a list, a value per group)."""
 
 
 def written_values(tree: ast.AST) -> dict[str, ast.expr]:
@@ -84,6 +88,12 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and QUERY.match(node.value.strip()):
             return (f"ResultIsQueryText: `result[{key!r}]` is the text of a SQL query, not its answer. Run the query and "
                     "keep what it returns: sql(query)['col'].iloc[0].")
+    for key, node in values.items():
+        if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and not _LISTED.search(question or ""):
+            inside = "a dict" if isinstance(node, ast.Dict) else "several values"
+            return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {inside} ({clip(ast.unparse(node), 60)}), not one value. "
+                    "Combine them into the one value the question asks for: their sum for a count or a total of all the "
+                    "groups, else the one group it names.")
     texts = list(text_columns)
     which = WHICH.search(question or "") and len(written) == 1  # a "which" question's one value
     for key, node in values.items():

@@ -93,7 +93,8 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 def test_the_registry_order_and_shape():
     assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
                                                      "row numbers → names", "share of the totals",
-                                                     "aggregate of the per-row values", "aggregate of the per-row values"]
+                                                     "aggregate of the per-row values", "aggregate of the per-row values",
+                                                     "counts per group added up"]
     import ast
 
     for _, mend in AFTER_MISFIT:  # a result that fits nothing they mend: each leaves it
@@ -297,3 +298,25 @@ def test_a_standard_deviation_with_another_ddof_than_asked_is_given_it():
     for kept_question, kept in ((question, "result = stats.zscore(df['r'], ddof=1)\n"), (question, "result = df['r'].std()\n"),
                                 ("What is the standard deviation of x?", "result = np.std(df['x'])\n")):
         assert ddof_as_asked(kept_question, kept, ast.parse(kept), {}, MendFacts()) is None, kept
+
+
+def test_a_count_per_group_under_one_name_is_sent_back_and_added_up():
+    """"How many stays are outliers … of both types together?" answered ``{'n': {'type1|2': 117,
+    'type3': 47}}`` (batch K, seen: verified so): sent back, and the counts added up. A question
+    that asks a value per group is left alone."""
+    import ast
+
+    from dsagent.workflows.common.mends.after_misfit import counts_summed
+
+    question = "How many stays are outliers by the IQR rule within their type? Give the number of both types together."
+    shown = "{'n': {'type1|2': 117, 'type3': 47}}"
+    code = "counts = {}\nfor t in ['type1|2', 'type3']:\n    counts[t] = 1\nresult = {'n': counts}\n"
+    ran = {"result_type": "dict", "result_str": shown}
+    found = result_misfit(question, code, ran, columns=["los", "admitype"])
+    assert found and "is a dict" in found and "sum for a count" in found
+    mended = counts_summed(question, code, ast.parse(code), ran, FACTS)
+    ns: dict = {}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == {"n": 2}
+    assert result_misfit("List the number of outliers per type.", code, ran, columns=["los", "admitype"]) is None
+    assert counts_summed("What is the mean per type?", code, ast.parse(code), ran, FACTS) is None

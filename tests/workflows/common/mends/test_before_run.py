@@ -591,3 +591,16 @@ def test_a_month_number_read_as_a_date_is_read_as_that_month():
     for kept in ("result = pd.to_datetime(df.loc[df['v'].idxmax(), 'DATE']).strftime('%B')\n",
                  "result = pd.to_datetime(df['DATE']).dt.month_name()\n"):
         assert mend_before_run(kept, None)[0] == kept
+
+
+def test_a_percent_minus_one_is_read_as_the_change_in_percent():
+    """``100 * df['inc'] / df['inc'].shift(4) - 1`` (batch K, seen: 125.23 for a growth of 10.36):
+    written ``100 * (df['inc'] / df['inc'].shift(4) - 1)``; so is ``a / b * 100 - 1``. A change
+    written right, or another constant, is left alone."""
+    for code, want in (("g = 100 * df['inc'] / df['inc'].shift(4) - 1\n", "g = 100 * (df['inc'] / df['inc'].shift(4) - 1)\n"),
+                       ("g = a / b * 100 - 1\n", "g = 100 * (a / b - 1)\n")):
+        mended, labels = mend_before_run(code, None)
+        assert mended == want and labels == ["percent change bracketed"]
+    assert eval("100 * (a / b - 1)", {"a": 11.0, "b": 10.0}) == pytest.approx(10.0)  # noqa: S307 - what the mend writes
+    for kept in ("g = 100 * (a / b - 1)\n", "g = 100 * a / b - 2\n", "g = 50 * a / b - 1\n", "g = a / b - 1\n"):
+        assert mend_before_run(kept, None)[0] == kept

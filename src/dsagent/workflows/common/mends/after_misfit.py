@@ -259,6 +259,23 @@ def ddof_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: Mend
     return mended if mended and parses(mended) else None
 
 
+_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I)
+
+
+def counts_summed(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A count asked ("how many … of both types together") and a named value that is a dict of
+    counts per group (``{'type1|2': 117, 'type3': 47}``; batch K, seen, verified so): the counts
+    added up. Only whole numbers, and only when the question asks a count."""
+    if not _COUNT.search(question or "") or er.get("result_type") != "dict":
+        return None
+    values = named_values(er.get("result_str")) or {}
+    keys = [k for k, node in values.items() if isinstance(node, ast.Dict) and node.values and all(
+        isinstance(v, ast.Constant) and type(v.value) is int for v in node.values)]
+    if len(keys) != 1 or keys[0] not in written_values(tree):
+        return None
+    return code.rstrip("\n") + f"\nresult[{keys[0]!r}] = sum(result[{keys[0]!r}].values())\n"
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("rank correlation named", rank_method),
     ("intercept added", intercept_added),
@@ -273,6 +290,7 @@ AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("share of the totals", share_of_totals),  # before the mean of the per-row shares
     ("aggregate of the per-row values", precedence),  # before the next: a / b.mean() is no per-row value
     ("aggregate of the per-row values", aggregate_series),
+    ("counts per group added up", counts_summed),
 ]
 """The after-misfit mends in the order they are tried: (label for the run log, mend)."""
 
