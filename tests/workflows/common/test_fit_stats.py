@@ -150,3 +150,19 @@ def test_a_named_test_the_code_never_runs_is_sent_back():
     assert check("Use a t-test to compare a and b.", student) is None
     assert "chi-square test" in (check("Run a chi-square test of independence of a and b.", "result = 1\n") or "")
     assert check("What is the mean of x?", by_hand) is None
+
+
+def test_a_median_or_standard_deviation_the_code_never_computes_is_sent_back():
+    """"The median of the per-household shares" computed as a ratio of two totals (batch K, seen)."""
+    import ast
+
+    from dsagent.workflows.common.fit_stats import asked_statistic_misfit
+
+    question = "What share of its income does the typical household spend on food? Take the median of the shares."
+    totals = "result = round(df['food'].sum() / df['income'].sum() * 100, 2)\n"
+    assert "asks for a median" in (asked_statistic_misfit(question, ast.parse(totals)) or "")
+    for fine in ("result = (100 * df['food'] / df['income']).median()\n", "result = df['x'].agg('median')\n",
+                 "result = np.percentile(df['x'], 50)\n"):
+        assert asked_statistic_misfit(question, ast.parse(fine)) is None, fine
+    assert "standard deviation" in (asked_statistic_misfit("What is the standard deviation of x?", ast.parse(totals)) or "")
+    assert asked_statistic_misfit("What is the mean of x?", ast.parse(totals)) is None

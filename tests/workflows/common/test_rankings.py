@@ -63,3 +63,14 @@ def test_a_regenerated_explanation_is_checked_for_rankings_too():
     assert grounded.text == "South has the highest revenue at 90133.50."
     assert any("not the computed ranking" in caught for caught in grounded.ungrounded_caught)
     assert "regenerated" in grounded.actions and any(a.startswith("dropped a sentence: East") for a in grounded.actions)
+
+
+def test_whose_asks_a_name_like_which():
+    """"Whose methylation rises the most?" answered with idxmax's row number (24; batch K, seen)
+    goes back for the name at that row, as "which" does."""
+    from dsagent.workflows.common.fit import result_misfit
+
+    code = "result = df.loc[df['site'] == 'CpG_2', 'methylation'].idxmax()\n"
+    found = result_misfit("Whose methylation rises the most from site CpG_0 to CpG_2?", code,
+                          {"result_type": "int", "result_str": "24"}, text_columns=["id", "site"], columns=["id", "site", "methylation"])
+    assert found and "which one (a name)" in found

@@ -157,6 +157,26 @@ _TESTS = [  # (how a question names the test, its name, the calls that run it, h
 _NAMED_TESTS = [(re.compile(pattern, re.I), name, calls, how) for pattern, name, calls, how in _TESTS]
 
 
+_ASKED_STATISTICS = [  # (how a question names it, the calls that compute it, how)
+    (re.compile(r"\bmedians?\b", re.I), "median", {"median", "nanmedian", "quantile", "nanquantile", "percentile", "nanpercentile",
+                                                     "describe"}, ".median()"),
+    (re.compile(r"\bstandard deviations?\b", re.I), "standard deviation", {"std", "nanstd", "stdev", "pstdev", "describe", "zscore"},
+     ".std()"),
+]
+
+
+def asked_statistic_misfit(question: str, tree: ast.AST) -> str | None:
+    """The question names a median or a standard deviation that the code never computes (a ratio
+    of two totals for "the median of the per-household shares"; batch K, seen)."""
+    called = {called_name(n) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    called |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}  # .agg('median')
+    for pattern, name, calls, how in _ASKED_STATISTICS:
+        if pattern.search(question or "") and not called & calls:
+            return (f"ResultDoesNotFitQuestion: the question asks for a {name}, but the code never computes one. Compute the "
+                    f"values it is taken over first (one per row or per group, as the question says), then their {how}.")
+    return None
+
+
 def named_test_misfit(question: str, tree: ast.AST) -> str | None:
     """The question names a test (a one-way ANOVA, Kruskal-Wallis, Mann-Whitney, a t-test, a
     chi-square test, Shapiro-Wilk, Levene) that the code never runs: a statistic written by hand
@@ -211,7 +231,7 @@ def ddof_calls(question: str, tree: ast.AST) -> tuple[int, list[ast.Call]] | Non
 
 def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
     """Why the statistic in the code is not the one the question names; else None."""
-    named = named_test_misfit(question, tree)
+    named = named_test_misfit(question, tree) or asked_statistic_misfit(question, tree)
     if named:
         return named
     spread = ddof_calls(question, tree)

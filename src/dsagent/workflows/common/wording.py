@@ -24,9 +24,9 @@ _END_WORDS = rf"highest|lowest|largest|smallest|most|least|maximum|minimum|best|
 _ENDS = rf"({_END_WORDS})"
 """The ends of a ranking a "which" question asks for; the superlatives of one measure (coolest,
 oldest) only here: in an explanation they rank another measure than the one asked about."""
-WHICH_OPENS = re.compile(r"^\W*(which|who)\b", re.I)
-"""A question that opens with which / who."""
-WHICH = re.compile(rf"^\W*(which|who)\b|\b(which|who)\b[^.?!]*\b{_ENDS}\b", re.I)
+WHICH_OPENS = re.compile(r"^\W*(which|who|whose)\b", re.I)
+"""A question that opens with which / who / whose ("whose methylation rises the most": a person)."""
+WHICH = re.compile(rf"^\W*(which|who|whose)\b|\b(which|who|whose)\b[^.?!]*\b{_ENDS}\b", re.I)
 """A question that asks which label is at one end ("which country has the highest …", "who …")."""
 WHICH_END = re.compile(rf"\b(which|who)\b[^.?!]*\b(top|{_END_WORDS})\b", re.I)
 """Which / who followed by an end of a ranking in the same sentence ("… which region sold the most")."""
