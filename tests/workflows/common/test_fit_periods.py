@@ -126,3 +126,18 @@ def test_mend_facts_hold_the_values_of_columns_of_few_values():
     frame = pd.DataFrame({"year": [66, 67, 67], "x": [0.5, 1.5, 2.5], "name": ["a", "b", None], "id": range(3)})
     facts = mend_facts({"t": frame})
     assert facts.values["year"] == {66, 67} and facts.values["name"] == {"a", "b"} and "x" not in facts.values
+
+
+def test_groups_kept_by_their_size_need_a_count_of_rows():
+    """"Keep only the codes values that have at least 50 rows" written ``df[df['los'] >= 50]``
+    (batch K, seen; J 9913 alike): sent back. Code that counts rows per group is left alone."""
+    question = "Among the codes with enough stays, which has the shortest mean stay? Keep only the codes values with at least 50 rows."
+    ran = {"result_type": "int", "result_str": "9"}
+    found = result_misfit(question, "result = df[df['los'] >= 50].groupby('codes')['los'].mean().idxmin()\n", ran,
+                          columns=["codes", "los"])
+    assert found and "at least 50 rows" in found and "groupby('key').size()" in found
+    for fine in ("n = df.groupby('codes').size()\nresult = df[df['codes'].isin(n[n >= 50].index)].groupby('codes')['los'].mean().idxmin()\n",
+                 "result = df.groupby('codes').filter(lambda g: len(g) >= 50).groupby('codes')['los'].mean().idxmin()\n"):
+        assert "rows per group" not in (result_misfit(question, fine, ran, columns=["codes", "los"]) or ""), fine
+    assert "rows per group" not in (result_misfit("Which code has a mean stay of at least 50 days?",
+                                                  "result = 1\n", ran, columns=["codes", "los"]) or "")

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.fit_rows import (DATED, dropped_form, kept_excluded, part_of_year, unmatched_filter, unnamed_year,
+from dsagent.workflows.common.fit_rows import (DATED, dropped_form, group_size_unread, kept_excluded, part_of_year, unmatched_filter,
+                                              unnamed_year,
                                               whole_table_column)
 from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
@@ -100,6 +101,11 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{ast.unparse(compare)}` keeps no row: the column {column!r} holds {held}, so the "
                 "result comes from no data. Filter on a value the column holds, or leave the filter out when the question's "
                 "value describes something else (a column's name, such as 'x80' for 1980).")
+    size = group_size_unread(question, tree)
+    if size is not None:
+        return (f"ResultDoesNotFitQuestion: the question keeps the groups that have at least {size} rows, but the code never "
+                f"counts rows per group (a value compared with {size} is no group size). Count them first: n = "
+                f"df.groupby('key').size(); kept = df[df['key'].isin(n[n >= {size}].index)], then compute on the kept rows.")
     part = part_of_year(question, tree)
     if part is not None:
         return (f"ResultDoesNotFitQuestion: the question names the year {part[1]} as a whole, but `{ast.unparse(part[0])}` keeps "

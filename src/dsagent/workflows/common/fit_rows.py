@@ -220,3 +220,24 @@ def _held_text(held: frozenset) -> str:
         return f"{numbers[0]} … {numbers[-1]}" if len(numbers) > 6 else ", ".join(map(str, numbers))
     texts = sorted(map(str, held))
     return ", ".join(map(repr, texts[:6])) + (" …" if len(texts) > 6 else "")
+
+
+_GROUP_SIZE = re.compile(r"\b(?:at least|more than|fewer than|less than|no fewer than|a minimum of)\s+(\d+)\s+(?:rows|observations|records)\b"
+                         r"|\b(\d+)\s+or\s+more\s+(?:rows|observations|records)\b|\bgroups?\s+of\s+at\s+least\s+(\d+)\b", re.I)
+"""A question that keeps groups by how many rows they have ("the values with at least 50 rows")."""
+_COUNTS_ROWS = {"size", "count", "value_counts", "filter", "nunique", "len", "shape", "transform"}
+
+
+def group_size_unread(question: str, tree: ast.AST) -> int | None:
+    """The question keeps groups by their number of rows (at least N), but the code counts no rows
+    at all (no size, count, value_counts, filter, len): it read N as a threshold of a value
+    (``df['los'] >= 50``; batches J and K, seen). N, else None."""
+    asked = _GROUP_SIZE.search(question or "")
+    if not asked:
+        return None
+    called = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
+              for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    if called & _COUNTS_ROWS or "shape" in attributes:
+        return None
+    return int(next(g for g in asked.groups() if g))
