@@ -141,3 +141,15 @@ def test_groups_kept_by_their_size_need_a_count_of_rows():
         assert "rows per group" not in (result_misfit(question, fine, ran, columns=["codes", "los"]) or ""), fine
     assert "rows per group" not in (result_misfit("Which code has a mean stay of at least 50 days?",
                                                   "result = 1\n", ran, columns=["codes", "los"]) or "")
+
+
+def test_a_loop_over_groups_that_never_reads_its_variable_is_sent_back():
+    """Each pass of ``for period in (1, 2)`` adds up every row (batch K, seen: a change of 0.0)."""
+    ran = {"result_type": "dict", "result_str": "{'change': 0.0}"}
+    idle = ("rates = {}\nfor period, name in {1: 'a', 2: 'b'}.items():\n    rates[period] = df['acc'].sum() / df['srv'].sum()\n"
+            "result = {'change': round(100 * (rates[2] / rates[1] - 1), 2)}\n")
+    found = result_misfit("How much higher was the rate in period 2 than in period 1?", idle, ran, columns=["acc", "srv", "op"])
+    assert found and "never reads period, name" in found
+    for fine in (idle.replace("df['acc'].sum() / df['srv'].sum()", "df.loc[df['op'] == period, 'acc'].sum() / df['srv'].sum()"),
+                 "for _ in range(3):\n    x = df['acc'].sum()\nresult = x\n", "for c in ['a', 'b']:\n    print(c)\nresult = 1\n"):
+        assert "never reads" not in (result_misfit("How much higher?", fine, ran, columns=["acc", "srv", "op"]) or ""), fine

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.fit_rows import (DATED, dropped_form, group_size_unread, kept_excluded, part_of_year, unmatched_filter,
-                                              unnamed_year,
+from dsagent.workflows.common.fit_rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
+                                              unmatched_filter, unnamed_year,
                                               whole_table_column)
 from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
@@ -101,6 +101,12 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{ast.unparse(compare)}` keeps no row: the column {column!r} holds {held}, so the "
                 "result comes from no data. Filter on a value the column holds, or leave the filter out when the question's "
                 "value describes something else (a column's name, such as 'x80' for 1980).")
+    loop = idle_loop(tree)
+    if loop is not None:
+        head = ast.unparse(loop).splitlines()[0]
+        return (f"ResultDoesNotFitQuestion: the loop `{head}` never reads {ast.unparse(loop.target).strip('()')} in what it computes, so "
+                "every pass computes the same value over all the rows. Select each pass's rows by its group, "
+                "df[df['col'] == value], or compute every group at once with df.groupby('col').")
     size = group_size_unread(question, tree)
     if size is not None:
         return (f"ResultDoesNotFitQuestion: the question keeps the groups that have at least {size} rows, but the code never "

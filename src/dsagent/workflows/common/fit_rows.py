@@ -241,3 +241,24 @@ def group_size_unread(question: str, tree: ast.AST) -> int | None:
     if called & _COUNTS_ROWS or "shape" in attributes:
         return None
     return int(next(g for g in asked.groups() if g))
+
+
+def idle_loop(tree: ast.AST) -> ast.For | None:
+    """A ``for`` loop over groups whose variables the body never reads, except as the key it stores
+    a value under (``totals[period] = df['a'].sum()``): every pass computes the same value (batch K,
+    seen: a rate change of 0.0 between two periods). Names that start with ``_`` mean "unused"."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.For):
+            continue
+        names = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name) and not n.id.startswith("_")}
+        if not names:
+            continue
+        keys = {id(n) for stmt in node.body for sub in ast.walk(stmt) if isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Store)
+                for n in ast.walk(sub.slice)}
+        read = any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) and id(n) not in keys
+                   for stmt in node.body for n in ast.walk(stmt))
+        computes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _WHOLE
+                       for stmt in node.body for n in ast.walk(stmt))
+        if not read and computes:
+            return node
+    return None
