@@ -90,13 +90,17 @@ def test_rows_that_run_newest_first_are_named():
 
 def test_period_labels_are_named_with_how_to_read_them():
     """'1972m1' is how Stata prints a month: pandas cannot read it without the format, so the
-    profile says it; the way it gives runs."""
+    profile says it; the year and quarter of '1960Q1' are read by a PeriodIndex (a model that cuts
+    the text took '960Q1' for the quarter; batch K, seen). The ways it gives run."""
     months = pd.DataFrame({"month": [f"{y}m{m}" for y in (1972, 1973) for m in range(1, 13)], "v": np.arange(24.0)})
     notes = shape_notes(months)
-    assert notes == ["month holds months written as text like '1972m1': as dates, pd.to_datetime(df['month'], format='%Ym%m')"]
+    assert notes == ["month holds months written as text like '1972m1': pd.to_datetime(df['month'], format='%Ym%m') reads "
+                     "them as dates (.dt.year, .dt.month)"]
     df = months  # noqa: F841 - read by the note's code
-    assert eval(notes[0].split("as dates, ")[1])[12] == pd.Timestamp("1973-01-01")  # noqa: S307
-    quarters = pd.DataFrame({"qtr": [f"{y}q{q}" for y in (1960, 1961) for q in range(1, 5)], "v": np.arange(8.0)})
+    assert eval(notes[0].split(": ", 1)[1].split(" reads")[0])[12] == pd.Timestamp("1973-01-01")  # noqa: S307
+    quarters = pd.DataFrame({"qtr": [f"{y}Q{q}" for y in (1960, 1961) for q in range(1, 5)], "v": np.arange(8.0)})
     note = shape_notes(quarters)[0]
     df = quarters  # noqa: F841
-    assert "quarters written as text like '1960q1'" in note and eval(note.split("as dates, ")[1])[5] == pd.Timestamp("1961-04-01")  # noqa: S307
+    periods = eval(note.split(": ", 1)[1].split(" reads")[0])  # noqa: S307
+    assert "quarters written as text like '1960Q1'" in note and list(periods.quarter[:5]) == [1, 2, 3, 4, 1]
+    assert periods.to_timestamp()[5] == pd.Timestamp("1961-04-01") and periods.year[5] == 1961

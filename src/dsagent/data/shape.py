@@ -123,8 +123,7 @@ def shape_notes(frame: Any, line: Timeline | None = None) -> list[str]:
     line = timeline(frame) if line is None else line
     if line is not None and line.labels:
         parse = PERIOD_PARSE[line.labels].format(s=f"df[{line.column!r}]")
-        notes.append(f"{line.column} holds {line.labels}s written as text like {frame[line.column].dropna().iloc[0]!r}: "
-                     f"as dates, {parse}")
+        notes.append(f"{line.column} holds {line.labels}s written as text like {frame[line.column].dropna().iloc[0]!r}: {parse}")
     newest = newest_first(frame, line)
     if newest:
         notes.append(f"rows run from the latest {newest} to the earliest: sort by {newest} (as dates) before taking a first "

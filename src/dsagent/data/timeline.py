@@ -34,10 +34,11 @@ _LABELS = {
 PERIOD_FORMATS = {"month": "%Ym%m"}
 """The ``format=`` with which ``pd.to_datetime`` reads a kind of period label (without it, it fails)."""
 PERIOD_PARSE = {
-    "quarter": "pd.PeriodIndex({s}, freq='Q').to_timestamp()",
-    "month": "pd.to_datetime({s}, format='%Ym%m')",
+    "quarter": "pd.PeriodIndex({s}, freq='Q') reads them (.year, .quarter; .to_timestamp() gives dates)",
+    "month": "pd.to_datetime({s}, format='%Ym%m') reads them as dates (.dt.year, .dt.month)",
 }
-"""The pandas that reads a column ``{s}`` of period labels as dates (for the profile's note)."""
+"""How the profile says to read a column ``{s}`` of period labels (the year and the quarter of
+'1960Q1' are not its first and last characters)."""
 _YEAR_NAME = re.compile(r"year|yr", re.I)
 
 
