@@ -322,3 +322,18 @@ def test_a_year_asked_beside_a_share_is_no_share():
     shown = "{'peak_year': 1975, 'saving_pct': 340.0}"
     found = result_misfit(question, f"result = {shown}", {"result_type": "dict", "result_str": shown}, **cols)
     assert found and "ResultOutOfRange" in found and "saving_pct" in found
+
+
+def test_a_share_among_a_subset_over_all_the_rows_is_sent_back():
+    """"Of the stays whose codes is 9, what percentage were emergencies?" as rows with both over
+    ``len(df)`` (batch K, seen). Over the subset's rows, or a share of all rows, is left alone."""
+    question = "Of the hospital stays whose codes value is 9, what percentage were emergency admissions?"
+    ran = {"result_type": "dict", "result_str": "{'pct': 17.27}"}
+    cols = {"text_columns": ["admitype"], "columns": ["codes", "admitype"]}
+    wrong = ("both = df[(df['codes'] == 9) & (df['admitype'] == 'type3')]\n"
+             "result = {'pct': round(len(both) / len(df) * 100, 2)}\n")
+    found = result_misfit(question, wrong, ran, **cols)
+    assert found and "share among the rows that meet its first condition" in found
+    right = ("sub = df[df['codes'] == 9]\nresult = {'pct': round(len(sub[sub['admitype'] == 'type3']) / len(sub) * 100, 2)}\n")
+    assert "first condition" not in (result_misfit(question, right, ran, **cols) or "")
+    assert "first condition" not in (result_misfit("What percentage of all stays are code 9 emergencies?", wrong, ran, **cols) or "")

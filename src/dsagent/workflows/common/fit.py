@@ -20,7 +20,7 @@ from dsagent.workflows.common.fit_named import named_misfit
 from dsagent.workflows.common.fit_rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
                                               unmatched_filter, unnamed_year,
                                               whole_table_column)
-from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit
+from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit, subset_share_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
 from dsagent.workflows.common.fit_wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
@@ -87,7 +87,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     one = asks_one_value(question)
     impossible = (impossible_result(question, kind, shown, one or bool(requested_keys(question)))
                   or _counted(question, code, columns, text_columns) or _self_grouped(code)
-                  or period_count_misfit(question, code, kind, shown, periods or {}))
+                  or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree))
     if impossible:
         return impossible
     invented = unnamed_year(question, tree)

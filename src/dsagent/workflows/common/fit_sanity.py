@@ -121,3 +121,43 @@ def period_count_misfit(question: str, code: str, kind: str, shown: str, periods
                 f"never groups them by {unit}, so it counted rows. Reduce the rows to one value per {unit} first (a resample "
                 f"or a groupby on the {unit} of the dates), then count the {unit}s that match.")
     return None
+
+
+_WHOLE_SHARE = re.compile(r"\bof all\b|\bof the (?:whole|entire)\b|\bof every\b|\ball (?:the )?rows\b", re.I)
+
+
+def _row_count_of(node: ast.AST) -> str | None:
+    """The frame whose rows ``len(x)``, ``x.shape[0]`` or ``len(x.index)`` counts (its source), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
+        inner = node.args[0]
+        inner = inner.value if isinstance(inner, ast.Attribute) and inner.attr == "index" else inner
+        return ast.unparse(inner)
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+            and isinstance(node.slice, ast.Constant) and node.slice.value == 0):
+        return ast.unparse(node.value.value)
+    return None
+
+
+def subset_share_misfit(question: str, tree: ast.AST) -> str | None:
+    """"Of the stays whose codes is 9, what percentage were emergencies?" computed as the rows that
+    meet both conditions over all the rows (``len(df)``): a share among a subset is over that
+    subset's rows (batch K, seen). Only when the counted rows combine two or more conditions with
+    ``&`` and the question does not say the share is of all rows."""
+    if not SHARE_OF.search(question or "") and not re.search(r"\b(?:percentage|share|proportion|fraction)\b", question or "", re.I):
+        return None
+    if _WHOLE_SHARE.search(question or ""):
+        return None
+    bound = {t.id: n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    whole = {"df"} | {name for name, value in bound.items() if ast.unparse(value).startswith("datasets[")}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
+            continue
+        denominator, numerator = _row_count_of(node.right), _row_count_of(node.left)
+        if denominator not in whole or numerator is None or numerator in whole:
+            continue
+        counted = bound.get(numerator) if numerator.isidentifier() else ast.parse(numerator, mode="eval").body
+        if counted is not None and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitAnd) for n in ast.walk(counted)):
+            return (f"ResultDoesNotFitQuestion: `{ast.unparse(node)}` divides by all the rows of {denominator}, but the "
+                    "question asks a share among the rows that meet its first condition. Divide by the count of those rows: "
+                    "sub = df[first_condition]; 100 * (sub[second_condition]).shape[0] / len(sub).")
+    return None
