@@ -337,3 +337,18 @@ def test_a_share_among_a_subset_over_all_the_rows_is_sent_back():
     right = ("sub = df[df['codes'] == 9]\nresult = {'pct': round(len(sub[sub['admitype'] == 'type3']) / len(sub) * 100, 2)}\n")
     assert "first condition" not in (result_misfit(question, right, ran, **cols) or "")
     assert "first condition" not in (result_misfit("What percentage of all stays are code 9 emergencies?", wrong, ran, **cols) or "")
+
+
+def test_labels_listed_with_a_note_in_brackets_describe_the_column():
+    """"admitype is written exactly 'type1|2' (elective or urgent admission) or 'type3' (emergency
+    admission)" describes the column: code that keeps 'type3' is not sent back for 'type1|2' (batch
+    K, seen: a right answer and a check were)."""
+    from dsagent.workflows.common.wording import listed_with
+
+    text = "admitype is written exactly 'type1|2' (elective or urgent admission) or 'type3' (emergency admission)."
+    assert listed_with(text, "type1|2", ["type3"])
+    question = "What is the median length of stay of the emergency admissions?\n" + text
+    code = "result = df.loc[df['admitype'] == 'type3', 'los'].median()\n"
+    found = result_misfit(question, code, {"result_type": "float", "result_str": "6.0"}, labels=["type1|2", "type3"],
+                          text_columns=["admitype"], columns=["admitype", "los"])
+    assert found is None

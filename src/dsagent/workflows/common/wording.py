@@ -190,12 +190,13 @@ weekday", "which calendar month"), not a moment in time ("which day", "which mon
 
 def listed_with(text: str, label: str, others: Iterable[str]) -> bool:
     """Is ``label`` joined to one of ``others`` by a comma, "or" or "/" in ``text`` ("trt is
-    'placebo' or 'progabide'", "race is 'white', 'black' or 'other'", "gas/diesel")? Such a list
-    describes a column's values (not "and": "placebo and progabide patients" names both)."""
+    'placebo' or 'progabide'", "race is 'white', 'black' or 'other'", "gas/diesel"), a note in
+    brackets after it allowed ("'type1|2' (elective) or 'type3'")? Such a list describes a column's
+    values (not "and": "placebo and progabide patients" names both)."""
     quoted = r"['\"]?"
     for other in others:
         a, b = re.escape(label), re.escape(other)
-        joined = rf"(?<!\w){quoted}{{0}}{quoted}\s*(?:,\s*(?:or\s+)?|\bor\s+|/\s*){quoted}{{1}}{quoted}(?!\w)"
+        joined = rf"(?<!\w){quoted}{{0}}{quoted}\s*(?:\([^()]*\)\s*)?(?:,\s*(?:or\s+)?|\bor\s+|/\s*){quoted}{{1}}{quoted}(?!\w)"
         if re.search(joined.format(a, b), text, re.I) or re.search(joined.format(b, a), text, re.I):
             return True
     return False
