@@ -56,3 +56,14 @@ def test_a_dataset_reads_its_timeline_once():
     days = pd.date_range("2020-01-01", periods=40, freq="D")
     ds = Dataset(id="d", name="d.csv", source_path=None, frame=pd.DataFrame({"day": days, "v": range(40)}))
     assert ds.timeline is ds.timeline and ds.timeline.periods["month"] == 2
+
+
+def test_rows_of_one_quarter_or_one_month_know_how_many_make_a_year():
+    quarters = pd.DataFrame({"q": [f"{y}Q{q}" for y in range(1960, 1965) for q in range(1, 5)], "v": range(20)})
+    assert timeline(quarters).per_year == 4
+    months = pd.DataFrame({"m": pd.date_range("2000-01-01", periods=30, freq="MS"), "v": range(30)})
+    assert timeline(months).per_year == 12
+    days = pd.DataFrame({"d": pd.date_range("2000-01-01", periods=60, freq="D"), "v": range(60)})
+    assert timeline(days).per_year is None
+    twice = pd.DataFrame({"m": list(pd.date_range("2000-01-01", periods=12, freq="MS")) * 2, "v": range(24)})
+    assert timeline(twice).per_year is None

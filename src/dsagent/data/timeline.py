@@ -53,6 +53,9 @@ class Timeline:
     periods: dict[str, int] = field(default_factory=dict)
     """Distinct calendar "year", "quarter", "month", "week", "day" of the column (only "year" for a
     column of years)."""
+    per_year: int | None = None
+    """4 or 12 when each row is one quarter or one month (no date twice, one per period): a year
+    earlier is that many rows back. None otherwise."""
 
 
 def parse_labels(column: Any, kind: str) -> Any:
@@ -103,6 +106,16 @@ def _periods(dates: Any) -> dict[str, int]:
             "day": int(dates.dt.normalize().nunique())}
 
 
+def _per_year(dates: Any, periods: dict[str, int]) -> int | None:
+    if len(dates) < 8 or dates.duplicated().any():
+        return None
+    if periods["quarter"] == len(dates) == periods["day"]:
+        return 4
+    if periods["month"] == len(dates) == periods["day"] and periods["quarter"] < periods["month"]:
+        return 12
+    return None
+
+
 def timeline(frame: Any) -> Timeline | None:
     """The :class:`Timeline` of ``frame`` (its first date column; else a column of years), or None
     when it has none. Columns are read by position, so duplicate names cannot confuse it."""
@@ -119,7 +132,8 @@ def timeline(frame: Any) -> Timeline | None:
                 continue
             kept = dates.dropna()
             newest = len(kept) >= 8 and kept.is_monotonic_decreasing and kept.iloc[0] > kept.iloc[-1]
-            return Timeline(name, kind, bool(newest), _periods(dates))
+            periods = _periods(dates)
+            return Timeline(name, kind, bool(newest), periods, _per_year(kept, periods))
         if years is None and column.dtype.kind in "iu" and _YEAR_NAME.search(name) and 1800 <= column.min() <= column.max() <= 2100:
             years = Timeline(name, None, False, {"year": int(column.nunique())})
     return years

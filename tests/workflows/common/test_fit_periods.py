@@ -153,3 +153,18 @@ def test_a_loop_over_groups_that_never_reads_its_variable_is_sent_back():
     for fine in (idle.replace("df['acc'].sum() / df['srv'].sum()", "df.loc[df['op'] == period, 'acc'].sum() / df['srv'].sum()"),
                  "for _ in range(3):\n    x = df['acc'].sum()\nresult = x\n", "for c in ['a', 'b']:\n    print(c)\nresult = 1\n"):
         assert "never reads" not in (result_misfit("How much higher?", fine, ran, columns=["acc", "srv", "op"]) or ""), fine
+
+
+def test_a_year_on_year_change_on_quarters_lags_four_rows():
+    """"Compare each quarter with the same quarter of the year before" written ``shift(12)`` on
+    quarterly rows (batch K, seen): sent back with shift(4). The right lag, or no year-on-year
+    question, is left alone."""
+    question = "Which quarter saw the fastest year-on-year growth of income?"
+    ran = {"result_type": "dict", "result_str": "{'q': '1970Q4'}"}
+    code = "df['g'] = 100 * (df['inc'] / df['inc'].shift(12) - 1)\nresult = {'q': df.loc[df['g'].idxmax(), 'quarter']}\n"
+    found = result_misfit(question, code, ran, columns=["quarter", "inc"], per_year=4)
+    assert found and "4 rows back" in found and "shift(4)" in found
+    assert "rows back" not in (result_misfit(question, code.replace("shift(12)", "shift(4)"), ran, columns=["quarter", "inc"],
+                                             per_year=4) or "")
+    assert "rows back" not in (result_misfit("Which quarter grew fastest?", code, ran, columns=["quarter", "inc"], per_year=4) or "")
+    assert "rows back" not in (result_misfit(question, code, ran, columns=["quarter", "inc"]) or "")

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dsagent.workflows.common.fit_cycle import cycle_misfit
 from dsagent.workflows.common.fit_named import named_misfit
 from dsagent.workflows.common.fit_rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
-                                              unmatched_filter, unnamed_year,
+                                              unmatched_filter, unnamed_year, year_lag_misfit,
                                               whole_table_column)
 from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit, subset_share_misfit
 from dsagent.workflows.common.fit_stats import stats_misfit
@@ -46,7 +46,7 @@ def asks_one_value(question: str) -> bool:
 
 def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = (),
                   text_columns: Iterable[str] = (), columns: Iterable[str] = (), periods: Mapping[str, int] | None = None,
-                  values: Mapping[str, frozenset] | None = None) -> str | None:
+                  values: Mapping[str, frozenset] | None = None, per_year: int | None = None) -> str | None:
     """Why a successful run's ``result`` does not answer ``question``, said for the code step; else None.
 
     ``labels``: the data's text values (grounding.data_labels), to check that a group the question
@@ -55,7 +55,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     number column the question aggregates that the code only counted; ``periods``: the distinct
     calendar periods the data covers (``MendFacts.periods``), to see a count of months that counted rows;
     ``values``: the values of the data's columns of few values (``MendFacts.values``), to see a filter
-    that keeps no row.
+    that keeps no row; ``per_year``: 4 or 12 when each row is a quarter or a month (``MendFacts.per_year``).
     """
     er = execution_result or {}
     try:
@@ -101,6 +101,11 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{ast.unparse(compare)}` keeps no row: the column {column!r} holds {held}, so the "
                 "result comes from no data. Filter on a value the column holds, or leave the filter out when the question's "
                 "value describes something else (a column's name, such as 'x80' for 1980).")
+    lagged = year_lag_misfit(question, tree, per_year)
+    if lagged is not None:
+        return (f"ResultDoesNotFitQuestion: `{ast.unparse(lagged[0])}` compares rows {ast.unparse(lagged[0].args[0]) if lagged[0].args else ''} "
+                f"apart, but each row is one {'quarter' if lagged[1] == 4 else 'month'}: the same period a year earlier is "
+                f"{lagged[1]} rows back ({lagged[0].func.attr}({lagged[1]}), rows in time order).")
     loop = idle_loop(tree)
     if loop is not None:
         head = ast.unparse(loop).splitlines()[0]

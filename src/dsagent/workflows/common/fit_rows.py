@@ -262,3 +262,24 @@ def idle_loop(tree: ast.AST) -> ast.For | None:
         if not read and computes:
             return node
     return None
+
+
+_YEAR_AGO = re.compile(r"year[- ]on[- ]year|\byoy\b|a year (?:earlier|before|ago)|(?:same|corresponding) (?:quarter|month)"
+                       r"(?: \w+){0,3} (?:year before|previous year|prior year|year earlier|one year earlier)|"
+                       r"\bannual (?:growth|change|increase|rate of change)\b|(?:twelve|12)[- ]month (?:change|growth)", re.I)
+_LAGS = {"shift", "pct_change", "diff"}
+
+
+def year_lag_misfit(question: str, tree: ast.AST, per_year: int | None) -> tuple[ast.Call, int] | None:
+    """A change "year on year" (against the same quarter a year earlier) on rows that are quarters or
+    months, written with a lag of another number of rows (``shift(12)`` on quarters; batch K,
+    seen): (the call, the rows in a year), else None."""
+    if not per_year or not _YEAR_AGO.search(question or ""):
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LAGS):
+            continue
+        lag = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("periods", "n")), None)
+        if isinstance(lag, ast.Constant) and type(lag.value) is int and abs(lag.value) > 1 and abs(lag.value) != per_year:
+            return node, per_year
+    return None

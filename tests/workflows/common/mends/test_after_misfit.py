@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
+    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
                                                      "row numbers → names", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values",
                                                      "counts per group added up"]
@@ -320,3 +320,15 @@ def test_a_count_per_group_under_one_name_is_sent_back_and_added_up():
     assert ns["result"] == {"n": 2}
     assert result_misfit("List the number of outliers per type.", code, ran, columns=["los", "admitype"]) is None
     assert counts_summed("What is the mean per type?", code, ast.parse(code), ran, FACTS) is None
+
+
+def test_a_year_on_year_lag_is_given_the_rows_in_a_year():
+    import ast
+
+    from dsagent.workflows.common.mends.after_misfit import year_lag
+
+    question = "Which quarter saw the fastest year-on-year growth?"
+    code = "df['g'] = 100 * (df['inc'] / df['inc'].shift(12) - 1)\nresult = df['g'].max()\n"
+    mended = year_lag(question, code, ast.parse(code), {}, MendFacts(per_year=4))
+    assert mended == code.replace("shift(12)", "shift(4)")
+    assert year_lag(question, code, ast.parse(code), {}, MendFacts()) is None

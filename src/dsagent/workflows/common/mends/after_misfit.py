@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
-from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years
+from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit_named import named_values, written_values
 from dsagent.workflows.common.fit_stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
 from dsagent.workflows.common.naming import GROUPING, key_column, row_number_call
@@ -276,10 +276,23 @@ def counts_summed(question: str, code: str, tree: ast.AST, er: dict, facts: Mend
     return code.rstrip("\n") + f"\nresult[{keys[0]!r}] = sum(result[{keys[0]!r}].values())\n"
 
 
+def year_lag(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A year-on-year change on quarterly or monthly rows lagged by another number of rows
+    (``fit_rows.year_lag_misfit``): each such lag written as the rows in a year."""
+    found = year_lag_misfit(question, tree, facts.per_year)
+    if found is None:
+        return None
+    edits = [(n.args[0] if n.args else next(k.value for k in n.keywords if k.arg in ("periods", "n")), str(facts.per_year))
+             for n in ast.walk(tree) if isinstance(n, ast.Call) and year_lag_misfit(question, ast.Expression(body=n), facts.per_year)]
+    mended = replace_nodes(code, edits) if edits else None
+    return mended if mended and parses(mended) else None
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("rank correlation named", rank_method),
     ("intercept added", intercept_added),
     ("ddof as asked", ddof_as_asked),
+    ("a year back in rows", year_lag),
     ("year filter added", year_filter),
     ("unnamed year's filter dropped", unnamed_year_dropped),
     ("left-out rows dropped", excluded_dropped),

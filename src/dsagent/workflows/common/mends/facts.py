@@ -39,6 +39,8 @@ class MendFacts:
     periods: dict[str, int] = field(default_factory=dict)
     """The distinct calendar "year", "quarter", "month", "week", "day" the one dataset's dates cover
     (``data.timeline``; empty for more than one dataset): a count of months above it counted rows."""
+    per_year: int | None = None
+    """4 or 12 when each row of the one dataset is one quarter or one month (``Timeline.per_year``)."""
     values: dict[str, frozenset] = field(default_factory=dict)
     """Columns of few distinct values (integers or text, at most :data:`FEW_VALUES`) -> those values,
     over every dataset: a filter ``== value`` on a value none holds keeps no row."""
@@ -55,6 +57,7 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
         line = dataset_timeline(only)
         facts.newest_first = line.column if line is not None and line.newest_first else None
         facts.periods = dict(line.periods) if line is not None else {}
+        facts.per_year = line.per_year if line is not None else None
     for ds in datasets.values():
         line = dataset_timeline(ds)
         if line is not None and line.labels:
