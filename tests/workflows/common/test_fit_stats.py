@@ -166,3 +166,20 @@ def test_a_median_or_standard_deviation_the_code_never_computes_is_sent_back():
         assert asked_statistic_misfit(question, ast.parse(fine)) is None, fine
     assert "standard deviation" in (asked_statistic_misfit("What is the standard deviation of x?", ast.parse(totals)) or "")
     assert asked_statistic_misfit("What is the mean of x?", ast.parse(totals)) is None
+
+
+def test_a_test_on_values_repeated_per_group_is_sent_back():
+    """``df['m'] = df.groupby('ID')['x'].transform('mean')`` and then a t-test on ``df['m']``: three
+    rows a person counted as three people (batch K, seen: verified wrong)."""
+    import ast
+
+    from dsagent.workflows.common.fit_stats import repeated_group_values
+
+    code = ("df['m'] = df.groupby('ID')['x'].transform('mean')\n"
+            "t, p = stats.ttest_ind(df[df['g'] == 'F']['m'], df[df['g'] == 'M']['m'], equal_var=False)\nresult = t\n")
+    assert repeated_group_values(ast.parse(code)) == ("m", "ttest_ind")
+    fine = ("g = df.groupby('ID').agg(m=('x', 'mean'), g=('g', 'first'))\n"
+            "result = stats.ttest_ind(g.loc[g['g'] == 'F', 'm'], g.loc[g['g'] == 'M', 'm'], equal_var=False).statistic\n")
+    assert repeated_group_values(ast.parse(fine)) is None
+    z = "df['z'] = df.groupby('g')['x'].transform(lambda s: (s - s.mean()) / s.std())\nresult = (df['z'].abs() > 3).sum()\n"
+    assert repeated_group_values(ast.parse(z)) is None  # a per-row value, no test

@@ -229,11 +229,39 @@ def ddof_calls(question: str, tree: ast.AST) -> tuple[int, list[ast.Call]] | Non
     return (wanted, found) if found else None
 
 
+_GROUP_AGGREGATE = re.compile(r"\.transform\(\s*(?:['\"](?:mean|median|sum|max|min|count|size|std|var|first|last)['\"]|"
+                              r"(?:np|numpy)\.(?:mean|median|sum|max|min|std)\b|len\b)")
+"""``transform`` with an aggregate: each group's one value written on every row of the group."""
+_TEST_CALLS = {"ttest_ind", "ttest_rel", "mannwhitneyu", "kruskal", "f_oneway", "ranksums", "pearsonr", "spearmanr", "levene"}
+
+
+def repeated_group_values(tree: ast.AST) -> tuple[str, str] | None:
+    """A test run on a column that ``groupby(…).transform(…)`` wrote: each group's value stands on
+    every row of the group, so the test counts rows, not groups (a t statistic of per-person means
+    taken over three rows a person; batch K, seen, verified so). (column, test), else None."""
+    spread = {t.slice.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and _GROUP_AGGREGATE.search(ast.unparse(n.value))
+              and "groupby(" in ast.unparse(n.value) for t in n.targets
+              if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and called_name(node) in _TEST_CALLS:
+            used = {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            column = next(iter(sorted(used & spread)), None)
+            if column:
+                return column, called_name(node) or "the test"
+    return None
+
+
 def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
     """Why the statistic in the code is not the one the question names; else None."""
     named = named_test_misfit(question, tree) or asked_statistic_misfit(question, tree)
     if named:
         return named
+    repeated = repeated_group_values(tree)
+    if repeated:
+        column, test = repeated
+        return (f"ResultDoesNotFitQuestion: `{column}` holds each group's value on every row of the group (transform), so "
+                f"{test} counts rows, not groups. Take one row per group first: g = df.groupby('id_col').agg("
+                f"value=('x', 'mean'), label=('group_col', 'first')), then compare g['value'] between the labels.")
     spread = ddof_calls(question, tree)
     if spread:
         wanted, calls = spread
