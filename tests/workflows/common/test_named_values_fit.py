@@ -352,3 +352,19 @@ def test_labels_listed_with_a_note_in_brackets_describe_the_column():
     found = result_misfit(question, code, {"result_type": "float", "result_str": "6.0"}, labels=["type1|2", "type3"],
                           text_columns=["admitype"], columns=["admitype", "los"])
     assert found is None
+
+
+def test_an_answer_outside_the_options_the_question_lists_is_sent_back():
+    """"… where period is one of 1960-64, 1965-69, 1970-74 or 1975-79" answered with the tuple of
+    indicator values (1, 0, 0) (batch K, seen)."""
+    from dsagent.workflows.common.fit_named import listed_options
+
+    question = ("Ships built in which construction period had the most incidents?\n"
+                "@period[p] where p is one of 1960-64, 1965-69, 1970-74 or 1975-79.")
+    assert listed_options(question) == {"1960-64", "1965-69", "1970-74", "1975-79"}
+    shown = "{'period': (1, 0, 0)}"
+    found = result_misfit(question, f"result = {shown}", {"result_type": "dict", "result_str": shown}, columns=["co_65_69"])
+    assert found and "is one of 1960-64, 1965-69, 1970-74, 1975-79" in found
+    good = "{'period': '1965-69'}"
+    assert result_misfit(question, f"result = {good}", {"result_type": "dict", "result_str": good}, columns=["co_65_69"]) is None
+    assert listed_options("The answer is one of the largest values in the table.") == set()

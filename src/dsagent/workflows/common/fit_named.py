@@ -26,6 +26,17 @@ def named_values(shown: str | None) -> dict[str, ast.expr] | None:
 
 
 _MISSING = {"nan", "NaN", "NaT", "NA"}
+_ONE_OF = re.compile(r"\bis one of\s+([^.\n]+)", re.I)
+
+
+def listed_options(question: str) -> set[str]:
+    """The answers a question allows when it lists them ("… is one of 1960-64, 1965-69 or
+    1970-74"): short labels, two or more; else an empty set."""
+    match = _ONE_OF.search(question or "")
+    if not match:
+        return set()
+    parts = [p.strip().strip("'\"") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", match.group(1).strip())]
+    return set(parts) if len(parts) >= 2 and all(0 < len(p) <= 24 and " " not in p for p in parts) else set()
 _LISTED = re.compile(r"\b(?:list|each of|for each|per|all the|which (?:ones|\w+s)\b|top \d|top (?:two|three|five|ten)|"
                      r"comma|separated)", re.I)
 """A question that asks for several values under one name (a list, a value per group)."""
@@ -88,6 +99,13 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and QUERY.match(node.value.strip()):
             return (f"ResultIsQueryText: `result[{key!r}]` is the text of a SQL query, not its answer. Run the query and "
                     "keep what it returns: sql(query)['col'].iloc[0].")
+    options = listed_options(question)
+    for key, node in values.items() if options and len(values) == 1 else ():
+        value = node.value if isinstance(node, ast.Constant) else ast.unparse(node)
+        if str(value) not in options:
+            return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {clip(ast.unparse(node), 40)}, but the question says the "
+                    f"answer is one of {', '.join(sorted(options))}. Give the one that fits, written exactly so (turn codes or "
+                    "indicator columns into these labels first).")
     for key, node in values.items():
         if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and not _LISTED.search(question or ""):
             inside = "a dict" if isinstance(node, ast.Dict) else "several values"
