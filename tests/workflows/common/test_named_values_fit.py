@@ -368,3 +368,11 @@ def test_an_answer_outside_the_options_the_question_lists_is_sent_back():
     good = "{'period': '1965-69'}"
     assert result_misfit(question, f"result = {good}", {"result_type": "dict", "result_str": good}, columns=["co_65_69"]) is None
     assert listed_options("The answer is one of the largest values in the table.") == set()
+
+
+def test_a_dict_beside_other_named_values_is_no_misfit():
+    """A task's outputs (``{'accuracy': 0.97, 'feature_importance': {...}}``) may hold a table beside
+    a number: only the one value asked is checked for being one value (the assistant's stage 4)."""
+    shown = "{'accuracy': 0.97, 'feature_importance': {'a': 0.5, 'b': 0.5}}"
+    assert result_misfit("Run task T1: fit a classifier and report its accuracy and feature importance.", f"result = {shown}",
+                         {"result_type": "dict", "result_str": shown}, columns=["a", "b"]) is None

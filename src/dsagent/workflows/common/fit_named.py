@@ -106,7 +106,7 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {clip(ast.unparse(node), 40)}, but the question says the "
                     f"answer is one of {', '.join(sorted(options))}. Give the one that fits, written exactly so (turn codes or "
                     "indicator columns into these labels first).")
-    for key, node in values.items():
+    for key, node in values.items() if len(values) == 1 else ():  # the one value asked (a task's several outputs may be tables)
         if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and not _LISTED.search(question or ""):
             inside = "a dict" if isinstance(node, ast.Dict) else "several values"
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {inside} ({clip(ast.unparse(node), 60)}), not one value. "
