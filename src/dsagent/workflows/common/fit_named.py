@@ -38,8 +38,9 @@ def listed_options(question: str) -> set[str]:
     parts = [p.strip().strip("'\"") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", match.group(1).strip())]
     return set(parts) if len(parts) >= 2 and all(0 < len(p) <= 24 and " " not in p for p in parts) else set()
 _LISTED = re.compile(r"\b(?:list|each of|for each|per|all the|which (?:ones|\w+s)\b|top \d|top (?:two|three|five|ten)|"
-                     r"comma|separated)", re.I)
-"""A question that asks for several values under one name (a list, a value per group)."""
+                     r"comma|separated)\b", re.I)
+"""A question that asks for several values under one name (a list, a value per group); whole words
+("percentile" is no "per")."""
 
 
 def written_values(tree: ast.AST) -> dict[str, ast.expr]:

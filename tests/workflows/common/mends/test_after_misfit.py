@@ -308,7 +308,8 @@ def test_a_count_per_group_under_one_name_is_sent_back_and_added_up():
 
     from dsagent.workflows.common.mends.after_misfit import counts_summed
 
-    question = "How many stays are outliers by the IQR rule within their type? Give the number of both types together."
+    question = ("How many stays are outliers by the IQR rule within their type (quartiles as numpy's percentile takes them)? "
+                "Give the number of both types together.")
     shown = "{'n': {'type1|2': 117, 'type3': 47}}"
     code = "counts = {}\nfor t in ['type1|2', 'type3']:\n    counts[t] = 1\nresult = {'n': counts}\n"
     ran = {"result_type": "dict", "result_str": shown}
