@@ -28,7 +28,7 @@ from dsagent.sandbox.limits import cell_limits, idle_limits
 from dsagent.sandbox.leftovers import cleanup as _cleanup
 from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
 from dsagent.sandbox.base import CodeRun, Isolation, Limits
-from dsagent.sandbox.process import WorkerProcess, build_isolation, sandbox_uid, worker_env
+from dsagent.sandbox.process import EndedSilently, WorkerProcess, build_isolation, how_it_ended, sandbox_uid, worker_env
 from dsagent.sandbox.protocol import ProtocolError
 
 START_TIMEOUT_S = 120.0  # the very first start builds matplotlib's font cache
@@ -42,6 +42,8 @@ _STATE_LOST = "The worker was restarted, so its state was reset: variables from 
 
 class SandboxStartError(DsagentError):
     """The worker process could not start; the message carries its last words."""
+
+
 
 
 class Sandbox:
@@ -102,12 +104,18 @@ class Sandbox:
         with self._start_lock:
             if self._state["data_dir"] is None:
                 self._prepare()
-            worker = self._state["worker"]
-            if worker is None or not worker.alive():
-                if worker is not None:
-                    worker.kill()
-                self._spawn()
-            self._wait_ready()
+            for attempt in range(2):
+                worker = self._state["worker"]
+                if worker is None or not worker.alive():
+                    if worker is not None:
+                        worker.kill()
+                    self._spawn()
+                try:
+                    self._wait_ready()
+                    return
+                except EndedSilently as exc:
+                    if attempt:
+                        raise SandboxStartError(f"The sandbox worker failed to start twice: {exc}") from None
 
     def close(self) -> None:
         """Kill the worker, then remove its cgroup and the private copy of the data."""
@@ -201,10 +209,14 @@ class Sandbox:
         except ProtocolError as exc:
             got, message = True, {"error": str(exc)}
         if not got or message is None or message.get("type") != "ready":
-            reason = (message or {}).get("error") or worker.log_tail() or "no reply"
-            worker.kill()
+            code = worker.kill()  # first: kill() joins the stderr drain, so the log's tail is whole
             self._state["worker"] = None
-            raise SandboxStartError(f"The sandbox worker failed to start: {reason}")
+            reason = (message or {}).get("error") or worker.log_tail()
+            if reason:
+                raise SandboxStartError(f"The sandbox worker failed to start: {reason}")
+            if not got:
+                raise SandboxStartError(f"The sandbox worker failed to start: no reply in {START_TIMEOUT_S:.0f} s")
+            raise EndedSilently(how_it_ended(code))
         worker.ready = True
         self._baseline_mb = memory.read_status(worker.pid).get("VmRSS", 0) / 1024
         notes = list(message["notes"])

@@ -84,6 +84,21 @@ def _spawn_thread() -> ThreadPoolExecutor:
         return _spawner
 
 
+class EndedSilently(Exception):
+    """The worker ended before it was ready and wrote nothing: a signal from outside (the OOM killer
+    of a loaded machine, say), not an error of its own. Worth one more start."""
+
+
+def how_it_ended(code: int) -> str:
+    """The exit of a worker that wrote nothing, in words (``code`` as ``Popen.wait`` returns it)."""
+    if code < 0:
+        try:
+            return f"it was ended by {signal.Signals(-code).name} before it was ready, with no message"
+        except ValueError:
+            pass
+    return f"it exited with code {code} before it was ready, with no message"
+
+
 class WorkerProcess:
     """One launched worker: its pipes, its pid, and the tail of its stderr kept for crash reports.
 

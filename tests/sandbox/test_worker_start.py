@@ -1,0 +1,62 @@
+"""A worker that ends before it is ready: one silent death (a signal, no message) is met with one
+more start; a second says how the worker ended instead of "no reply"."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dsagent.sandbox import Sandbox, SandboxStartError, process
+from tests.sandbox.conftest import TEST_LIMITS
+
+_SELF_KILL = "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"
+_original_launch = process.WorkerProcess._launch
+
+
+def _launcher(deaths: int):
+    """A ``_launch`` whose first ``deaths`` workers kill themselves at once; then the real worker."""
+    calls = {"n": 0}
+
+    def launch(command_r, reply_w, env, cwd):
+        calls["n"] += 1
+        if calls["n"] > deaths:
+            return _original_launch(command_r, reply_w, env, cwd)
+        return subprocess.Popen([sys.executable, "-c", _SELF_KILL], pass_fds=(reply_w,), env=env, cwd=cwd,
+                                stdin=command_r, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return launch, calls
+
+
+@pytest.fixture
+def new_sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    if sys.platform != "linux":
+        pytest.skip("the sandbox tests exercise Linux confinement")
+    monkeypatch.setenv("DSAGENT_HOME", str(tmp_path / "home"))
+    made = []
+
+    def make() -> Sandbox:
+        sb = Sandbox(tmp_path / "workspace", {"t": pd.DataFrame({"a": [1, 2]})}, TEST_LIMITS)
+        made.append(sb)
+        return sb
+    yield make
+    for sb in made:
+        sb.close()
+
+
+def test_a_worker_killed_before_it_is_ready_is_started_once_more(new_sandbox, monkeypatch):
+    launch, calls = _launcher(deaths=1)
+    monkeypatch.setattr(process.WorkerProcess, "_launch", staticmethod(launch))
+    sb = new_sandbox()
+    assert sb.run("result = int(df['a'].sum())").result == '3'
+    assert calls["n"] == 2
+
+
+def test_two_silent_deaths_say_how_the_worker_ended(new_sandbox, monkeypatch):
+    launch, calls = _launcher(deaths=2)
+    monkeypatch.setattr(process.WorkerProcess, "_launch", staticmethod(launch))
+    with pytest.raises(SandboxStartError, match="twice: it was ended by SIGKILL before it was ready"):
+        new_sandbox().start()
+    assert calls["n"] == 2
