@@ -17,6 +17,10 @@ The code that was written out again in every batch lives here, once:
   formatting (``dec``, ``dec_refusing_halves``), the tie check of a "which is highest" answer
   (``only_top``) and the command line (``run_solver``: answers written to
   ``independent_answers.jsonl``, or printed when a tables folder is given).
+- from batch L on, also: a table's source file inside an installed package (``package_file``) and
+  the shapes a build prints (``report_shapes``); the whole of a ``make_labels.py``
+  (``label_commands``); the reading of the CSV files into DuckDB (``SqlTables.read_files``) and the
+  solutions' statistics written out by hand (``least_squares``, ``pearson``, ``one_way_f``).
 
 A batch script finds this module by putting ``benchmarks/`` at the end of ``sys.path``. Nothing
 here keeps state between calls (a registry's dict is its batch's), so one import serves every batch
@@ -79,6 +83,21 @@ def write_answers(path: Path, answers: Answers, what: str, verbose: bool = False
     lines = [json.dumps({"id": qid, "common_answers": items}) for qid, items in answers.items()]
     Path(path).write_text("\n".join(lines) + "\n")
     print(f"wrote {len(lines)} {what} to {path}")
+
+
+def package_file(package: str, file: str) -> Path:
+    """Where the installed ``package`` keeps ``file`` (a path inside the package's folder): the
+    source of a table a batch's ``make_tables.py`` builds (batch L on)."""
+    return Path(importlib.import_module(package).__file__).parent / file
+
+
+def report_shapes(folder: Path, tables: Iterable[str], read_options: dict[str, dict] | None = None) -> None:
+    """Print the rows and columns of each built table in ``folder``, read as the labels read it."""
+    import pandas as pd
+
+    for table in tables:
+        shape = pd.read_csv(Path(folder) / table, **(read_options or {}).get(table, {})).shape
+        print(f"{table}: {shape[0]} rows x {shape[1]} columns")
 
 
 # --- the label functions (labels_<x>.py, batches D-J) -----------------------------------------
@@ -203,6 +222,23 @@ def labels_from_tables(labels: ModuleType, folder: Path | None = None,
     return checked_labels(labels.HERE / "questions.jsonl", labels.LABELS, labels.render, lambda fn: fn(read))
 
 
+def label_commands(script: str | Path, labels_name: str) -> tuple[ModuleType, ModuleType, Callable, Callable]:
+    """What a batch's ``make_labels.py`` is (batch L on): its label module ``labels_name`` and its
+    ``make_tables`` (both loaded from beside ``script``), ``computed(folder=None)``, the labels from
+    the tables in ``folder`` (default the batch's ``tables/``) read with ``make_tables.READ_OPTIONS``,
+    and ``main(verbose=False)``, which writes them to the batch's ``labels.jsonl``."""
+    labels = load_beside(script, labels_name)
+    tables = load_beside(script, "make_tables")
+
+    def computed(folder: Path | None = None) -> Answers:
+        return labels_from_tables(labels, folder, tables.READ_OPTIONS)
+
+    def main(verbose: bool = False) -> None:
+        write_answers(labels.HERE / "labels.jsonl", computed(), "labels", verbose)
+
+    return labels, tables, computed, main
+
+
 # --- the independent solution (solve_independent.py) -----------------------------------------
 
 
@@ -231,6 +267,15 @@ class SqlTables:
     def array(self, sql: str) -> np.ndarray:
         """All rows of a query as a float matrix."""
         return np.array(self.rows(sql), dtype=float)
+
+    def read_files(self, folder: str | Path, files: dict[str, tuple[str, list[tuple[str, str]]]]) -> None:
+        """A table per CSV file in ``folder`` (batch L on): ``files`` maps a file name to (table name,
+        [(column, type), ...]); each file is read without its header line, with those names and
+        types, commas between fields, double quotes around quoted ones and empty cells as missing."""
+        for file, (table, columns) in files.items():
+            self.con.execute(
+                f"CREATE TABLE {table} AS SELECT * FROM read_csv('{sql_path(folder, file)}', header=false, skip=1, "
+                f"delim=',', quote='\"', nullstr='', columns={column_types(columns)})")
 
 
 def sql_path(folder: str | Path, file: str) -> str:
@@ -278,6 +323,28 @@ def only_top(rows: list[tuple], tolerance: float | None = 1e-9, runner_up: bool 
         else:
             assert abs(rows[0][1] - rows[1][1]) > tolerance, rows[:2]
     return rows[0][0]
+
+
+def least_squares(data: np.ndarray) -> np.ndarray:
+    """Normal equations: column 0 of ``data`` is y, the others the regressors (an intercept is added
+    and comes first). The solutions' own fit (batch L on); the labels fit with ``ols``."""
+    y = data[:, 0]
+    X = np.hstack([np.ones((len(y), 1)), data[:, 1:]])
+    return np.linalg.solve(X.T @ X, X.T @ y)
+
+
+def pearson(xy: np.ndarray) -> float:
+    """Pearson correlation of the two columns of ``xy``, from centred sums (batch L on)."""
+    x, y = xy[:, 0] - xy[:, 0].mean(), xy[:, 1] - xy[:, 1].mean()
+    return float((x * y).sum() / math.sqrt((x * x).sum() * (y * y).sum()))
+
+
+def one_way_f(groups: list[np.ndarray]) -> float:
+    """One-way ANOVA F of ``groups``, from the between- and within-group sums of squares (batch L on)."""
+    everything = np.concatenate(groups)
+    between = sum(len(g) * (g.mean() - everything.mean()) ** 2 for g in groups)
+    within = sum(((g - g.mean()) ** 2).sum() for g in groups)
+    return (between / (len(groups) - 1)) / (within / (len(everything) - len(groups)))
 
 
 def check_names(answers: Answers, questions: Path) -> None:
