@@ -1,9 +1,9 @@
-"""A count of calendar periods that the data cannot hold is sent back (``fit_sanity.period_count_misfit``):
+"""A count of calendar periods that the data cannot hold is sent back (``fit.sanity.period_count_misfit``):
 "how many months …" answered with a count of a daily table's rows. A length of time, a mean, a
 count that fits, or code that groups by the period is left alone."""
 
 from dsagent.workflows.common.fit import result_misfit
-from dsagent.workflows.common.fit_sanity import period_count_misfit
+from dsagent.workflows.common.fit.sanity import period_count_misfit
 
 DAILY = {"year": 5, "quarter": 17, "month": 50, "week": 215, "day": 1047}
 MONTHLY = {"year": 12, "quarter": 48, "month": 144, "week": 144, "day": 144}

@@ -1,4 +1,4 @@
-"""The statistic in the code against the one the question names (common/fit_stats.py): a rank
+"""The statistic in the code against the one the question names (common/fit/stats.py): a rank
 correlation computed as Pearson's, a column paired with itself for "the most correlated pair"; the
 after-misfit mend that gives .corr() its method; the recipes those questions get."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dsagent.workflows.common.fit import result_misfit
-from dsagent.workflows.common.fit_stats import named_rank_method, rank_method_misfit, self_pair_misfit
+from dsagent.workflows.common.fit.stats import named_rank_method, rank_method_misfit, self_pair_misfit
 from dsagent.workflows.common.mends import MendFacts, mend_misfit
 from dsagent.workflows.common.prompting import recipes_for
 
@@ -133,7 +133,7 @@ def test_a_named_test_the_code_never_runs_is_sent_back():
     distribution, is left alone."""
     import ast
 
-    from dsagent.workflows.common.fit_stats import named_test_misfit
+    from dsagent.workflows.common.fit.stats import named_test_misfit
 
     def check(question: str, code: str) -> str | None:
         return named_test_misfit(question, ast.parse(code))
@@ -156,7 +156,7 @@ def test_a_median_or_standard_deviation_the_code_never_computes_is_sent_back():
     """"The median of the per-household shares" computed as a ratio of two totals (batch K, seen)."""
     import ast
 
-    from dsagent.workflows.common.fit_stats import asked_statistic_misfit
+    from dsagent.workflows.common.fit.stats import asked_statistic_misfit
 
     question = "What share of its income does the typical household spend on food? Take the median of the shares."
     totals = "result = round(df['food'].sum() / df['income'].sum() * 100, 2)\n"
@@ -173,7 +173,7 @@ def test_a_test_on_values_repeated_per_group_is_sent_back():
     rows a person counted as three people (batch K, seen: verified wrong)."""
     import ast
 
-    from dsagent.workflows.common.fit_stats import repeated_group_values
+    from dsagent.workflows.common.fit.stats import repeated_group_values
 
     code = ("df['m'] = df.groupby('ID')['x'].transform('mean')\n"
             "t, p = stats.ttest_ind(df[df['g'] == 'F']['m'], df[df['g'] == 'M']['m'], equal_var=False)\nresult = t\n")

@@ -1,11 +1,11 @@
 """The fit check reads each value of a dict of named values as it reads a single result
-(common/fit_named.named_misfit): a missing value, idxmax's row number under a key that names a column,
+(common/fit/named.named_misfit): a missing value, idxmax's row number under a key that names a column,
 a number under a key that names a text column. The mend ``named_at_row`` takes the value at the row."""
 
 import ast
 
 from dsagent.workflows.common.fit import result_misfit
-from dsagent.workflows.common.fit_named import named_values
+from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.naming import key_column
 from dsagent.workflows.common.mends import MendFacts, mend_chain, mend_misfit
 
@@ -357,7 +357,7 @@ def test_labels_listed_with_a_note_in_brackets_describe_the_column():
 def test_an_answer_outside_the_options_the_question_lists_is_sent_back():
     """"… where period is one of 1960-64, 1965-69, 1970-74 or 1975-79" answered with the tuple of
     indicator values (1, 0, 0) (batch K, seen)."""
-    from dsagent.workflows.common.fit_named import listed_options
+    from dsagent.workflows.common.fit.named import listed_options
 
     question = ("Ships built in which construction period had the most incidents?\n"
                 "@period[p] where p is one of 1960-64, 1965-69, 1970-74 or 1975-79.")

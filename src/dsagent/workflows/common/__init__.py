@@ -7,7 +7,7 @@ Where a thing goes (one module each):
   ``AFTER_MISFIT``), with its test in ``tests/workflows/common/mends/``; a hint on an error's text (no rewrite) goes
   to ``sandbox/api_drift.py``;
 - **a new fit check** (a result that runs but does not answer the question) → :mod:`.fit`, or
-  :mod:`.fit_named` for a check of each value of a dict of named values; which column a question's
+  :mod:`.fit.named` for a check of each value of a dict of named values; which column a question's
   words or a key name is read in :mod:`.naming`;
 - **a new grounding rule** (a claim of an explanation checked against the computed outputs) →
   :mod:`.grounding` (claims and numbers), :mod:`.computed` (what the outputs hold),

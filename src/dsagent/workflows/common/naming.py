@@ -17,8 +17,9 @@ FIGURE_MAKERS = re.compile(r"^(px\.\w+|go\.Figure|make_subplots|plt\.figure|plt\
 """The calls that make a chart (``px.bar``, ``go.Figure``, ``df.plot``)."""
 FIGURE_NAMES = {"fig", "figure", "chart", "plot"}
 _POSITION_CALLS = {"idxmax", "idxmin", "argmax", "argmin"}
-_AGGREGATES = {"sum", "mean", "median", "count", "size", "max", "min", "std", "var", "nunique", "agg", "aggregate",
-               "first", "last", "prod"}
+REDUCTIONS = {"sum", "mean", "median", "count", "max", "min", "std", "var", "nunique"}
+"""The calls that reduce a column (or each group) to one number, without arguments."""
+_AGGREGATES = REDUCTIONS | {"size", "agg", "aggregate", "first", "last", "prod"}
 GROUPING = {"groupby", "resample", "pivot_table", "crosstab", "value_counts"}
 """The calls that turn rows into groups (``pd.crosstab`` and ``df.groupby`` alike)."""
 _LABEL_CHAINS = GROUPING | _AGGREGATES | {"set_index", "pivot", "T", "transpose"}
@@ -164,7 +165,7 @@ def group_label_as_row(tree: ast.AST) -> str | None:
         if not (isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr in ("idxmax", "idxmin")):
             continue
         source = key.func.value
-        if (_aggregated(source) or _assigned_from(source, tree, _aggregated)) and not _assigned_from(node.value.value, tree, _grouped):
+        if (_aggregated(source) or assigned_from(source, tree, _aggregated)) and not assigned_from(node.value.value, tree, _grouped):
             return ast.unparse(node)
     return None
 
@@ -196,7 +197,7 @@ def groups_rows(code: str) -> bool:
         return False
 
 
-def _assigned_from(expr: ast.AST, tree: ast.AST, test: object) -> bool:
+def assigned_from(expr: ast.AST, tree: ast.AST, test: object) -> bool:
     """Is ``expr`` a name the code binds to a value that passes ``test``?"""
     if not isinstance(expr, ast.Name):
         return False

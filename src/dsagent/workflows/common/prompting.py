@@ -17,7 +17,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from dsagent.workflows.common.fit_stats import PAIR_PICK
+from dsagent.workflows.common.fit.stats import PAIR_PICK
 from dsagent.workflows.common.text import quote_data
 from dsagent.workflows.common.wording import CORRELATED_PAIR, RANK_CORRELATION, WHICH_END, requested_keys
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
-from dsagent.workflows.common.fit_rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
-from dsagent.workflows.common.fit_named import named_values, written_values
-from dsagent.workflows.common.fit_stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
+from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
+from dsagent.workflows.common.fit.named import named_values, written_values
+from dsagent.workflows.common.fit.stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
 from dsagent.workflows.common.naming import GROUPING, key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
@@ -232,7 +232,7 @@ def rank_method(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
 
 
 def intercept_added(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
-    """``sm.OLS(y, X)`` with no constant (``fit_stats.model_without_intercept``): X written
+    """``sm.OLS(y, X)`` with no constant (``fit.stats.model_without_intercept``): X written
     ``sm.add_constant(X)``. Not when the code reads the coefficients by position (``params[1]``,
     ``params.iloc[0]``): a constant first would shift them."""
     call = model_without_intercept(question, tree)
@@ -245,7 +245,7 @@ def intercept_added(question: str, code: str, tree: ast.AST, er: dict, facts: Me
 
 def ddof_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """A sample standard deviation computed with ddof 0 (``stats.zscore``, ``np.std``), or a
-    population one with pandas' ddof 1 (``fit_stats.ddof_calls``): each such call given the ddof
+    population one with pandas' ddof 1 (``fit.stats.ddof_calls``): each such call given the ddof
     the question asks."""
     spread = ddof_calls(question, tree)
     if spread is None:
@@ -278,7 +278,7 @@ def counts_summed(question: str, code: str, tree: ast.AST, er: dict, facts: Mend
 
 def year_lag(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """A year-on-year change on quarterly or monthly rows lagged by another number of rows
-    (``fit_rows.year_lag_misfit``): each such lag written as the rows in a year."""
+    (``fit.rows.year_lag_misfit``): each such lag written as the rows in a year."""
     found = year_lag_misfit(question, tree, facts.per_year)
     if found is None:
         return None

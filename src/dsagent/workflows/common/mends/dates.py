@@ -10,6 +10,7 @@ import re
 
 from dsagent.workflows.common.mends._edit import mend_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
+from dsagent.workflows.common.naming import assigned_from
 
 _DAY = r"(['\"])(\d{{4}}-\d{{2}}-\d{{2}})\{n}"  # a quoted day; {n} is the number of its quote's group
 _UP_TO_DAY = re.compile(r"<=\s*" + _DAY.format(n=1))
@@ -177,28 +178,21 @@ _MONTH_GROUP = re.compile(r"\.dt\.month\b(?!_)|\.month\b(?!_)")
 
 def _month_number(expr: ast.AST, tree: ast.AST) -> bool:
     """Is ``expr`` the month number an idxmax/idxmin over values grouped by ``.dt.month`` gives
-    (directly, or through a name the code binds to one)?"""
+    (directly, or through a name the code binds to one, or to idxmax of a name bound to such groups:
+    ``monthly = df.groupby(df['d'].dt.month)[…].mean(); peak = monthly.idxmax()``)?"""
     def numbered(e: ast.AST) -> bool:
         text = ast.unparse(e)
         return bool(re.search(r"\.idx(max|min)\(", text)) and bool(_MONTH_GROUP.search(text))
 
-    if numbered(expr):
-        return True
-    if not isinstance(expr, ast.Name):
-        return False
-    bound = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
-             and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
-    for value in bound:
-        if numbered(value):
-            return True
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("idxmax", "idxmin"):
-            receiver = value.func.value
-            if isinstance(receiver, ast.Name):  # monthly = df.groupby(df['d'].dt.month)[…].mean(); peak = monthly.idxmax()
-                feeds = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
-                         and any(isinstance(t, ast.Name) and t.id == receiver.id for t in n.targets)]
-                if any(_MONTH_GROUP.search(ast.unparse(f)) and "groupby" in ast.unparse(f) for f in feeds):
-                    return True
-    return False
+    def month_groups(e: ast.AST) -> bool:
+        text = ast.unparse(e)
+        return bool(_MONTH_GROUP.search(text)) and "groupby" in text
+
+    def ranked_groups(e: ast.AST) -> bool:
+        return (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in ("idxmax", "idxmin")
+                and assigned_from(e.func.value, tree, month_groups))
+
+    return numbered(expr) or assigned_from(expr, tree, lambda value: numbered(value) or ranked_groups(value))
 
 
 def mend_month_number_date(code: str, facts: MendFacts | None = None) -> str:

@@ -1,12 +1,7 @@
-"""Does the code's ``result`` fit the question? Checked by code, after a run that succeeded.
+"""result_misfit: every fit check, in the order they are tried, and the wording checks it keeps here.
 
-Code that runs can still answer another question: a Series of per-row values for "what is the
-mean", ``idxmax()``'s row number for "which country", a chart stored as the answer, a question
-about one year or one group answered over all rows. Each finding is said like an error, so the code
-step gets it back and fixes it as it fixes an exception. The rules are about pandas and the
-question's wording, never about a dataset. A new fit check goes in :func:`result_misfit` (a check of
-each value of a dict of named values in ``fit_named``); a mend
-that fixes a misfit by code goes to ``mends/after_misfit.py``.
+A new check goes in :func:`result_misfit` (a check of each value of a dict of named values in
+``fit.named``); a mend that fixes a misfit by code goes to ``mends/after_misfit.py``.
 """
 
 from __future__ import annotations
@@ -15,17 +10,18 @@ import ast
 import re
 from collections.abc import Iterable, Mapping
 
-from dsagent.workflows.common.fit_cycle import cycle_misfit
-from dsagent.workflows.common.fit_named import named_misfit
-from dsagent.workflows.common.fit_rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
+from dsagent.workflows.common.fit.cycle import cycle_misfit
+from dsagent.workflows.common.fit.labels import numbered_names
+from dsagent.workflows.common.fit.named import named_misfit
+from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
                                               unmatched_filter, unnamed_year, year_lag_misfit,
                                               whole_table_column)
-from dsagent.workflows.common.fit_sanity import NUMBER_KINDS, impossible_result, period_count_misfit, subset_share_misfit
-from dsagent.workflows.common.fit_stats import stats_misfit
-from dsagent.workflows.common.fit_wide import wide_period_misfit
+from dsagent.workflows.common.fit.sanity import impossible_result, period_count_misfit, subset_share_misfit
+from dsagent.workflows.common.fit.stats import stats_misfit
+from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
-from dsagent.workflows.common.wording import (AGGREGATE, HIGH, LOW, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded,
+from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded,
                                              included, listed_with, ranged_years, requested_keys, without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
@@ -319,75 +315,3 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
                 and not bounds(asked, label.lower())):
             return label
     return None
-
-
-def name_at_label(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
-    """``code`` with one line added that turns idxmax's row label into the name a "which …"
-    question asks for (``result = df.loc[result, 'country']``), when that is the misfit and the
-    name column is known; else None. Row labels survive filtering, so ``df.loc`` finds the row
-    (not after a reset_index, which renumbers them)."""
-    er = execution_result or {}
-    try:
-        tree = ast.parse(code or "")
-    except SyntaxError:
-        return None
-    if not (WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and position_call(tree)):
-        return None
-    name = name_column(question, text_columns) or time_column(question, text_columns)
-    if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
-        return None
-    return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"
-
-
-def numbered_names(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
-    """The line that labels a ranked Series by the names a "which … " question asks for, when its
-    rows are row numbers (``df[...]['gdp'].nlargest(3)`` for "which three countries"):
-    ``result = result.set_axis(df.loc[result.index, 'country'])``; else None. Row labels survive
-    filtering (not a reset_index)."""
-    er = execution_result or {}
-    rows = series_rows(er.get("result_str")) if er.get("result_type") == "Series" else []
-    if not (rows and re.search(r"\b(which|who)\b", question or "", re.I) and all(label.isdigit() for label, _ in rows)):
-        return None
-    name = name_column(question, text_columns) if named_after_which(question, text_columns) else None
-    if name is None or "reset_index" in (code or "") or not re.search(r"\bdf\b", code or ""):
-        return None
-    return f"result = result.set_axis(df.loc[result.index, {name!r}])"
-
-
-_SERIES_ROW = re.compile(r"^(\S.*?)\s{2,}(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*$", re.I)
-
-
-def series_rows(shown: str | None) -> list[tuple[str, str]]:
-    """The (label, number) rows of a Series of numbers as pandas prints it; [] for another shape."""
-    rows: list[tuple[str, str]] = []
-    for line in (shown or "").splitlines():
-        if not line.strip() or line.startswith(("Name:", "dtype:", "Length:")):
-            continue
-        match = _SERIES_ROW.match(line)
-        if match:
-            rows.append((match.group(1).strip(), match.group(2)))
-        elif rows:  # a line after the values that is not one: not a plain Series
-            return []
-    return rows
-
-
-def ranked_note(question: str, execution_result: dict | None) -> str:
-    """For a "which … highest / lowest" question whose ``result`` is a Series of numbers, the top (or
-    bottom) label and value picked by code, so the explanation copies them instead of reading a
-    list (a small model reads its first row). Empty when the question or the result is of another shape."""
-    er = execution_result or {}
-    if er.get("result_type") != "Series" or not WHICH.search(question or ""):
-        return ""
-    high, low = bool(HIGH.search(question)), bool(LOW.search(question))
-    rows = series_rows(er.get("result_str"))
-    if len(rows) < 2 or not (high or low):
-        return ""
-    values = [float(v.replace(",", "")) for _, v in rows]
-    parts = []
-    if high:
-        label, value = rows[values.index(max(values))]
-        parts.append(f"the highest is {label} ({value})")
-    if low:
-        label, value = rows[values.index(min(values))]
-        parts.append(f"the lowest is {label} ({value})")
-    return "\nPicked from `result` by code: " + "; ".join(parts) + "."

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from dsagent.workflows.common.fit_named import named_values
+from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.wording import CYCLE
 
 _FULL_DATE = re.compile(r"^(?:Timestamp\(['\"])?(\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?)(?:['\"]\))?$")

@@ -10,7 +10,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.fit_named import named_values
+from dsagent.workflows.common.fit.named import named_values
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
            "december")

@@ -12,7 +12,7 @@ import ast
 import re
 from collections.abc import Mapping
 
-from dsagent.workflows.common.naming import GROUPING
+from dsagent.workflows.common.naming import GROUPING, REDUCTIONS
 from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
 
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -157,9 +157,6 @@ def part_of_year(question: str, tree: ast.AST) -> tuple[ast.Compare, int] | None
     return None
 
 
-_WHOLE = {"sum", "mean", "median", "count", "max", "min", "std", "var", "nunique"}
-
-
 def whole_table_column(tree: ast.AST) -> str | None:
     """``df['ratio'] = 100 * (1 - df['a'].sum() / df['b'].sum())`` in code that then groups: the new
     column is one number for the whole table (each aggregate reads every row), so every group gets
@@ -173,7 +170,7 @@ def whole_table_column(tree: ast.AST) -> str | None:
             continue
         frame = node.targets[0].value.id
         aggregated = [n for n in ast.walk(node.value) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                      and n.func.attr in _WHOLE and not n.args and not n.keywords]
+                      and n.func.attr in REDUCTIONS and not n.args and not n.keywords]
         inside = {id(m) for n in aggregated for m in ast.walk(n)}
         columns = [n for n in ast.walk(node.value) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
                    and n.value.id == frame]
@@ -257,7 +254,7 @@ def idle_loop(tree: ast.AST) -> ast.For | None:
                 for n in ast.walk(sub.slice)}
         read = any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) and id(n) not in keys
                    for stmt in node.body for n in ast.walk(stmt))
-        computes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _WHOLE
+        computes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in REDUCTIONS
                        for stmt in node.body for n in ast.walk(stmt))
         if not read and computes:
             return node

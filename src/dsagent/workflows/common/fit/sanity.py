@@ -11,7 +11,7 @@ import ast
 import re
 from collections.abc import Mapping
 
-from dsagent.workflows.common.fit_named import named_values
+from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.naming import QUERY
 from dsagent.workflows.common.wording import CHANGE, MOMENT_ASKED, SHARE_OF, WHICH
 

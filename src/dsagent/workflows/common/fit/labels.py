@@ -1,0 +1,88 @@
+"""A row number where a name was asked, and a ranked Series read by code.
+
+``idxmax()`` and ``nlargest()`` over a filtered frame give row numbers; a "which …" question asks
+for the names at those rows. :func:`name_at_label` and :func:`numbered_names` write the one line
+that turns the numbers into names (the after-misfit mends run it); :func:`ranked_note` picks the
+top or bottom label of a Series by code, so the explanation copies it instead of reading a list.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+from dsagent.workflows.common.naming import name_column, named_after_which, position_call, time_column
+from dsagent.workflows.common.wording import HIGH, LOW, WHICH
+
+
+def name_at_label(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
+    """``code`` with one line added that turns idxmax's row label into the name a "which …"
+    question asks for (``result = df.loc[result, 'country']``), when that is the misfit and the
+    name column is known; else None. Row labels survive filtering, so ``df.loc`` finds the row
+    (not after a reset_index, which renumbers them)."""
+    er = execution_result or {}
+    try:
+        tree = ast.parse(code or "")
+    except SyntaxError:
+        return None
+    if not (WHICH.search(question or "") and er.get("result_type") in ("int", "int64", "int32") and position_call(tree)):
+        return None
+    name = name_column(question, text_columns) or time_column(question, text_columns)
+    if name is None or "reset_index" in code or "df" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
+        return None
+    return code.rstrip("\n") + f"\nresult = df.loc[result, {name!r}]\n"
+
+
+def numbered_names(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
+    """The line that labels a ranked Series by the names a "which … " question asks for, when its
+    rows are row numbers (``df[...]['gdp'].nlargest(3)`` for "which three countries"):
+    ``result = result.set_axis(df.loc[result.index, 'country'])``; else None. Row labels survive
+    filtering (not a reset_index)."""
+    er = execution_result or {}
+    rows = series_rows(er.get("result_str")) if er.get("result_type") == "Series" else []
+    if not (rows and re.search(r"\b(which|who)\b", question or "", re.I) and all(label.isdigit() for label, _ in rows)):
+        return None
+    name = name_column(question, text_columns) if named_after_which(question, text_columns) else None
+    if name is None or "reset_index" in (code or "") or not re.search(r"\bdf\b", code or ""):
+        return None
+    return f"result = result.set_axis(df.loc[result.index, {name!r}])"
+
+
+_SERIES_ROW = re.compile(r"^(\S.*?)\s{2,}(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*$", re.I)
+
+
+def series_rows(shown: str | None) -> list[tuple[str, str]]:
+    """The (label, number) rows of a Series of numbers as pandas prints it; [] for another shape."""
+    rows: list[tuple[str, str]] = []
+    for line in (shown or "").splitlines():
+        if not line.strip() or line.startswith(("Name:", "dtype:", "Length:")):
+            continue
+        match = _SERIES_ROW.match(line)
+        if match:
+            rows.append((match.group(1).strip(), match.group(2)))
+        elif rows:  # a line after the values that is not one: not a plain Series
+            return []
+    return rows
+
+
+def ranked_note(question: str, execution_result: dict | None) -> str:
+    """For a "which … highest / lowest" question whose ``result`` is a Series of numbers, the top (or
+    bottom) label and value picked by code, so the explanation copies them instead of reading a
+    list (a small model reads its first row). Empty when the question or the result is of another shape."""
+    er = execution_result or {}
+    if er.get("result_type") != "Series" or not WHICH.search(question or ""):
+        return ""
+    high, low = bool(HIGH.search(question)), bool(LOW.search(question))
+    rows = series_rows(er.get("result_str"))
+    if len(rows) < 2 or not (high or low):
+        return ""
+    values = [float(v.replace(",", "")) for _, v in rows]
+    parts = []
+    if high:
+        label, value = rows[values.index(max(values))]
+        parts.append(f"the highest is {label} ({value})")
+    if low:
+        label, value = rows[values.index(min(values))]
+        parts.append(f"the lowest is {label} ({value})")
+    return "\nPicked from `result` by code: " + "; ".join(parts) + "."
