@@ -97,6 +97,11 @@ def test_a_label_the_question_lists_as_a_columns_values_or_uses_as_a_number_word
     assert result_misfit(median, code, er, ["two", "four", "diesel"], columns=["doors", "price"]) is None
     assert "two" in result_misfit("What is the median price of cars with two doors?", code, er, ["two", "four"],
                                   columns=["doors", "price"])
+    # "'refund' otherwise" names the complement of the filter on 'sale' (batch K, seen: it sent a right code back)
+    kinds = "What share of the orders were sales? kind is 'sale' for a sale and 'refund' otherwise."
+    code = "result = 100 * len(df[df['kind'] == 'sale']) / len(df)"
+    assert result_misfit(kinds, code, er, ["sale", "refund"], columns=["kind"]) is None
+    assert result_misfit(kinds, "result = 100 * len(df) / len(df)", er, ["sale", "refund"], columns=["kind"]) is not None
 
 
 def test_groupby_tuple_selection_is_mended():

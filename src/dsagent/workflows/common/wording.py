@@ -202,6 +202,14 @@ def listed_with(text: str, label: str, others: Iterable[str]) -> bool:
     return False
 
 
+def otherwise(text: str, label: str) -> bool:
+    """Is ``label`` said to be the value of every other row ("admitype is 'type3' for an emergency
+    and 'type1|2' otherwise", "… and 'other' for the rest")? It names the complement of a filter
+    on another value, not rows to keep."""
+    return bool(re.search(rf"(?<!\w)['\"]?{re.escape(label)}['\"]?\s+(?:otherwise|for (?:all )?(?:the )?(?:others?|rest))\b",
+                          text, re.I))
+
+
 NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"}
 
 

@@ -92,7 +92,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 def test_the_registry_order_and_shape():
     assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "row label → name", "row label → value at the row",
-                                                     "row numbers → names", "share of the totals",
+                                                     "row numbers → names", "share among the subset asked", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values",
                                                      "counts per group added up"]
     import ast
@@ -333,3 +333,27 @@ def test_a_year_on_year_lag_is_given_the_rows_in_a_year():
     mended = year_lag(question, code, ast.parse(code), {}, MendFacts(per_year=4))
     assert mended == code.replace("shift(12)", "shift(4)")
     assert year_lag(question, code, ast.parse(code), {}, MendFacts()) is None
+
+
+def test_a_share_among_a_subset_is_divided_by_the_subset_the_question_names():
+    """``len(df[(a) & (b)]) / len(df)`` for "of the rows whose a, what share are b" (batch K, seen,
+    kept by the model after it was sent back twice): divided by ``len(df[a])``. Not when the
+    question names every condition as the subset, or none, nor a share of all rows."""
+    frame = pd.DataFrame({"region": ["north"] * 4 + ["south"] * 6, "status": ["returned", "kept", "kept", "kept"] + ["returned"] * 6})
+    question = "Of the orders whose region is north, what percentage were returned?"
+    facts = MendFacts(text_columns=["region", "status"])
+    for code in ("result = round(len(df[(df['region'] == 'north') & (df['status'] == 'returned')]) / len(df) * 100, 2)\n",
+                 "sub = df[(df.status == 'returned') & (df.region == 'north')]\nresult = 100 * len(sub) / df.shape[0]\n"):
+        ran = {"result_type": "float", "result_str": "10.0"}
+        assert "divides by all the rows" in (result_misfit(question, code, ran) or "")
+        mended, label = mend_misfit(question, code, ran, facts)
+        assert label == "share among the subset asked"
+        ns = {"df": frame}
+        exec(mended, ns)  # noqa: S102
+        assert ns["result"] == 25.0, mended
+        assert result_misfit(question, mended, {"result_type": "float", "result_str": "25.0"}) is None
+    code = "result = len(df[(df['region'] == 'north') & (df['status'] == 'returned')]) / len(df) * 100\n"
+    for other in ("Among the orders whose region is north and whose status is returned, what percentage is that?",
+                  "What percentage of the orders were returned northern orders?",
+                  "Of all the orders, what percentage were northern returns?"):
+        assert mend_misfit(other, code, {"result_type": "float", "result_str": "10.0"}, facts) is None, other

@@ -22,7 +22,7 @@ from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
 from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded,
-                                             included, listed_with, ranged_years, requested_keys, without_examples)
+                                             included, listed_with, otherwise, ranged_years, requested_keys, without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -310,7 +310,8 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     named = [label for label in labels if len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked)]
     used = [label for label in named if label.lower() in lowered]
     for label in named:
-        listed = listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) and (used or groups_rows(code))
+        listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))
+                  and (used or groups_rows(code)))
         if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
                 and not bounds(asked, label.lower())):
             return label

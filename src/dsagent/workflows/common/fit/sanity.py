@@ -138,11 +138,19 @@ def _row_count_of(node: ast.AST) -> str | None:
     return None
 
 
-def subset_share_misfit(question: str, tree: ast.AST) -> str | None:
-    """"Of the stays whose codes is 9, what percentage were emergencies?" computed as the rows that
-    meet both conditions over all the rows (``len(df)``): a share among a subset is over that
-    subset's rows (batch K, seen). Only when the counted rows combine two or more conditions with
-    ``&`` and the question does not say the share is of all rows."""
+def _unscaled(node: ast.AST) -> ast.AST:
+    """``len(x)`` of ``100 * len(x)`` (a percentage written with its factor first)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        if isinstance(node.left, ast.Constant) and isinstance(node.left.value, (int, float)):
+            return node.right
+        if isinstance(node.right, ast.Constant) and isinstance(node.right.value, (int, float)):
+            return node.left
+    return node
+
+
+def subset_share_division(question: str, tree: ast.AST) -> tuple[ast.BinOp, ast.AST, str] | None:
+    """The division of a share among a subset by all the rows (see :func:`subset_share_misfit`):
+    (the division, the expression of the counted rows, the name of the whole frame), else None."""
     if not SHARE_OF.search(question or "") and not re.search(r"\b(?:percentage|share|proportion|fraction)\b", question or "", re.I):
         return None
     if _WHOLE_SHARE.search(question or ""):
@@ -152,12 +160,24 @@ def subset_share_misfit(question: str, tree: ast.AST) -> str | None:
     for node in ast.walk(tree):
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
             continue
-        denominator, numerator = _row_count_of(node.right), _row_count_of(node.left)
+        denominator, numerator = _row_count_of(node.right), _row_count_of(_unscaled(node.left))
         if denominator not in whole or numerator is None or numerator in whole:
             continue
         counted = bound.get(numerator) if numerator.isidentifier() else ast.parse(numerator, mode="eval").body
         if counted is not None and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitAnd) for n in ast.walk(counted)):
-            return (f"ResultDoesNotFitQuestion: `{ast.unparse(node)}` divides by all the rows of {denominator}, but the "
-                    "question asks a share among the rows that meet its first condition. Divide by the count of those rows: "
-                    "sub = df[first_condition]; 100 * (sub[second_condition]).shape[0] / len(sub).")
+            return node, counted, denominator
     return None
+
+
+def subset_share_misfit(question: str, tree: ast.AST) -> str | None:
+    """"Of the stays whose codes is 9, what percentage were emergencies?" computed as the rows that
+    meet both conditions over all the rows (``len(df)``): a share among a subset is over that
+    subset's rows (batch K, seen). Only when the counted rows combine two or more conditions with
+    ``&`` and the question does not say the share is of all rows."""
+    found = subset_share_division(question, tree)
+    if found is None:
+        return None
+    node, _, denominator = found
+    return (f"ResultDoesNotFitQuestion: `{ast.unparse(node)}` divides by all the rows of {denominator}, but the "
+            "question asks a share among the rows that meet its first condition. Divide by the count of those rows: "
+            "sub = df[first_condition]; 100 * (sub[second_condition]).shape[0] / len(sub).")

@@ -19,6 +19,7 @@ from typing import Any
 from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
 from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit.named import named_values, written_values
+from dsagent.workflows.common.fit.sanity import subset_share_division
 from dsagent.workflows.common.fit.stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
 from dsagent.workflows.common.naming import GROUPING, key_column, row_number_call
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
@@ -288,6 +289,47 @@ def year_lag(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts
     return mended if mended and parses(mended) else None
 
 
+_SUBSET_CLAUSE = re.compile(r"\b(?:among|of|out of|within)\s+(?:the\s+|all\s+|those\s+)?(?:[\w|-]+\s+){0,4}?"
+                            r"(?:whose|with|where|that|which|who|having)\b([^,;?]*)", re.I)
+"""A subset the question names: "Of the stays whose codes value is 9", "among the rows with codes 9"."""
+
+
+def _and_terms(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+        return _and_terms(node.left) + _and_terms(node.right)
+    return [node]
+
+
+def _named_in(condition: ast.AST, clauses: list[str]) -> bool:
+    """Does a subset clause of the question name the condition's column or its text value?"""
+    words = {n.slice.value for n in ast.walk(condition) if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant)
+             and isinstance(n.slice.value, str)}
+    words |= {n.attr for n in ast.walk(condition) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    words |= {n.value for n in ast.walk(condition) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return any(re.search(rf"(?<![\w|]){re.escape(w.lower())}(?![\w|])", clause) for w in words if w for clause in clauses)
+
+
+def share_of_subset(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``len(df[(a) & (b)]) / len(df)`` for "of the rows whose a, what share are b"
+    (``fit.sanity.subset_share_misfit``): divided by the rows of the subset the question names,
+    ``len(df[a])``. Only when the question's subset clause names some of the conditions and not
+    all of them (which condition makes the subset is then not a guess)."""
+    found = subset_share_division(question, tree)
+    if found is None:
+        return None
+    division, counted, whole = found
+    if not (isinstance(counted, ast.Subscript) and ast.unparse(counted.value) == whole):
+        return None
+    terms = _and_terms(counted.slice)
+    clauses = [m.group(0).lower() for m in _SUBSET_CLAUSE.finditer(without_examples(question))]
+    base = [t for t in terms if _named_in(t, clauses)]
+    if not base or len(base) == len(terms):
+        return None
+    subset = " & ".join(f"({ast.unparse(t)})" for t in base) if len(base) > 1 else ast.unparse(base[0])
+    mended = replace_nodes(code, [(division.right, f"len({whole}[{subset}])")])
+    return mended if mended and parses(mended) else None
+
+
 AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("rank correlation named", rank_method),
     ("intercept added", intercept_added),
@@ -300,6 +342,7 @@ AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("row label → name", name_at_row),
     ("row label → value at the row", named_at_row),
     ("row numbers → names", names_of_rows),
+    ("share among the subset asked", share_of_subset),
     ("share of the totals", share_of_totals),  # before the mean of the per-row shares
     ("aggregate of the per-row values", precedence),  # before the next: a / b.mean() is no per-row value
     ("aggregate of the per-row values", aggregate_series),
