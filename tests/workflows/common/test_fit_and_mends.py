@@ -97,6 +97,12 @@ def test_a_label_the_question_lists_as_a_columns_values_or_uses_as_a_number_word
     assert result_misfit(median, code, er, ["two", "four", "diesel"], columns=["doors", "price"]) is None
     assert "two" in result_misfit("What is the median price of cars with two doors?", code, er, ["two", "four"],
                                   columns=["doors", "price"])
+    # "one of 'a', 'b' and 'c'" lists the column's values, "and" before the last one too (batch J, seen)
+    levels = "Which level had the fewest goals on average? level is one of 'low', 'mid' and 'high'."
+    code = "result = df.groupby('level')['goals'].mean().idxmin()"
+    assert result_misfit(levels, code, er, ["low", "mid", "high"], columns=["level", "goals"]) is None
+    assert result_misfit("How many goals at the high and low levels?", "result = df['goals'].sum()", er, ["low", "mid", "high"],
+                         columns=["level", "goals"]) is not None
     # "'refund' otherwise" names the complement of the filter on 'sale' (batch K, seen: it sent a right code back)
     kinds = "What share of the orders were sales? kind is 'sale' for a sale and 'refund' otherwise."
     code = "result = 100 * len(df[df['kind'] == 'sale']) / len(df)"

@@ -192,8 +192,11 @@ def listed_with(text: str, label: str, others: Iterable[str]) -> bool:
     """Is ``label`` joined to one of ``others`` by a comma, "or" or "/" in ``text`` ("trt is
     'placebo' or 'progabide'", "race is 'white', 'black' or 'other'", "gas/diesel"), a note in
     brackets after it allowed ("'type1|2' (elective) or 'type3'")? Such a list describes a column's
-    values (not "and": "placebo and progabide patients" names both)."""
+    values (not "and": "placebo and progabide patients" names both), as is any label after "one of"
+    in its sentence ("one of 'a', 'b' and 'c'")."""
     quoted = r"['\"]?"
+    if re.search(rf"\bone of\b[^.;?]*?(?<!\w){quoted}{re.escape(label)}{quoted}(?!\w)", text, re.I):
+        return True  # "msmoke is one of '0 daily', '1-5 daily' and '11+ daily'"
     for other in others:
         a, b = re.escape(label), re.escape(other)
         joined = rf"(?<!\w){quoted}{{0}}{quoted}\s*(?:\([^()]*\)\s*)?(?:,\s*(?:or\s+)?|\bor\s+|/\s*){quoted}{{1}}{quoted}(?!\w)"

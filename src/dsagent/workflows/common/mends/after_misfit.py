@@ -16,12 +16,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from dsagent.workflows.common.fit import asks_one_value, decade_number, name_at_label, numbered_names
+from dsagent.workflows.common.fit import asks_one_value, decade_number
 from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit.named import named_values, written_values
+from dsagent.workflows.common.mends.picks import group_of_the_value, name_at_row, named_at_row, name_of_the_pick, names_of_rows
 from dsagent.workflows.common.fit.sanity import subset_share_division
 from dsagent.workflows.common.fit.stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
-from dsagent.workflows.common.naming import GROUPING, key_column, row_number_call
+from dsagent.workflows.common.naming import GROUPING
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, excluded, ranged_years, without_examples
@@ -181,35 +182,6 @@ def share_of_totals(question: str, code: str, tree: ast.AST, er: dict, facts: Me
     return "\n".join(lines[:last.lineno - 1] + [ast.unparse(ast.fix_missing_locations(last))] + lines[last.end_lineno:]) + "\n"
 
 
-def name_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
-    """idxmax's row label for "which country …": the name at that row (:func:`fit.name_at_label`)."""
-    return name_at_label(question, code, er, facts.text_columns) if facts.single_frame else None
-
-
-def names_of_rows(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
-    """A ranked Series whose rows are row numbers for "which three countries …": labelled by the
-    names at those rows (:func:`fit.numbered_names`)."""
-    line = numbered_names(question, code, er, facts.text_columns) if facts.single_frame else None
-    return code.rstrip("\n") + f"\n{line}\n" if line else None
-
-
-def named_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
-    """A named value the code writes as a plain ``idxmax()`` that gives a row number
-    (:func:`naming.row_number_call`) under a key that names a column (``{'year':
-    df['gas'].idxmax()}``), printed as a whole number: the value of that column at that row,
-    ``df.loc[df['gas'].idxmax(), 'year']``. Only in the one frame, with row labels kept (no reset_index)."""
-    if er.get("result_type") != "dict" or not facts.single_frame or "reset_index" in code or not uses_df(tree):
-        return None
-    shown = named_values(er.get("result_str")) or {}
-    edits = []
-    for key, value in written_values(tree).items():
-        column, printed = key_column(key, facts.columns), shown.get(key)
-        if (column and isinstance(printed, ast.Constant) and type(printed.value) is int and row_number_call(value, tree)):
-            edits.append((value, f"df.loc[{ast.unparse(value)}, {column!r}]"))
-    mended = replace_nodes(code, edits) if edits else None
-    return mended if mended and parses(mended) else None
-
-
 def rank_method(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """Pearson's correlation for a question that names Spearman's (or Kendall's): ``method=`` added
     to each ``.corr()`` / ``.corrwith()`` and ``pearsonr`` called as ``spearmanr`` (``kendalltau``),
@@ -339,9 +311,11 @@ AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("unnamed year's filter dropped", unnamed_year_dropped),
     ("left-out rows dropped", excluded_dropped),
     ("decade named by its first year", decade_named),
+    ("the group of the value beside it", group_of_the_value),  # before the next two: its idxmin gives a row number too
     ("row label → name", name_at_row),
     ("row label → value at the row", named_at_row),
     ("row numbers → names", names_of_rows),
+    ("the picked row's name, not its value", name_of_the_pick),
     ("share among the subset asked", share_of_subset),
     ("share of the totals", share_of_totals),  # before the mean of the per-row shares
     ("aggregate of the per-row values", precedence),  # before the next: a / b.mean() is no per-row value
