@@ -3,7 +3,8 @@
 Each function takes ``read`` (table file name -> DataFrame, read from the folder being labelled)
 and returns ``[(name, value, decimals), ...]`` in the order of the format's ``@name[...]`` items;
 ``decimals`` is None for a value written as it is (a count, a label, a year). ``make_labels.py``
-renders and checks them. Do not read this file before a measurement of the batch.
+renders them (``heldout_common.render``) and checks them. Do not read this file before a
+measurement of the batch.
 """
 
 from __future__ import annotations
@@ -17,35 +18,10 @@ import pandas as pd
 from scipy import stats
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
-from heldout_common import dec_refusing_halves  # noqa: E402
+from heldout_common import ols, pct, render, top_index  # noqa: E402,F401  (render: make_labels)
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-
-
-def render(value, decimals) -> str:
-    """``value`` as written in a label: as it is (``decimals`` None) or with ``decimals`` places, a
-    value within 1e-3 of a rounding half refused (heldout_common's formatting, as batches I-J)."""
-    return str(value) if decimals is None else dec_refusing_halves(float(value), decimals)
-
-
-def _top(series: pd.Series, largest: bool = True):
-    """Index label of the largest (or smallest) value; a tie with the runner-up is refused."""
-    ranked = series.dropna().sort_values(ascending=not largest)
-    first, second = ranked.iloc[:2]
-    assert abs(first - second) > 1e-9, ranked.head(2)
-    return ranked.index[0]
-
-
-def _pct(part, whole) -> float:
-    return 100.0 * float(part) / float(whole)
-
-
-def _ols(y, *columns) -> np.ndarray:
-    """Least-squares coefficients, intercept first."""
-    X = np.column_stack([np.ones(len(y)), *[np.asarray(c, float) for c in columns]])
-    coef, *_ = np.linalg.lstsq(X, np.asarray(y, float), rcond=None)
-    return coef
 
 
 def _ships_present(read) -> pd.DataFrame:
@@ -101,17 +77,17 @@ def l9946(read):
 
 def l9947(read):
     mc = read("motorcycle.csv")
-    return [("time_of_lowest_accel", mc.loc[_top(mc["accel"], largest=False), "times"], 1)]
+    return [("time_of_lowest_accel", mc.loc[top_index(mc["accel"], largest=False), "times"], 1)]
 
 
 def l9948(read):
     w = read("wind.csv")
-    return [("most_frequent_direction", _top(w.groupby("direction")["frequency"].sum()), None)]
+    return [("most_frequent_direction", top_index(w.groupby("direction")["frequency"].sum()), None)]
 
 
 def l9949(read):
     r = read("german_interest_rates.csv").set_index("month")
-    return [("peak_short_rate_month", _top(r["i_short"]), None)]
+    return [("peak_short_rate_month", top_index(r["i_short"]), None)]
 
 
 def l9950(read):
@@ -122,7 +98,7 @@ def l9950(read):
 def l9951(read):
     totals = _ships_present(read).groupby("ship")[["accident", "service"]].sum()
     rate = 1000 * totals["accident"] / totals["service"]
-    best = _top(rate)
+    best = top_index(rate)
     return [("ship_type", int(best), None), ("incidents_per_1000_months", rate[best], 2)]
 
 
@@ -132,18 +108,18 @@ def l9952(read):
     period = np.select([s["co_65_69"] == 1, s["co_70_74"] == 1, s["co_75_79"] == 1],
                        ["1965-69", "1970-74", "1975-79"], "1960-64")
     assert (pd.Series(period).map({"1960-64": 1, "1965-69": 2, "1970-74": 3, "1975-79": 4}) == s["yr_con"]).all()
-    return [("busiest_construction_period", _top(s.groupby(period)["accident"].sum()), None)]
+    return [("busiest_construction_period", top_index(s.groupby(period)["accident"].sum()), None)]
 
 
 def l9953(read):
     m = read("medicare_stays.csv")
     nine = m[m["codes"] == 9]
-    return [("emergency_pct", _pct((nine["admitype"] == "type3").sum(), len(nine)), 2)]
+    return [("emergency_pct", pct((nine["admitype"] == "type3").sum(), len(nine)), 2)]
 
 
 def l9954(read):
     g = read("medicare_stays.csv").groupby("codes")["los"].agg(["mean", "size"])
-    return [("shortest_stay_codes", int(_top(g.loc[g["size"] >= 50, "mean"], largest=False)), None)]
+    return [("shortest_stay_codes", int(top_index(g.loc[g["size"] >= 50, "mean"], largest=False)), None)]
 
 
 def l9955(read):
@@ -156,7 +132,7 @@ def l9955(read):
 def l9956(read):
     wide = read("methylation.csv").pivot(index="id", columns="CpG", values="methylation")
     assert wide.shape == (12, 3)
-    return [("largest_rise_person", _top(wide["CpG_2"] - wide["CpG_0"]), None)]
+    return [("largest_rise_person", top_index(wide["CpG_2"] - wide["CpG_0"]), None)]
 
 
 def l9957(read):
@@ -178,13 +154,13 @@ def l9959(read):
 
 
 def l9960(read):
-    return [("most_common_strength", _top(read("wind.csv").groupby("strength")["frequency"].sum()), None)]
+    return [("most_common_strength", top_index(read("wind.csv").groupby("strength")["frequency"].sum()), None)]
 
 
 def l9961(read):
     r = _rates(read)
     assert (r.groupby("year").size() == 12).all()
-    return [("highest_rate_year", int(_top(r.groupby("year")["i_short"].mean())), None)]
+    return [("highest_rate_year", int(top_index(r.groupby("year")["i_short"].mean())), None)]
 
 
 def l9962(read):
@@ -212,7 +188,7 @@ def l9965(read):
 def l9966(read):
     d = _quarters(read, "german_income.csv", 112)
     ratio = (d["cons"] / d["inc"]).groupby(d["qoy"]).mean()
-    return [("peak_spending_quarter", int(_top(ratio)), None)]
+    return [("peak_spending_quarter", int(top_index(ratio)), None)]
 
 
 # ---------------------------------------------------------------- hard
@@ -253,7 +229,7 @@ def l9970(read):
 def l9971(read):
     v = read("vasoconstriction.csv")
     no = v[v["diagnosis"] == "no_constrict"]
-    return [("log_log_slope", _ols(no["log_volumne"], no["log_rate"])[1], 4)]
+    return [("log_log_slope", ols(no["log_volumne"], no["log_rate"])[0][1], 4)]
 
 
 def l9972(read):
@@ -267,20 +243,20 @@ def l9972(read):
 
 def l9973(read):
     f = read("food_expenditure.csv")
-    return [("persons_coefficient", _ols(f["food"], f["income"], f["persons"])[2], 4)]
+    return [("persons_coefficient", ols(f["food"], f["income"], f["persons"])[0][2], 4)]
 
 
 def l9974(read):
     mc = read("motorcycle.csv")
     window = (np.floor(mc["times"] / 10) * 10).astype(int)
-    return [("most_variable_window", int(_top(mc.groupby(window)["accel"].std(ddof=1))), None)]
+    return [("most_variable_window", int(top_index(mc.groupby(window)["accel"].std(ddof=1))), None)]
 
 
 def l9975(read):
     wide = read("wind.csv").pivot(index="direction", columns="strength", values="frequency")
     assert wide.shape == (16, 8) and wide.notna().all().all()
     share = 100 * (wide["0-1"] + wide["1-2"]) / wide.sum(axis=1)
-    return [("lightest_wind_direction", _top(share), None)]
+    return [("lightest_wind_direction", top_index(share), None)]
 
 
 def l9976(read):
@@ -293,20 +269,20 @@ def l9977(read):
     inverted = r["i_short"] > r["i_long"]
     run_id = (inverted != inverted.shift()).cumsum()
     runs = r[inverted].groupby(run_id[inverted])["month"].agg(["first", "size"])
-    best = _top(runs["size"])
+    best = top_index(runs["size"])
     return [("longest_inversion_months", int(runs.loc[best, "size"]), None),
             ("inversion_start", runs.loc[best, "first"], None)]
 
 
 def l9978(read):
     u = read("us_money_gnp.csv")
-    return [("income_elasticity", _ols(np.log(u["M1"]), np.log(u["gnp"]), u["rb"])[1], 4)]
+    return [("income_elasticity", ols(np.log(u["M1"]), np.log(u["gnp"]), u["rb"])[0][1], 4)]
 
 
 def l9979(read):
     d = _quarters(read, "german_income.csv", 112).set_index("quarter")
     growth = 100 * (d["inc"] / d["inc"].shift(4) - 1)
-    best = _top(growth)
+    best = top_index(growth)
     return [("fastest_growth_quarter", best, None), ("growth_pct", growth[best], 2)]
 
 

@@ -91,12 +91,12 @@ german_income.csv    ``statsmodels/tsa/vector_ar/tests/results/e4.dat`` as CSV (
 from __future__ import annotations
 
 import gzip
-import importlib
 import re
 import sys
 from pathlib import Path
 
-import pandas as pd
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
+import heldout_common  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "tables"
 
@@ -123,8 +123,7 @@ LUTKEPOHL = {  # table -> (period column, periods a year, rows the file holds)
 
 def shipped_path(name: str) -> Path:
     """Where the installed package keeps the source file of table ``name``."""
-    package, file = SOURCES[name]
-    return Path(importlib.import_module(package).__file__).parent / file
+    return heldout_common.package_file(*SOURCES[name])
 
 
 def period_label(year: int, index: int, per_year: int) -> str:
@@ -174,6 +173,4 @@ def build(folder: Path) -> None:
 if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
     build(target)
-    for table in TABLES:
-        shape = pd.read_csv(target / table, **READ_OPTIONS.get(table, {})).shape
-        print(f"{table}: {shape[0]} rows x {shape[1]} columns")
+    heldout_common.report_shapes(target, TABLES, READ_OPTIONS)

@@ -28,9 +28,13 @@ from pathlib import Path
 
 import numpy as np
 
+# heldout_common (in benchmarks/) has what the batches share; taken from it here: the command line,
+# the DuckDB query helpers and the reading of the files, the value formatting, the tie check and the
+# statistics written out by hand (least squares, Pearson, one-way F), as batch L takes them.
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 import heldout_common  # noqa: E402
 from heldout_common import dec_refusing_halves as dec  # noqa: E402
+from heldout_common import least_squares, one_way_f, pearson  # noqa: E402
 
 only_top = partial(heldout_common.only_top, runner_up=True)  # a runner-up is wanted, as in I-J
 
@@ -65,12 +69,7 @@ class Tables(heldout_common.SqlTables):
     def __init__(self, folder: Path):
         super().__init__()
         self.con.execute("SET threads = 1")
-        for file, (table, columns) in FILES.items():
-            path = heldout_common.sql_path(folder, file)
-            spec = heldout_common.column_types(columns)
-            self.con.execute(
-                f"CREATE TABLE {table} AS SELECT * FROM read_csv('{path}', header=false, skip=1, delim=',', "
-                f"quote='\"', nullstr='', columns={spec})")
+        self.read_files(folder, FILES)
         self.con.execute(
             "CREATE VIEW gr AS SELECT CAST(strptime(month || '-01', '%Y-%m-%d') AS DATE) AS d, "
             "year(CAST(strptime(month || '-01', '%Y-%m-%d') AS DATE)) AS yr, "
@@ -84,18 +83,6 @@ class Tables(heldout_common.SqlTables):
                 f"AS k, * FROM {raw}")
 
 
-def least_squares(data: np.ndarray) -> np.ndarray:
-    """Normal equations: column 0 of ``data`` is y, the others the regressors (an intercept is added)."""
-    y = data[:, 0]
-    X = np.hstack([np.ones((len(y), 1)), data[:, 1:]])
-    return np.linalg.solve(X.T @ X, X.T @ y)
-
-
-def pearson(xy: np.ndarray) -> float:
-    x, y = xy[:, 0] - xy[:, 0].mean(), xy[:, 1] - xy[:, 1].mean()
-    return float((x * y).sum() / math.sqrt((x * x).sum() * (y * y).sum()))
-
-
 def welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Welch's t (a minus b) and its two-sided p-value from the Welch-Satterthwaite degrees of freedom."""
     from scipy.stats import t as t_dist
@@ -104,15 +91,6 @@ def welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     t = (ma - mb) / math.sqrt(va + vb)
     df = (va + vb) ** 2 / sum(v * v / (len(x) - 1) for v, x in ((va, a), (vb, b)))
     return t, 2 * t_dist.sf(abs(t), df)
-
-
-def one_way_f(groups: list[np.ndarray]) -> float:
-    everything = np.concatenate(groups)
-    grand = everything.mean()
-    between = sum(len(g) * (g.mean() - grand) ** 2 for g in groups)
-    within = sum(((g - g.mean()) ** 2).sum() for g in groups)
-    k, n = len(groups), len(everything)
-    return (between / (k - 1)) / (within / (n - k))
 
 
 def solve(T: Tables) -> dict[int, list[list[str]]]:
