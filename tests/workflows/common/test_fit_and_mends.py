@@ -341,6 +341,9 @@ def test_a_year_given_only_as_a_format_example_asks_for_no_filter():
     code = "result = {'peak_month': df.loc[df['v'].idxmax(), 'DATE']}"
     assert result_misfit(question, code, {"result_type": "dict", "result_str": "{'peak_month': 'Dec-1-2007'}"}, ["Jan-1-1995"]) is None
     assert "1995" in result_misfit("What was the mean in 1995?", "result = df['v'].mean()", {"result_type": "float", "result_str": "2.0"})
+    spelled = ("Which month was quietest?\nConstraints: Parse Date (like 19-Sep-03, which is 19 September 2003) and group "
+               "the days by month.")  # batch H, seen: a right answer sent back for 2003
+    assert result_misfit(spelled, code, {"result_type": "dict", "result_str": "{'peak_month': '2004-08'}"}) is None
 
 
 @pytest.mark.parametrize("code,back", [

@@ -94,7 +94,8 @@ def bounds(text: str, label: str) -> bool:
                           rf"\w\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*{name}(?!\w)", text or "", re.I))
 
 
-_EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+\S+", re.I)
+_EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+\S+"
+                      r"(?:,?\s+(?:which|that) (?:is|means|reads as|stands for)\s+[^,;)\n]*)?", re.I)
 RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|final|initial|current|previous|prior|"
                              r"next|start|end|beginning|this year|today|past|century|decades?)\b", re.I)
 """A period named by its place, not its number ("the last year", "the first quarter in the data")."""
@@ -102,7 +103,8 @@ RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|
 
 def without_examples(text: str) -> str:
     """``text`` with each value written only as an example of a format cut out ("written like
-    1961Q3", "e.g. Jan-1-1995"): such a value names no row to keep."""
+    1961Q3", "e.g. Jan-1-1995"), and what the text says it means ("like 19-Sep-03, which is 19
+    September 2003"): such a value names no row to keep."""
     return _EXAMPLE.sub(" ", text or "")
 
 
