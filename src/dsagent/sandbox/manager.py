@@ -32,6 +32,7 @@ from dsagent.sandbox.process import EndedSilently, WorkerProcess, build_isolatio
 from dsagent.sandbox.protocol import ProtocolError
 
 START_TIMEOUT_S = 120.0  # the very first start builds matplotlib's font cache
+_STARTS = 3  # a worker killed from outside before it is ready is started again, twice at most
 _POLL_S = 0.1  # trap 7: an OOM kill is only seen when polled
 _SIZE_EVERY_S = 0.5  # how often the parent measures the code's directory during a cell
 SANDBOX_DIR = "sandbox"
@@ -104,7 +105,7 @@ class Sandbox:
         with self._start_lock:
             if self._state["data_dir"] is None:
                 self._prepare()
-            for attempt in range(2):
+            for attempt in range(1, _STARTS + 1):
                 worker = self._state["worker"]
                 if worker is None or not worker.alive():
                     if worker is not None:
@@ -114,8 +115,9 @@ class Sandbox:
                     self._wait_ready()
                     return
                 except EndedSilently as exc:
-                    if attempt:
-                        raise SandboxStartError(f"The sandbox worker failed to start twice: {exc}") from None
+                    if attempt == _STARTS:
+                        raise SandboxStartError(f"The sandbox worker failed to start {_STARTS} times: {exc}") from None
+                    time.sleep(0.5 * attempt)  # whatever killed it may be passing (a loaded machine)
 
     def close(self) -> None:
         """Kill the worker, then remove its cgroup and the private copy of the data."""
