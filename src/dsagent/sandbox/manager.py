@@ -45,8 +45,6 @@ class SandboxStartError(DsagentError):
     """The worker process could not start; the message carries its last words."""
 
 
-
-
 class Sandbox:
     """Runs code in a warm worker that holds ``datasets`` (and ``df`` for a single dataset)."""
 

@@ -86,7 +86,7 @@ def _spawn_thread() -> ThreadPoolExecutor:
 
 class EndedSilently(Exception):
     """The worker ended before it was ready and wrote nothing: a signal from outside (the OOM killer
-    of a loaded machine, say), not an error of its own. Worth one more start."""
+    of a loaded machine, say), not an error of its own. Worth another start."""
 
 
 def how_it_ended(code: int) -> str:
