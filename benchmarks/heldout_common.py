@@ -21,6 +21,8 @@ The code that was written out again in every batch lives here, once:
   the shapes a build prints (``report_shapes``); the whole of a ``make_labels.py``
   (``label_commands``); the reading of the CSV files into DuckDB (``SqlTables.read_files``) and the
   solutions' statistics written out by hand (``least_squares``, ``pearson``, ``one_way_f``).
+- from batch M on, also: what a ``make_tables.py`` builds with (``shipped_files``,
+  ``table_writers``) and its command line (``build_command``).
 
 A batch script finds this module by putting ``benchmarks/`` at the end of ``sys.path``. Nothing
 here keeps state between calls (a registry's dict is its batch's), so one import serves every batch
@@ -89,6 +91,45 @@ def package_file(package: str, file: str) -> Path:
     """Where the installed ``package`` keeps ``file`` (a path inside the package's folder): the
     source of a table a batch's ``make_tables.py`` builds (batch L on)."""
     return Path(importlib.import_module(package).__file__).parent / file
+
+
+def shipped_files(sources: dict[str, tuple[str, str]]) -> Callable[[str], Path]:
+    """``shipped_path(name)`` of a batch's ``make_tables.py`` (batch M on): where the installed
+    package keeps the source file of table ``name``, ``sources`` mapping a table to (package, file
+    inside the package)."""
+    return lambda name: package_file(*sources[name])
+
+
+def table_writers(source: Callable[[str], Path], converters: dict[str, Callable[[str], bytes]],
+                  rows: dict[str, int], tables: Iterable[str]) -> tuple[Callable[[str], bytes], Callable[[Path], None]]:
+    """What a batch's ``make_tables.py`` builds with (batch M on): ``table_bytes(name)``, the bytes of
+    a table (its converter's output, which must hold ``rows[name]`` data lines after the header, or
+    else its shipped file ``source(name)`` as it is), and ``build(folder)``, which writes every one of
+    ``tables`` into ``folder``."""
+    names = list(tables)
+
+    def table_bytes(name: str) -> bytes:
+        if name not in converters:
+            return Path(source(name)).read_bytes()
+        data = converters[name](name)
+        assert data.count(b"\n") == rows[name] + 1, name
+        return data
+
+    def build(folder: Path) -> None:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for name in names:
+            (Path(folder) / name).write_bytes(table_bytes(name))
+
+    return table_bytes, build
+
+
+def build_command(argv: list[str], default: Path, build: Callable[[Path], None], tables: Iterable[str],
+                  read_options: dict[str, dict] | None = None) -> None:
+    """The command line of a batch's ``make_tables.py [OUT_DIR]`` (batch M on): build into the folder
+    given, or ``default``, and print the shapes."""
+    target = Path(argv[0]) if argv else default
+    build(target)
+    report_shapes(target, tables, read_options)
 
 
 def report_shapes(folder: Path, tables: Iterable[str], read_options: dict[str, dict] | None = None) -> None:
