@@ -16,6 +16,7 @@ from typing import Any
 
 from dsagent.atomic import atomic_path, write_atomic
 from dsagent.sandbox.api_drift import drift_hint
+from dsagent.sandbox.column_names import near_column
 from dsagent.sandbox.name_hints import name_hint
 
 RESULT_CHARS = 20_000
@@ -233,7 +234,7 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
             )
         frames = _frames(namespace)
         for name, frame in frames:
-            near = _near_column(exc.args[0], getattr(frame, "columns", []))
+            near = near_column(exc.args[0], getattr(frame, "columns", []))
             if near is not None:  # ' WINDSPEED' asked as 'WINDSPEED': the listing alone does not make the model see it
                 return (f"Hint: the column is named {near!r}, not {exc.args[0]!r} (spaces, case, _ and spelling matter): "
                         f"write {name}[{near!r}].")
@@ -287,33 +288,6 @@ def _value_column(key: Any, frames: list[tuple[str, Any]], numbers: bool = False
     except Exception:  # noqa: BLE001 - an odd object bound to df (a Styler) must not break the error report
         return None
     return None
-
-
-def _near_column(key: str, columns: Any) -> str | None:
-    """The column ``key`` meant: the same letters and digits but for spaces, case and punctuation
-    (``'WINDSPEED'`` for ``' WINDSPEED'``), else one letter more or less (``'num. call abandoned'``
-    for ``'num. calls abandoned '``). A letter changed is another column as often as a typo
-    (``max``/``min``, ``2018``/``2019``, ``male``/``female``): no guess then."""
-    loose = _loose(key)
-    names = [c for c in columns if isinstance(c, str)]
-    same = [c for c in names if _loose(c) == loose]
-    if same:
-        return same[0]
-    near = [c for c in names if _one_letter_apart(_loose(c), loose)]
-    return near[0] if len(near) == 1 else None
-
-
-def _one_letter_apart(a: str, b: str) -> bool:
-    """``a`` and ``b`` differ by one letter inserted or deleted (not a digit)."""
-    if abs(len(a) - len(b)) != 1 or min(len(a), len(b)) < 4:
-        return False
-    short, long_ = sorted((a, b), key=len)
-    i = next((i for i, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
-    return long_[i].isalpha() and short[i:] == long_[i + 1:]
-
-
-def _loose(name: str) -> str:
-    return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
 def _raised_by_frame_getitem(exc: BaseException) -> bool:

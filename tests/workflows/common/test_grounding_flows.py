@@ -81,7 +81,7 @@ def test_quick_keeps_a_misfit_at_the_last_attempt_rather_than_ending_in_error(sc
 
 
 def test_quick_third_attempt_is_a_fresh_generation_that_does_not_see_the_broken_code(script_file, sales_csv, tmp_path):
-    spec = script_file([PLAN, "result = df['Units'].mean()", "result = df['UNITS'].mean()", "result = df['units'].mean()", "Done."])
+    spec = script_file([PLAN, "result = df['unit_count'].mean()", "result = df['n_units'].mean()", "result = df['units'].mean()", "Done."])
     result = ask(spec, [sales_csv], "What's the average number of units?")
     assert result.attempts == 3 and result.output_type == "analysis"
     code_steps = [s for s in steps(result.run_id) if s[0] == "code"]

@@ -65,7 +65,7 @@ def test_the_operation_and_a_second_code_outvote_a_wrong_answer(script_file, sal
 
 
 def test_when_every_attempt_fails_the_operation_answers(script_file, sales_csv):
-    bad = ["result = df['unitz'].mean()", "result = df['Units'].mean()", "result = df['UNITS'].mean()"]
+    bad = ["result = df['unitz'].mean()", "result = df['unit_count'].mean()", "result = df['n_units'].mean()"]
     spec = script_file([PLAN, *bad, *PICK_MEAN, "The average is about 21 units.", "result = df.units.sum() / len(df)"])
     result, session = ask(spec, [sales_csv], check_operations=True)
     assert result.output_type == "analysis" and result.code.startswith("# operation: aggregate")

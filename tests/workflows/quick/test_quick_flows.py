@@ -68,7 +68,7 @@ def test_fail_fail_succeed_keeps_failed_attempts(script_file, sales_csv):
     spec = script_file([
         PLAN_EVAL,
         "result = df['units'].mean(",            # syntax error
-        "result = df['Units'].mean()",           # wrong column name
+        "result = df['unit_count'].mean()",           # wrong column name
         "result = df['units'].mean()",
         "Looks right.",
         "The mean is computed.",
@@ -101,8 +101,8 @@ def test_three_failures_reach_the_error_node(script_file, sales_csv):
 def test_a_repeated_failed_code_is_resampled(script_file, sales_csv):
     spec = script_file([
         PLAN_EVAL,
-        "result = df['Units'].sum()",
-        "result = df['Units'].sum()",   # the fix repeats the failed code ...
+        "result = df['unit_count'].sum()",
+        "result = df['unit_count'].sum()",   # the fix repeats the failed code ...
         "result = df['units'].sum()",   # ... so the node asks again, warmer
         "Fine.",
         "The total is computed.",
@@ -114,7 +114,7 @@ def test_a_repeated_failed_code_is_resampled(script_file, sales_csv):
 
 
 def test_a_fix_that_repeats_the_failed_code_twice_gets_the_first_prompt_again(script_file, sales_csv):
-    bad = "result = df['Units'].sum()"
+    bad = "result = df['unit_count'].sum()"
     spec = script_file([PLAN_EVAL, bad, bad, bad,  # the fix and its warmer resample both repeat it ...
                         "result = df['units'].sum()",  # ... so the first prompt (no failing code in it) is asked, warm
                         "Fine.", "The total is computed."])
@@ -128,7 +128,7 @@ def test_a_retry_reads_the_data_as_loaded_not_as_a_failed_attempt_left_it(script
     ``df``: every attempt is a whole program written for the data its profile describes, so it
     gets the data as loaded again (batch J, seen: a retry counted 30 falls on a frame an earlier
     attempt had cut, 31 on the table)."""
-    spec = script_file([PLAN_NO_EVAL, "df = df[df['units'] > 20]\nresult = df['Units'].sum()",
+    spec = script_file([PLAN_NO_EVAL, "df = df[df['units'] > 20]\nresult = df['unit_count'].sum()",
                         "result = len(df)", "There are 40 rows."])
     result, _ = ask(spec, [sales_csv], "How many rows?")
     assert route(result.run_id) == [("plan", "ok"), ("code", "failed"), ("code", "ok"), ("explain", "ok")]

@@ -115,7 +115,7 @@ def test_when_every_attempt_fails_an_independent_computation_answers_and_a_secon
     from dsagent.config import load_settings
     from dsagent.store import RunLog
 
-    spec = script_file([PLAN, BAD, "result = df['Units'].mean()", "result = df['UNITS'].mean()",  # three failed attempts
+    spec = script_file([PLAN, BAD, "result = df['unit_count'].mean()", "result = df['n_units'].mean()",  # three failed attempts
                         MEAN,  # the independent computation: the answer instead of an error
                         "The average is about 21 units.",
                         "result = df.units.sum() / len(df)"])  # a second, from another code: agrees
@@ -130,8 +130,8 @@ def test_when_every_attempt_fails_an_independent_computation_answers_and_a_secon
 
 
 def test_when_the_independent_computation_fails_too_the_run_ends_in_the_error_node(script_file, sales_csv):
-    spec = script_file([PLAN, BAD, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
-                        "result = df['UnitS'].mean()", "result = df['uNits'].mean()"])  # the check and its one fix fail
+    spec = script_file([PLAN, BAD, "result = df['unit_count'].mean()", "result = df['n_units'].mean()",
+                        "result = df['unit_total'].mean()", "result = df['units_sold'].mean()"])  # the check and its one fix fail
     result, _ = ask(spec, [sales_csv], "What's the average number of units?", verify=True)
     assert result.output_type == "error" and result.verified is False
 

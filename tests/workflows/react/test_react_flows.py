@@ -85,8 +85,8 @@ def test_ask_then_answer_then_act_then_finalize(script_file, sales_csv):
 
 def test_an_error_goes_back_to_reason_which_adjusts_the_instruction(script_file, sales_csv):
     spec = script_file([
-        reason("act", instruction="Average Price per region"),
-        "result = df.groupby('region')['Price'].mean()",                 # KeyError
+        reason("act", instruction="Average cost per region"),
+        "result = df.groupby('region')['cost'].mean()",                 # KeyError
         reason("act", instruction="Average of the lowercase column price per region"),
         "result = df.groupby('region')['price'].mean().round(2)",
         reason("finalize"),
@@ -97,9 +97,9 @@ def test_an_error_goes_back_to_reason_which_adjusts_the_instruction(script_file,
     assert route(result.run_id) == [("reason", "ok"), ("code_exec", "failed"), ("reason", "ok"),
                                     ("code_exec", "ok"), ("reason", "ok"), ("report", "ok")]
     # reason was shown the failure; code_exec was shown the failed code and its error
-    assert "FAILED:\n<data>\nKeyError: 'Column not found: Price' Hint: Columns of df are:" in prompt(session, 2)
+    assert "FAILED:\n<data>\nKeyError: 'Column not found: cost' Hint: Columns of df are:" in prompt(session, 2)
     fix = prompt(session, 3)
-    assert "The previous code for this step failed" in fix and "df.groupby('region')['Price']" in fix
+    assert "The previous code for this step failed" in fix and "df.groupby('region')['cost']" in fix
     assert "lowercase column price" in fix
     assert len(result.failed_attempts) == 1 and "KeyError" in result.failed_attempts[0]["error"]
     assert result.output_type == "report" and "price" in result.code

@@ -33,7 +33,7 @@ def test_example_3_with_the_cross_check_two_independent_results_outvote_the_impo
 
 
 def test_a_failed_round_is_rescued_when_two_independent_computations_agree(script_file, sales_csv):
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['unit_count'].mean()", "result = df['n_units'].mean()",
                         "result = df['units'].mean()", "result = round(df['units'].mean(), 3)", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), ("node_4_code", "failed"),
@@ -48,7 +48,7 @@ def test_a_failed_round_is_rescued_when_two_independent_computations_agree(scrip
 def test_a_failed_round_with_disagreeing_checks_has_the_model_judge_the_first_checks_result(script_file, sales_csv):
     # node 4 failed both attempts; the checks ran but differ: the first one's result stands in for
     # node 4's and the seed's evaluation call judges it, shown the second (no run ends empty-handed)
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['unit_count'].mean()", "result = df['n_units'].mean()",
                         "result = df['units'].mean()", "result = df['units'].max()", "result = df['units'].min()",  # no two agree
                         VALID, "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
@@ -70,7 +70,7 @@ def test_a_stand_in_result_the_model_rejects_is_rewritten_by_remediation(script_
     invalid = {"reasoning": "the maximum, not the mean", "is_valid": False, "issues_found": ["max instead of mean"],
                "confidence": 0.9, "recommendation": "code_error"}
     plan = {"reasoning": "wrong aggregate", "root_cause": "max instead of mean", "action": "rewrite_code", "guidance": "use .mean()"}
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['unit_count'].mean()", "result = df['n_units'].mean()",
                         "result = df['units'].max()", "result = df['units'].mean()", "result = df['units'].min()",  # no two agree
                         invalid, plan, "result = df.units.mean()", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
@@ -126,7 +126,7 @@ def test_a_third_check_that_agrees_with_the_second_replaces_node_4s_result(scrip
 
 
 def test_a_failed_round_is_rescued_by_two_of_three_checks(script_file, sales_csv):
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['UNITS'].mean()",
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['unit_count'].mean()", "result = df['n_units'].mean()",
                         "result = df['units'].mean()", "result = df['units'].max()", "result = round(df['units'].mean(), 3)",
                         "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
@@ -149,7 +149,7 @@ def test_a_failing_cross_check_gets_one_fix_then_leaves_the_evaluation_to_the_mo
 
 def test_a_fixed_cross_check_counts(script_file, sales_csv):
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['units'].mean()",
-                        "result = df['Units'].mean()", "result = df['units'].agg('mean')", "About 21 units."])
+                        "result = df['unit_count'].mean()", "result = df['units'].agg('mean')", "About 21 units."])
     result, session = ask(spec, [sales_csv], "Average units?")
     assert node_5_notes(result.run_id) == ["cross-check agrees"] and session.model.remaining == 0
 

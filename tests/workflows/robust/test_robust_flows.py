@@ -136,11 +136,11 @@ def test_example_5_max_remediations_explains_honestly(script_file, sales_csv):
 
 
 def test_code_retry_within_a_round_gets_the_error(script_file, sales_csv):
-    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['Units'].mean()", "result = df['units'].mean()",
+    spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, "result = df['unit_count'].mean()", "result = df['units'].mean()",
                         VALID, "About 21."])
     result, session = ask(spec, [sales_csv], "Average units?", robust_cross_check=False)
     assert route(result.run_id) == [*PREFIX, ("node_4_code", "failed"), *ok("node_4_code", "node_5_evaluate", "node_6_explain")]
-    assert "KeyError" in prompt(session, 5) and "df['Units']" in prompt(session, 5)
+    assert "KeyError" in prompt(session, 5) and "df['unit_count']" in prompt(session, 5)
     assert result.attempts == 2 and len(result.failed_attempts) == 1
 
 
@@ -239,7 +239,7 @@ def test_hardcoded_result_is_rejected_by_code_without_a_model_call(script_file, 
 
 
 def test_a_fix_that_keeps_repeating_the_failed_code_gets_a_fresh_prompt(script_file, sales_csv):
-    bad = "result = df['Units'].mean()"
+    bad = "result = df['unit_count'].mean()"
     spec = script_file([DATA_WORK, REQ_UNITS, PROFILE_OK, ALIGNED, bad, bad, bad,  # the fix and its warm resample repeat it
                         "result = df['units'].mean()",                          # the fresh prompt: a different code
                         "result = df.units.mean()", "About 21 units."])

@@ -70,10 +70,14 @@ def rename_name(code: str, old: str, new: str) -> str | None:
     return tokenize.untokenize(out)
 
 
+def parsed(code: str) -> ast.Module | None:
+    """The syntax tree of ``code``, or None when it does not parse (a mend then leaves it as written)."""
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
+
+
 def parses(code: str) -> bool:
     """Does ``code`` parse (a mend keeps the code as written when its edit would not)?"""
-    try:
-        ast.parse(code)
-    except SyntaxError:
-        return False
-    return True
+    return parsed(code) is not None

@@ -22,6 +22,8 @@ from dsagent.workflows.common.mends.dates import (mend_last_day, mend_month_numb
                                                      mend_text_dates, mend_time_order)
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
+from dsagent.workflows.common.mends.columns import mend_column_spelling
+from dsagent.workflows.common.mends.masks import mend_chained_mask, mend_mask_precedence
 from dsagent.workflows.common.mends.result_dict import mend_result_unbound, mend_self_reference
 from dsagent.workflows.common.mends.syntax import mend_syntax_slips
 
@@ -279,32 +281,6 @@ def mend_yes_no(code: str, facts: MendFacts | None = None) -> str:
     return code
 
 
-_MASKS = (ast.BitAnd, ast.BitOr)
-
-
-def _mask(node: ast.AST) -> bool:
-    """A comparison, or comparisons joined by & / | (a row mask)."""
-    return isinstance(node, ast.Compare) or (isinstance(node, ast.BinOp) and isinstance(node.op, _MASKS)
-                                             and _mask(node.left) and _mask(node.right))
-
-
-def mend_mask_precedence(code: str, facts: MendFacts | None = None) -> str:
-    """``(a > 1) & (b == 0).sum()`` (``.sum()`` binds before ``&``: a mask and a number, a Series
-    where one count was meant) as ``((a > 1) & (b == 0)).sum()``; also ``.mean()`` (a share).
-    Only when every side is a comparison, so the aggregate can only have meant the whole mask."""
-    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, _MASKS) and _mask(node.left)):
-            return None
-        right = node.right
-        if not (isinstance(right, ast.Call) and not right.args and not right.keywords and isinstance(right.func, ast.Attribute)
-                and right.func.attr in ("sum", "mean") and _mask(right.func.value)):
-            return None
-        whole = ast.unparse(ast.BinOp(left=node.left, op=node.op, right=right.func.value))  # unparse brackets each comparison
-        return node, f"({whole}).{right.func.attr}()"
-
-    return mend_nodes(code, edit)
-
-
 def _hundred(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 100
 
@@ -334,6 +310,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("a syntax slip", mend_syntax_slips),
     ("dict built key by key", mend_self_reference),
     ("result filled before it exists", mend_result_unbound),
+    ("column name spelled as the data has it", mend_column_spelling),
     ("squared= as np.sqrt", mend_squared_keyword),
     ("test result unpacked", mend_test_unpacking),
     ("renamed keyword", mend_renamed_keywords),
@@ -346,6 +323,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("query text kept apart from sql()", mend_sql_shadowed),
     ("failing import dropped", mend_imports),
     ("Yes/No counted", mend_yes_no),
+    ("comparisons bracketed in a mask", mend_chained_mask),
     ("mask aggregated whole", mend_mask_precedence),
     ("percent change bracketed", mend_percent_change),
     ("last day kept whole", mend_last_day),
@@ -370,6 +348,6 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
     return code, labels
 
 
-__all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_groupby_arithmetic", "mend_groupby_tuple",
+__all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_chained_mask", "mend_column_spelling", "mend_groupby_arithmetic", "mend_groupby_tuple",
            "mend_imports", "mend_last_day", "mend_percent_change", "mend_month_number_date", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_syntax_slips", "mend_test_unpacking", "mend_yes_no"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from dsagent.workflows.common.mends._edit import owns_its_lines, parses, replace_nodes
+from dsagent.workflows.common.mends._edit import owns_its_lines, parsed, parses, replace_nodes
 from dsagent.workflows.common.naming import called_name
 from dsagent.workflows.common.mends.facts import MendFacts
 
@@ -28,11 +28,8 @@ def _opens(node: ast.AST) -> bool:
 
 def mend_read_sql(code: str, facts: MendFacts | None = None) -> str:
     """See the module; only over a database source (``facts.database``) and code that parses."""
-    if facts is None or not facts.database:
-        return code
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
+    tree = parsed(code) if facts is not None and facts.database else None
+    if tree is None:
         return code
     lines = code.splitlines(keepends=True)
     connections = {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and _opens(node.value)

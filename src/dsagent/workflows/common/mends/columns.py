@@ -1,0 +1,64 @@
+"""A column name written with its spaces, case or punctuation off: ``df['persons per sq km']`` for
+'Persons per sq km', ``'… (SMR)<2'`` for '… (SMR)<2>'. The worker's KeyError hint names the right
+column, yet a small model often writes the name wrong again and spends every attempt on it. The
+name is read as :func:`dsagent.sandbox.column_names.loose` reads it, and only where it is used as a
+column, never where the code makes a name of its own or compares a value."""
+
+from __future__ import annotations
+
+import ast
+
+from dsagent.sandbox.column_names import loose
+from dsagent.workflows.common.mends._edit import parsed, replace_nodes
+from dsagent.workflows.common.mends.facts import MendFacts
+
+_READ_KEYWORDS = frozenset({"subset", "by", "on", "left_on", "right_on", "id_vars", "value_vars", "values", "x", "y",
+                            "hue", "color", "usecols"})
+"""Keywords whose value names existing columns (``columns=`` and ``name=`` may make new ones)."""
+_READ_METHODS = frozenset({"groupby", "sort_values", "set_index", "drop_duplicates", "get"})
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _reads_a_column(node: ast.Constant, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Is this string where code names a column it reads: ``x['a']``, ``x[['a', 'b']]``,
+    ``x.loc[m, 'a']``, ``subset=['a']``, ``.groupby('a')``?"""
+    holder = parents.get(node)
+    for _ in range(2):  # a name inside a list, inside a tuple
+        if isinstance(holder, (ast.List, ast.Tuple)):
+            node, holder = holder, parents.get(holder)
+    if isinstance(holder, ast.Subscript):
+        return holder.slice is node and isinstance(holder.ctx, ast.Load)
+    if isinstance(holder, ast.keyword):
+        return holder.arg in _READ_KEYWORDS
+    if isinstance(holder, ast.Call):
+        return node in holder.args and isinstance(holder.func, ast.Attribute) and holder.func.attr in _READ_METHODS
+    return False
+
+
+def mend_column_spelling(code: str, facts: MendFacts | None = None) -> str:
+    """Each string the code reads as a column that is no column, but the same letters and digits
+    as exactly one (:func:`loose`), written as that column. Left alone wherever the same string is
+    also used otherwise (a name the code makes, a value it compares) or is a keyword's name."""
+    tree = parsed(code) if facts is not None and facts.columns else None
+    if tree is None:
+        return code
+    known = set(facts.columns)
+    by_letters: dict[str, set[str]] = {}
+    for column in known:
+        by_letters.setdefault(loose(column), set()).add(column)
+    parents = _parents(tree)
+    uses: dict[str, list[tuple[ast.Constant, bool]]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            uses.setdefault(node.value, []).append((node, _reads_a_column(node, parents)))
+    made = {n.arg for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg}
+    edits = []
+    for text, found in uses.items():
+        meant = by_letters.get(loose(text), set())
+        if text in known or text in made or len(meant) != 1 or not loose(text) or not all(read for _, read in found):
+            continue
+        edits += [(node, repr(next(iter(meant)))) for node, _ in found]
+    return (replace_nodes(code, edits) if edits else None) or code

@@ -1,0 +1,88 @@
+"""Two before-run mends of row masks and column names: comparisons joined by & / | without their
+brackets (Python binds & before !=, so the code fails), and a column name written with its
+punctuation or case off (the error's hint names the right one, and small models write it wrong
+again)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from dsagent.workflows.common.mends.facts import mend_facts
+from dsagent.workflows.common.mends.masks import mend_chained_mask
+from dsagent.workflows.common.mends.columns import mend_column_spelling
+
+
+def _run(code: str, frame: pd.DataFrame):
+    ns = {"df": frame, "pd": pd}
+    exec(code, ns)  # noqa: S102 — test code over a test frame
+    return ns["result"]
+
+
+FRAME = pd.DataFrame({"region": ["UK", "Scotland", "Fife", "Perth"], "n": [10, 5, 2, 3]})
+
+
+@pytest.mark.parametrize("written, meant, value", [
+    ("result = len(df[df['region'] != 'UK' & df['region'] != 'Scotland'])\n",
+     "result = len(df[(df['region'] != 'UK') & (df['region'] != 'Scotland')])\n", 2),
+    ("result = df[df['n'] > 2 & df['n'] < 10]['n'].sum()\n",
+     "result = df[(df['n'] > 2) & (df['n'] < 10)]['n'].sum()\n", 8),
+    ("result = len(df[df['n'] == 2 | df['region'] == 'UK' | df['n'] >= 5])\n",
+     "result = len(df[(df['n'] == 2) | (df['region'] == 'UK') | (df['n'] >= 5)])\n", 3),
+])
+def test_comparisons_joined_without_brackets_are_bracketed(written, meant, value):
+    with pytest.raises((TypeError, ValueError)):
+        _run(written, FRAME)  # as written: 'UK' & Series, or the truth value of a Series
+    assert mend_chained_mask(written) == meant
+    assert _run(meant, FRAME) == value
+
+
+def test_a_number_joined_to_a_mask_is_its_comparison_s_not_a_bitwise_and():
+    written = "result = len(df[df['n'] > 2 & df['region'].isin(['Fife', 'Perth'])])\n"
+    assert _run(written, FRAME) == 4  # as written: df['n'] > (2 & mask), silently every row
+    meant = mend_chained_mask(written)
+    assert meant == "result = len(df[(df['n'] > 2) & (df['region'].isin(['Fife', 'Perth']))])\n"
+    assert _run(meant, FRAME) == 1
+
+
+@pytest.mark.parametrize("code", [
+    "result = len(df[(df['n'] > 2) & (df['n'] < 10)])\n",  # bracketed already
+    "result = 1 < df['n'].max() < 20\n",  # a chained comparison of numbers
+    "result = (df['n'] & 4) == 4\n",  # bit flags
+    "ok = 0 < x & y < 5\n",  # names, not columns: nothing says these are masks
+])
+def test_other_comparisons_are_left_alone(code):
+    assert mend_chained_mask(code) == code
+
+
+SCOT = pd.DataFrame({"Region": ["A", "B", "C"], "Persons per sq km": [1.0, 2.0, 4.0],
+                     "Standardised mortality ratio (UK=100) (SMR)<2>": [90.0, 100.0, 130.0], "Total": [1, 2, 3]})
+
+
+def test_a_column_written_with_its_punctuation_off_is_the_column():
+    facts = mend_facts({"t": SCOT})
+    code = ("result = df['persons per sq km'].corr(df['Standardised mortality ratio (UK=100) (SMR)<2'])\n"
+            "clean = df.dropna(subset=['Standardised mortality ratio (UK=100) (SMR)<2'])\n")
+    mended = mend_column_spelling(code, facts)
+    assert mended == ("result = df['Persons per sq km'].corr(df['Standardised mortality ratio (UK=100) (SMR)<2>'])\n"
+                      "clean = df.dropna(subset=['Standardised mortality ratio (UK=100) (SMR)<2>'])\n")
+    assert _run(mended, SCOT) == pytest.approx(SCOT.iloc[:, 1].corr(SCOT.iloc[:, 2]))
+    with pytest.raises(KeyError):
+        _run(code, SCOT)
+
+
+@pytest.mark.parametrize("code", [
+    "df['total'] = df['Persons per sq km'] * 2\nresult = df['total'].max()\n",  # a column the code makes
+    "out = df.assign(total=1)\nresult = out['total'].sum()\n",
+    "out = df.rename(columns={'Total': 'total'})\nresult = out['total'].sum()\n",
+    "result = df.groupby('Region')['Total'].sum().reset_index(name='total')['total'].max()\n",
+    "result = len(df[df['Region'] == 'total'])\n",  # a value compared, not a column named
+    "result = df['Totals'].sum()\n",  # a letter more is another name: no guess here
+])
+def test_names_the_code_makes_or_values_are_left_alone(code):
+    assert mend_column_spelling(code, mend_facts({"t": SCOT})) == code
+
+
+def test_without_facts_nothing_changes():
+    code = "result = df['persons per sq km'].sum()\n"
+    assert mend_column_spelling(code, None) == code
