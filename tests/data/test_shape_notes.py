@@ -6,7 +6,7 @@ import pandas as pd
 
 from dsagent.data import Dataset
 from dsagent.data.profile import profile_dataset
-from dsagent.data.shape import shape_notes
+from dsagent.data.shape import shape_notes, total_rows
 
 
 def _long() -> pd.DataFrame:
@@ -104,3 +104,45 @@ def test_period_labels_are_named_with_how_to_read_them():
     periods = eval(note.split(": ", 1)[1].split(" reads")[0])  # noqa: S307
     assert "quarters written as text like '1960Q1'" in note and list(periods.quarter[:5]) == [1, 2, 3, 4, 1]
     assert periods.to_timestamp()[5] == pd.Timestamp("1961-04-01") and periods.year[5] == 1961
+
+
+def _regions() -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    names = [f"area {i}" for i in range(12)]
+    area, people = rng.integers(100, 900, 12).astype(float), rng.integers(10, 500, 12).astype(float)
+    return pd.DataFrame({"region": names, "area": area, "people": people, "density": people / area,
+                         "change_pct": rng.normal(0, 3, 12)})
+
+
+def test_a_row_that_holds_the_sum_of_the_others_is_named_as_a_total():
+    items = _regions()
+    whole = pd.DataFrame({"region": ["Country"], "area": [items.area.sum() * 3], "people": [items.people.sum() * 2.5],
+                          "density": [0.5], "change_pct": [1.0]})
+    part = pd.DataFrame({"region": ["Province"], "area": [items.area.sum()], "people": [items.people.sum()],
+                         "density": [0.4], "change_pct": [0.0]})
+    frame = pd.concat([whole, part, items], ignore_index=True)  # a larger whole, then the total of the items
+    notes = [n for n in shape_notes(frame) if "total" in n]
+    assert len(notes) == 1, shape_notes(frame)
+    assert "rows 'Country', 'Province' of region: totals of the other rows (in area and people)" in notes[0]
+    assert "df[~df['region'].isin(['Country', 'Province'])]" in notes[0]
+
+
+def test_a_row_named_total_needs_one_column_and_items_alone_get_no_note():
+    items = _regions()
+    total = pd.DataFrame({"region": ["Total"], "area": [items.area.sum()], "people": [np.nan], "density": [0.3],
+                          "change_pct": [0.1]})
+    notes = shape_notes(pd.concat([items, total], ignore_index=True))
+    assert "row 'Total' of region: a total of the other rows (in area), not items" in " ".join(notes)
+    assert not any("total" in n for n in shape_notes(items))
+    big = items.copy()
+    big.loc[0, "area"] = items.area.sum() * 2  # one large item in one column: an item, not a total
+    assert not any("total" in n for n in shape_notes(big))
+
+
+def test_two_large_items_near_the_sum_of_the_rest_are_no_total():
+    """Eight cities where the second largest is 5 % above the rest in two columns: chance, not a sum."""
+    frame = pd.DataFrame({"city": list("ABCDEFGH"), "x": [900, 630, 200, 150, 100, 80, 40, 30],
+                          "y": [800, 578, 220, 100, 90, 60, 50, 30], "z": [5, 900, 7, 3, 2, 1, 9, 4]})
+    assert total_rows(frame) is None
+    frame.loc[1, ["x", "y"]] = [600, 550]  # now exactly the sum of the rows below it
+    assert total_rows(frame) == ("city", ["A", "B"], ["x", "y"])

@@ -8,7 +8,9 @@ A small model reads a column list and assumes one row per entity, in time order.
 - **period labels** as statistics packages print them ('1960q1', '1972m1'), which pandas does not
   read as dates without being told how (``data.timeline``);
 - rows **newest first** (a price history exported latest day on top): "from the first to the last
-  day" read off the rows runs backwards.
+  day" read off the rows runs backwards;
+- **a total row** among the items (a country above its regions, "Total" under the stores): the
+  largest region and the sum of the regions both take it in unless it is left out.
 All are found by code from the values, never from a name the table is known by. Columns are read
 by position, so duplicate names cannot confuse the lookup; the work is bounded (rows, columns).
 """
@@ -96,6 +98,59 @@ def _indicator_runs(frame: Any) -> list[list[str]]:
     return runs
 
 
+_TOTAL_LABEL = re.compile(r"^\s*(grand\s+)?(total|all|overall|sum|whole)\b", re.I)
+_MAX_TOTALS = 3
+_SUM_TOLERANCE = 0.02
+"""A total may differ from the sum of its items by their rounding, not more (two items that happen to
+be near the sum of the rest in a small table are no total)."""
+
+
+def _label_column(frame: Any) -> int | None:
+    """The position of the first text column that names each row once (no gaps, no repeats), not a date."""
+    for i in range(frame.shape[1]):
+        column = frame.iloc[:, i]
+        try:
+            if column.dtype.kind == "O" and not _timelike(column, str(frame.columns[i])) and column.notna().all() and column.is_unique:
+                return i
+        except TypeError:  # unhashable cells (lists)
+            continue
+    return None
+
+
+def total_rows(frame: Any) -> tuple[str, list[Any], list[str]] | None:
+    """(label column, the labels of total rows, the columns that show them), or None.
+
+    A row is a total when, in two columns of non-negative numbers or more, it holds the sum of the
+    rows below it within 2 % (one column is enough for a row labelled "Total", "All", …). Then a
+    row at least as large as a total in each of those columns is a larger whole (a country above a
+    province's total above its districts). A row far above the rest that is no sum of them (a rich
+    country's income per head) is no total."""
+    label = _label_column(frame)
+    if label is None:
+        return None
+    measures = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype.kind in "iuf"
+                and frame.iloc[:, i].nunique() > 2 and frame.iloc[:, i].min() >= 0]
+    columns = {i: frame.iloc[:, i].reset_index(drop=True) for i in measures}
+    votes: dict[int, list[int]] = {}
+    for i, column in columns.items():
+        order = column.dropna().sort_values(ascending=False)
+        if len(order) < 5:
+            continue
+        below = order.iloc[::-1].cumsum().iloc[::-1].shift(-1, fill_value=0)  # the sum of the rows under each
+        for pos in order.index[:_MAX_TOTALS]:
+            if below[pos] > 0 and abs(order[pos] - below[pos]) <= _SUM_TOLERANCE * below[pos]:
+                votes.setdefault(int(pos), []).append(i)
+    totals = [pos for pos, shown in votes.items()
+              if len(shown) >= 2 or _TOTAL_LABEL.match(str(frame.iloc[pos, label]))]
+    if not totals:
+        return None
+    wholes = {pos for t in totals for pos in range(len(frame))
+              if pos not in totals and all(columns[i][pos] >= columns[i][t] for i in votes[t])}
+    found = sorted({*totals, *wholes})
+    shown = {i for t in totals for i in votes[t]}
+    return str(frame.columns[label]), [frame.iloc[pos, label] for pos in found], [str(frame.columns[i]) for i in measures if i in shown]
+
+
 def newest_first(frame: Any, line: Timeline | None = None) -> str | None:
     """The date column of ``frame`` (``line``, its timeline, when already read) when its rows run
     from the latest date to the earliest: a first or last row, a change from first to last or a
@@ -110,7 +165,7 @@ def _listed(names: list[str]) -> str:
 
 def shape_notes(frame: Any, line: Timeline | None = None) -> list[str]:
     """Lines that say what the rows of ``frame`` are (a long table's two keys, period labels, rows
-    newest first, indicator columns); [] for a table of no such shape, or too big to look at.
+    newest first, total rows, indicator columns); [] for a table of no such shape, or too big to look at.
     ``line``: the frame's timeline when already read (``Dataset.timeline``)."""
     if frame is None or len(frame) < 8 or len(frame) > MAX_ROWS or frame.shape[1] > MAX_COLUMNS:
         return []
@@ -128,6 +183,15 @@ def shape_notes(frame: Any, line: Timeline | None = None) -> list[str]:
     if newest:
         notes.append(f"rows run from the latest {newest} to the earliest: sort by {newest} (as dates) before taking a first "
                      f"or last row, a change over time or a moving window")
+    totals = total_rows(frame)
+    if totals:
+        label, found, columns = totals
+        rows = ", ".join(map(repr, found))
+        keep = f"df[df[{label!r}] != {found[0]!r}]" if len(found) == 1 else f"df[~df[{label!r}].isin([{rows}])]"
+        where = columns[0] + (f" and {len(columns) - 1} more columns" if len(columns) > 2 else f" and {columns[1]}" if len(columns) == 2 else "")
+        notes.append(f"{'row' if len(found) == 1 else 'rows'} {rows} of {label}: {'a total' if len(found) == 1 else 'totals'} of "
+                     f"the other rows (in {where}), not items: leave {'it' if len(found) == 1 else 'them'} out to rank, "
+                     f"count or sum the items, {keep}")
     for run in _indicator_runs(frame):
         notes.append(f"columns {_listed(run)}: 0/1 indicators of one category, at most one is 1 on a row "
                      f"(a row with none is in the category left out)")
