@@ -396,3 +396,15 @@ def test_a_year_or_label_that_bounds_describes_or_is_kept_whole_asks_no_filter()
             "as it is. Give the month with the highest mean.")
     grouped = "result = df.groupby(df['date'].str[:7])['close'].mean().idxmax()"
     assert result_misfit(kept, grouped, {"result_type": "str", "result_str": "2007-11"}, columns=["date", "close"]) is None
+
+
+def test_which_group_answered_with_a_code_the_column_never_holds_is_sent_back():
+    """"Which treatment group … give the drug code": 4 where drug holds 1, 2, 3 is a row number."""
+    question = "Which treatment group has the longest average follow-up time? Give the drug code."
+    values = {"drug": frozenset({1, 2, 3}), "died": frozenset({0, 1})}
+    code = "result = df.groupby('drug')['studytime'].mean().reset_index()['studytime'].idxmax()"
+    misfit = result_misfit(question, code, {"result_type": "int", "result_str": "4"}, values=values)
+    assert misfit and "'drug' holds only 1, 2, 3" in misfit and "idxmax()" in misfit
+    assert result_misfit(question, code, {"result_type": "int", "result_str": "3"}, values=values) is None  # a code it holds
+    other = "How many patients were on drug 2 for the longest time?"  # no "which": a count may be anything
+    assert result_misfit(other, code, {"result_type": "int", "result_str": "4"}, values=values) is None

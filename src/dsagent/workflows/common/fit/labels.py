@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.naming import name_column, named_after_which, position_call, time_column
 from dsagent.workflows.common.wording import HIGH, LOW, WHICH
@@ -86,3 +86,24 @@ def ranked_note(question: str, execution_result: dict | None) -> str:
         label, value = rows[values.index(min(values))]
         parts.append(f"the lowest is {label} ({value})")
     return "\nPicked from `result` by code: " + "; ".join(parts) + "."
+
+
+def code_not_held(question: str, kind: str, shown: str, values: Mapping[str, frozenset]) -> tuple[int, str, list] | None:
+    """(the result, the column, its codes) when a "which …" question names a column of number codes
+    (``drug`` holding 1, 2, 3) and ``result`` is a whole number none of those columns holds: a row
+    number or a count where the code of a group was asked; else None."""
+    if not WHICH.search(question or "") or kind not in ("int", "int64", "int32", "float", "float64"):
+        return None
+    try:
+        value = float(shown.strip())
+    except ValueError:
+        return None
+    if not value.is_integer():
+        return None
+    named = [(column, held) for column, held in values.items()
+             if len(column) > 1 and re.search(rf"(?<![\w]){re.escape(column)}(?![\w])", question, re.I)
+             and held and all(isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer() for v in held)]
+    if not named or any(value in {float(v) for v in held} for _, held in named):
+        return None
+    column, held = named[0]
+    return int(value), column, sorted(held)

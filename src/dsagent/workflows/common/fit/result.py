@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit.cycle import cycle_misfit
-from dsagent.workflows.common.fit.labels import numbered_names
+from dsagent.workflows.common.fit.labels import code_not_held, numbered_names
 from dsagent.workflows.common.fit.named import named_misfit
 from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
                                               unmatched_filter, unnamed_year, year_lag_misfit,
@@ -141,6 +141,12 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks for one value, but `result` is a {kind}"
                 f"{f' of {rows} rows' if rows else ''}. Reduce it to the single answer (for example .mean() or .sum() "
                 "of the computed column, or the top label of the grouped values with .idxmax()), and put that in `result`.")
+    stray = code_not_held(question, kind, shown, values or {})
+    if stray is not None:
+        value, column, held = stray
+        return (f"ResultDoesNotFitQuestion: `result` is {value}, but {column!r} holds only {', '.join(map(str, held[:12]))}: "
+                f"{value} is a row number or a count, not the {column} the question asks for. Compute the value per {column} "
+                f"and take the label of the top one, e.g. result = df.groupby({column!r})['value_col'].mean().idxmax().")
     whole = kind in ("int", "int64", "int32") and position_call(tree) is None and named_after_which(question, text_columns)
     if WHICH_OPENS.search(question or "") and (kind in ("float", "float64", "float32") or whole):
         name = name_column(question, text_columns)
