@@ -408,3 +408,24 @@ def test_which_group_answered_with_a_code_the_column_never_holds_is_sent_back():
     assert result_misfit(question, code, {"result_type": "int", "result_str": "3"}, values=values) is None  # a code it holds
     other = "How many patients were on drug 2 for the longest time?"  # no "which": a count may be anything
     assert result_misfit(other, code, {"result_type": "int", "result_str": "4"}, values=values) is None
+
+
+def test_a_count_of_outliers_that_is_every_row_is_sent_back():
+    question = "How many trading days had an unusual volume by the IQR rule?"
+    every = result_misfit(question, "result = {'days': int(mask.sum())}", {"result_type": "dict", "result_str": "{'days': 1047}"},
+                          rows=1047)
+    assert every and "`days` is 1047, every row" in every
+    lone = result_misfit(question, "result = int(mask.sum())", {"result_type": "int", "result_str": "1047"}, rows=1047)
+    assert lone and "every row" in lone
+    assert result_misfit(question, "result = int(mask.sum())", {"result_type": "int", "result_str": "60"}, rows=1047) is None
+    assert result_misfit("How many trading days are there?", "result = len(df)", {"result_type": "int", "result_str": "1047"},
+                         rows=1047) is None  # counting every row is right when no rule asks for unusual ones
+
+
+def test_the_facts_hold_the_one_table_s_row_count():
+    import pandas as pd
+
+    from dsagent.workflows.common.mends.facts import mend_facts
+
+    assert mend_facts({"a": pd.DataFrame({"x": range(12)})}).rows == 12
+    assert mend_facts({"a": pd.DataFrame({"x": [1]}), "b": pd.DataFrame({"y": [2]})}).rows is None

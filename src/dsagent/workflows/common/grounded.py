@@ -42,7 +42,7 @@ def run_misfit(ctx: "RunContext", question: str, code: str, execution_result: di
 
     facts = run_facts(ctx)
     return result_misfit(question, code, execution_result, run_labels(ctx), facts.text_columns, facts.columns, facts.periods,
-                         facts.values, facts.per_year)
+                         facts.values, facts.per_year, facts.rows)
 
 
 def code_conditions(code: str | list[str] | None) -> str:

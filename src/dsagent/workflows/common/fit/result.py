@@ -16,7 +16,7 @@ from dsagent.workflows.common.fit.named import named_misfit
 from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
                                               unmatched_filter, unnamed_year, year_lag_misfit,
                                               whole_table_column)
-from dsagent.workflows.common.fit.sanity import impossible_result, period_count_misfit, subset_share_misfit
+from dsagent.workflows.common.fit.sanity import every_row_unusual, impossible_result, period_count_misfit, subset_share_misfit
 from dsagent.workflows.common.fit.stats import stats_misfit
 from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
@@ -42,7 +42,7 @@ def asks_one_value(question: str) -> bool:
 
 def result_misfit(question: str, code: str, execution_result: dict | None, labels: Iterable[str] = (),
                   text_columns: Iterable[str] = (), columns: Iterable[str] = (), periods: Mapping[str, int] | None = None,
-                  values: Mapping[str, frozenset] | None = None, per_year: int | None = None) -> str | None:
+                  values: Mapping[str, frozenset] | None = None, per_year: int | None = None, rows: int | None = None) -> str | None:
     """Why a successful run's ``result`` does not answer ``question``, said for the code step; else None.
 
     ``labels``: the data's text values (grounding.data_labels), to check that a group the question
@@ -51,7 +51,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     number column the question aggregates that the code only counted; ``periods``: the distinct
     calendar periods the data covers (``MendFacts.periods``), to see a count of months that counted rows;
     ``values``: the values of the data's columns of few values (``MendFacts.values``), to see a filter
-    that keeps no row; ``per_year``: 4 or 12 when each row is a quarter or a month (``MendFacts.per_year``).
+    that keeps no row; ``per_year``: 4 or 12 when each row is a quarter or a month (``MendFacts.per_year``);
+    ``rows``: the one table's row count (``MendFacts.rows``), to see a count of outliers that is every row.
     """
     er = execution_result or {}
     try:
@@ -83,7 +84,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     one = asks_one_value(question)
     impossible = (impossible_result(question, kind, shown, one or bool(requested_keys(question)))
                   or _counted(question, code, columns, text_columns) or _self_grouped(code)
-                  or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree))
+                  or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree)
+                  or every_row_unusual(question, kind, shown, rows))
     if impossible:
         return impossible
     invented = unnamed_year(question, tree)

@@ -181,3 +181,25 @@ def subset_share_misfit(question: str, tree: ast.AST) -> str | None:
     return (f"ResultDoesNotFitQuestion: `{ast.unparse(node)}` divides by all the rows of {denominator}, but the "
             "question asks a share among the rows that meet its first condition. Divide by the count of those rows: "
             "sub = df[first_condition]; 100 * (sub[second_condition]).shape[0] / len(sub).")
+
+
+_UNUSUAL = re.compile(r"\b(outliers?|unusual(?:ly)?|anomal\w*|abnormal)\b", re.I)
+_HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I)
+
+
+def every_row_unusual(question: str, kind: str, shown: str, rows: int | None) -> str | None:
+    """A count of the unusual rows (outliers) that is every row of the one table: the rule's
+    condition holds for all of them, so it was turned or computed wrong (batch L counted 1,047
+    unusual trading days of 1,047)."""
+    if not rows or rows < 10 or not (_UNUSUAL.search(question or "") and _HOW_MANY.search(question or "")):
+        return None
+    counts = [("result", shown.strip())] if kind in NUMBER_KINDS else [
+        (key, ast.unparse(value)) for key, value in (named_values(shown) or {}).items()]
+    for name, text in counts:
+        if text.isdigit() and int(text) == rows:
+            return (f"ResultDoesNotFitQuestion: the question counts the unusual rows, but `{name}` is {rows}, every row of "
+                    "the table: the rule's condition holds for all of them (a comparison turned the wrong way, or bounds "
+                    "that are no bounds). A row is unusual when it lies outside the bounds the question gives: "
+                    "((x < low) | (x > high)).sum(), or (z.abs() > k).sum() for a z-score.")
+    return None
+

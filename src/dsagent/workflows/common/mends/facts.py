@@ -44,6 +44,8 @@ class MendFacts:
     values: dict[str, frozenset] = field(default_factory=dict)
     """Columns of few distinct values (integers or text, at most :data:`FEW_VALUES`) -> those values,
     over every dataset: a filter ``== value`` on a value none holds keeps no row."""
+    rows: int | None = None
+    """The row count of the one dataset (None for more than one, or a table not in pandas)."""
     period_labels: dict[str, str] = field(default_factory=dict)
     """Text columns of period labels ('1960q1', '1972m1') -> "quarter" or "month"."""
 
@@ -58,6 +60,9 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
         facts.newest_first = line.column if line is not None and line.newest_first else None
         facts.periods = dict(line.periods) if line is not None else {}
         facts.per_year = line.per_year if line is not None else None
+        frame = getattr(only, "frame", only)
+        whole = getattr(only, "table", None) is None and getattr(only, "big", None) is None
+        facts.rows = len(frame) if whole and hasattr(frame, "shape") else None
     for ds in datasets.values():
         line = dataset_timeline(ds)
         if line is not None and line.labels:
