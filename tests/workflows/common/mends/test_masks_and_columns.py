@@ -78,6 +78,9 @@ def test_a_column_written_with_its_punctuation_off_is_the_column():
     "result = df.groupby('Region')['Total'].sum().reset_index(name='total')['total'].max()\n",
     "result = len(df[df['Region'] == 'total'])\n",  # a value compared, not a column named
     "result = df['Totals'].sum()\n",  # a letter more is another name: no guess here
+    "df.columns = df.columns.str.lower()\nresult = df['persons per sq km'].sum()\n",  # renamed by a rule
+    "df = df.rename(columns=str.lower)\nresult = df['persons per sq km'].sum()\n",
+    "df = df.rename(str.lower, axis=1)\nresult = df['persons per sq km'].sum()\n",
 ])
 def test_names_the_code_makes_or_values_are_left_alone(code):
     assert mend_column_spelling(code, mend_facts({"t": SCOT})) == code

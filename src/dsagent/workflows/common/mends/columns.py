@@ -38,12 +38,30 @@ def _reads_a_column(node: ast.Constant, parents: dict[ast.AST, ast.AST]) -> bool
     return False
 
 
+def _renames_columns(tree: ast.AST) -> bool:
+    """Does the code rename columns by a rule (``df.columns = df.columns.str.lower()``,
+    ``rename(columns=str.strip)``, ``add_prefix``)? Its names then differ from the data's on purpose."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == "columns" for t in targets):
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("set_axis", "add_prefix", "add_suffix"):
+                return True
+            if node.func.attr == "rename" and (node.args or any(k.arg in ("columns", "mapper") and not isinstance(k.value, ast.Dict)
+                                                                 for k in node.keywords)):
+                return True
+    return False
+
+
 def mend_column_spelling(code: str, facts: MendFacts | None = None) -> str:
     """Each string the code reads as a column that is no column, but the same letters and digits
     as exactly one (:func:`loose`), written as that column. Left alone wherever the same string is
-    also used otherwise (a name the code makes, a value it compares) or is a keyword's name."""
+    also used otherwise (a name the code makes, a value it compares) or is a keyword's name, and in
+    code that renames columns by a rule (lower case, stripped)."""
     tree = parsed(code) if facts is not None and facts.columns else None
-    if tree is None:
+    if tree is None or _renames_columns(tree):
         return code
     known = set(facts.columns)
     by_letters: dict[str, set[str]] = {}
