@@ -60,3 +60,27 @@ def test_three_silent_deaths_say_how_the_worker_ended(new_sandbox, monkeypatch):
     with pytest.raises(SandboxStartError, match="3 times: it was ended by SIGKILL before it was ready"):
         new_sandbox().start()
     assert calls["n"] == 3
+
+
+def test_a_worker_starts_and_runs_when_the_process_holds_over_a_thousand_descriptors(new_sandbox):
+    """select() cannot watch a descriptor numbered 1024 or above (ValueError): the reply pipe read
+    as ended at once, and the worker was killed before it was ready, three starts in a row. A long
+    test suite, or a server that has opened many files and sockets, gets such numbers."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("the process may not hold 1,200 descriptors")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        sb = new_sandbox()
+        assert sb.run("result = int(df['a'].sum())").result == '3'
+        assert sb._state["worker"].reply_r >= 1024  # the reply pipe is above select()'s range
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

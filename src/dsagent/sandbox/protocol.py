@@ -32,6 +32,16 @@ def send(fd: int, message: dict[str, Any]) -> None:
         view = view[written:]
 
 
+def ready(fd: int, timeout: float, write: bool = False) -> bool:
+    """Can ``fd`` be read (or written) within ``timeout`` seconds? ``poll``, not ``select``:
+    select() cannot watch a descriptor numbered 1024 or above (ValueError), and a long-lived
+    process (a server, a test suite) gets such numbers. An error or a hang-up on the descriptor
+    counts as ready: the read or write that follows says what it is."""
+    watcher = select.poll()
+    watcher.register(fd, select.POLLOUT if write else select.POLLIN)
+    return bool(watcher.poll(max(timeout, 0) * 1000))
+
+
 def _read_exactly(fd: int, size: int) -> bytes | None:
     chunks, remaining = [], size
     while remaining:
@@ -85,7 +95,7 @@ class Reader:
         if self.buffer:
             return True
         try:
-            return bool(select.select([self.fd], [], [], 0)[0])
+            return ready(self.fd, 0)
         except (OSError, ValueError):
             return False
 
@@ -101,7 +111,7 @@ class Reader:
                 return True, None
             remaining = deadline - time.monotonic()
             try:
-                readable = select.select([self.fd], [], [], max(remaining, 0))[0]
+                readable = ready(self.fd, remaining)
             except (OSError, ValueError):
                 self.eof = True
                 continue

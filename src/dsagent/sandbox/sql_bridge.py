@@ -10,7 +10,6 @@ and never reads cannot block the parent.
 from __future__ import annotations
 
 import os
-import select
 import time
 from typing import Any, Callable
 
@@ -124,7 +123,7 @@ def serve(fd: int, message: dict[str, Any], deadline: float) -> bool:
             if remaining <= 0:
                 return False
             try:
-                if not select.select([], [fd], [], remaining)[1]:
+                if not protocol.ready(fd, remaining, write=True):
                     continue
                 views[0] = view[os.write(fd, view):]
             except BlockingIOError:
