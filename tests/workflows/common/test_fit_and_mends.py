@@ -429,3 +429,16 @@ def test_the_facts_hold_the_one_table_s_row_count():
 
     assert mend_facts({"a": pd.DataFrame({"x": range(12)})}).rows == 12
     assert mend_facts({"a": pd.DataFrame({"x": [1]}), "b": pd.DataFrame({"y": [2]})}).rows is None
+
+
+def test_a_test_given_one_row_as_a_sample_is_sent_back():
+    question = "Do the two instruments measure different average weights? Use Student's two-sample t-test."
+    code = "t, p = stats.ttest_ind(df['AgWt'][0], df['AgWt'][1])\nresult = {'t_statistic': round(t, 4)}"
+    misfit = result_misfit(question, code, {"result_type": "dict", "result_str": "{'t_statistic': nan}"})
+    assert misfit and "one value as a sample" in misfit
+    grouped = ("a = df.loc[df['Instrument'] == 1, 'AgWt']\nb = df.loc[df['Instrument'] == 2, 'AgWt']\n"
+               "t, p = stats.ttest_ind(a, b)\nresult = {'t_statistic': round(t, 4)}")
+    assert result_misfit(question, grouped, {"result_type": "dict", "result_str": "{'t_statistic': 3.9933}"}) is None
+    listed = ("samples = [g['AgWt'] for _, g in df.groupby('Instrument')]\nt, p = stats.ttest_ind(samples[0], samples[1])\n"
+              "result = {'t_statistic': round(t, 4)}")  # a list of the groups' samples
+    assert result_misfit(question, listed, {"result_type": "dict", "result_str": "{'t_statistic': 3.9933}"}) is None

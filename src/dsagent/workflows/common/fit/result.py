@@ -17,7 +17,7 @@ from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_u
                                               unmatched_filter, unnamed_year, year_lag_misfit,
                                               whole_table_column)
 from dsagent.workflows.common.fit.sanity import every_row_unusual, impossible_result, period_count_misfit, subset_share_misfit
-from dsagent.workflows.common.fit.stats import stats_misfit
+from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit
 from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
@@ -78,6 +78,11 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     wide = wide_period_misfit(question, kind, shown, columns) or cycle_misfit(question, kind, shown)
     if wide:
         return wide
+    single = one_value_sample(tree)
+    if single:
+        return (f"ResultDoesNotFitQuestion: `{single[:80]}` gives the test one value as a sample (x[0] is the first row, "
+                "not a group). A sample is all the rows of one group: a = df.loc[df['group_col'] == value_1, 'x']; "
+                "b = df.loc[df['group_col'] == value_2, 'x']; then run the test on a and b.")
     named = named_misfit(question, tree, shown, columns, text_columns) if kind == "dict" else None
     if named:
         return named

@@ -100,6 +100,29 @@ def self_pair_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str
             f"then {PAIR_PICK}.")
 
 
+_SAMPLE_TESTS = {"ttest_ind", "ttest_rel", "mannwhitneyu", "ranksums", "ks_2samp", "wilcoxon", "levene", "bartlett",
+                 "f_oneway", "kruskal", "fligner", "ansari", "mood", "brunnermunzel"}
+
+
+def _row_of_column(node: ast.AST) -> bool:
+    """``df['x'][0]`` or ``df.x[0]``: one row of a column (``samples[0]`` of a list of groups is a sample)."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
+        return False
+    column = node.value
+    return ((isinstance(column, ast.Subscript) and isinstance(column.slice, ast.Constant) and isinstance(column.slice.value, str))
+            or (isinstance(column, ast.Attribute) and isinstance(column.value, ast.Name) and column.value.id == "df"))
+
+
+def one_value_sample(tree: ast.AST) -> str | None:
+    """A test of samples given one value as a sample (``stats.ttest_ind(df['x'][0], df['x'][1])``:
+    the first and second rows, not the groups; the test gives NaN): the call's text, else None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and called_name(node) in _SAMPLE_TESTS and node.args:
+            if any(_row_of_column(a) for a in node.args):
+                return ast.unparse(node)
+    return None
+
+
 def polyfit_as_r_squared(tree: ast.AST) -> str | None:
     """``slope, r_squared = np.polyfit(x, y, 1)`` (or ``r2 = fit[0]`` of a polyfit): a name that says
     R² bound to a coefficient; the statement's text, else None."""
