@@ -89,3 +89,21 @@ def test_names_the_code_makes_or_values_are_left_alone(code):
 def test_without_facts_nothing_changes():
     code = "result = df['persons per sq km'].sum()\n"
     assert mend_column_spelling(code, None) == code
+
+
+WEIGHTS = pd.DataFrame({"Instrument": [1, 1, 2, 2], "AgWt": [107.86815, 107.86817, 107.86813, 107.86813]})
+
+
+def test_a_difference_of_one_column_s_aggregates_is_scaled_whole():
+    from dsagent.workflows.common.mends.arithmetic import mend_scaled_difference
+
+    code = ("result = round(df[df['Instrument'] == 1]['AgWt'].mean() - df[df['Instrument'] == 2]['AgWt'].mean() * 10000000, 1)\n")
+    assert _run(code, WEIGHTS) < -1e9  # as written: the second mean alone was scaled
+    mended = mend_scaled_difference(code)
+    assert mended == ("result = round((df[df['Instrument'] == 1]['AgWt'].mean() - df[df['Instrument'] == 2]['AgWt'].mean()) "
+                      "* 10000000, 1)\n")
+    assert _run(mended, WEIGHTS) == pytest.approx(300.0)
+    for kept in ("result = df['AgWt'].mean() - df['Instrument'].mean() * 100\n",  # two columns: maybe meant
+                 "result = df['AgWt'].mean() - df['AgWt'].mean() * 2\n",  # twice, not a unit
+                 "result = (df['AgWt'].max() - df['AgWt'].min()) * 100\n"):
+        assert mend_scaled_difference(kept) == kept

@@ -22,6 +22,7 @@ from dsagent.workflows.common.mends.dates import (mend_last_day, mend_month_numb
                                                      mend_text_dates, mend_time_order)
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
+from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_scaled_difference
 from dsagent.workflows.common.mends.columns import mend_column_spelling
 from dsagent.workflows.common.mends.masks import mend_chained_mask, mend_mask_precedence
 from dsagent.workflows.common.mends.result_dict import mend_result_unbound, mend_self_reference
@@ -281,30 +282,6 @@ def mend_yes_no(code: str, facts: MendFacts | None = None) -> str:
     return code
 
 
-def _hundred(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 100
-
-
-def mend_percent_change(code: str, facts: MendFacts | None = None) -> str:
-    """``100 * a / b - 1`` (and ``a / b * 100 - 1``): a percent minus one is no quantity, and the
-    change in percent the code meant is ``100 * (a / b - 1)``; a growth of 10.36 % came out as
-    125.23 (batch K, seen). Only with exactly 100 and 1, so nothing else is read as a change."""
-    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Constant)
-                and node.right.value == 1 and isinstance(node.left, ast.BinOp)):
-            return None
-        left = node.left
-        if isinstance(left.op, ast.Div) and isinstance(left.left, ast.BinOp) and isinstance(left.left.op, ast.Mult) and _hundred(left.left.left):
-            ratio = ast.BinOp(left=left.left.right, op=ast.Div(), right=left.right)  # 100 * a / b - 1
-        elif isinstance(left.op, ast.Mult) and _hundred(left.right) and isinstance(left.left, ast.BinOp) and isinstance(left.left.op, ast.Div):
-            ratio = left.left  # a / b * 100 - 1
-        else:
-            return None
-        return node, f"100 * ({ast.unparse(ratio)} - 1)"
-
-    return mend_nodes(code, edit)
-
-
 BEFORE_RUN: list[tuple[str, Mend]] = [
     ("profile header cut", mend_profile_header),  # first: the others need code that parses
     ("a syntax slip", mend_syntax_slips),
@@ -326,6 +303,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("comparisons bracketed in a mask", mend_chained_mask),
     ("mask aggregated whole", mend_mask_precedence),
     ("percent change bracketed", mend_percent_change),
+    ("difference scaled whole", mend_scaled_difference),
     ("last day kept whole", mend_last_day),
     ("dates written as text parsed for .dt", mend_text_dates),
     ("one text date parsed", mend_text_date_value),
@@ -349,5 +327,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_chained_mask", "mend_column_spelling", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_last_day", "mend_percent_change", "mend_month_number_date", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
+           "mend_imports", "mend_last_day", "mend_percent_change", "mend_month_number_date", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_scaled_difference", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_syntax_slips", "mend_test_unpacking", "mend_yes_no"]
