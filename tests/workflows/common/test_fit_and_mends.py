@@ -442,3 +442,15 @@ def test_a_test_given_one_row_as_a_sample_is_sent_back():
     listed = ("samples = [g['AgWt'] for _, g in df.groupby('Instrument')]\nt, p = stats.ttest_ind(samples[0], samples[1])\n"
               "result = {'t_statistic': round(t, 4)}")  # a list of the groups' samples
     assert result_misfit(question, listed, {"result_type": "dict", "result_str": "{'t_statistic': 3.9933}"}) is None
+
+
+def test_an_answer_written_out_without_reading_the_data_is_sent_back():
+    from dsagent.workflows.common.fit.sanity import written_out
+
+    typed = written_out("result = {'steepest_fall_month': '2009-09'}")
+    assert typed and typed.startswith("ResultNotComputed")
+    assert written_out("result = {}\nresult['n'] = 3\nresult['label'] = 'x'")
+    assert written_out("p = stats.ttest_ind(df['a'], df['b']).pvalue\nresult = 'differ' if p < 0.05 else 'same'") is None
+    assert written_out("m = df['close'].mean()\nresult = {'mean': 3.5}") is None  # reads the data: other checks judge it
+    assert written_out("rows = sql('SELECT 1')\nresult = 1") is None
+    assert written_out("fig = px.bar(x=[1, 2], y=[3, 4])") is None  # no result at all: another check's

@@ -153,7 +153,7 @@ def test_invalid_plan_json_falls_back_to_code(script_file, sales_csv):
 
 
 def test_llm_calls_are_logged(script_file, sales_csv):
-    spec = script_file([PLAN_NO_EVAL, "result = 1", "One."])
+    spec = script_file([PLAN_NO_EVAL, "result = len(df) // len(df)", "One."])
     result, _ = ask(spec, [sales_csv], "one?")
     calls = RunLog(load_settings().db_url).llm_calls(result.run_id)
     assert [c["node"] for c in calls] == ["plan", "code", "explain"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from dsagent.workflows.common.naming import only_literals_in_result
 from dsagent.workflows.common.text import clip, quote_data
 
 if TYPE_CHECKING:
@@ -78,14 +79,8 @@ def unchecked_result(code: str, execution_result: dict | None) -> str | None:
         tree = ast.parse(code)
     except SyntaxError:
         return None
-    values = _values_put_in_result(tree)
-    if not values or any(v is None for v in values):
-        return None
-    for value in values:
-        try:
-            ast.literal_eval(value)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            return None  # computed from something
+    if not only_literals_in_result(tree):
+        return None  # computed from something
     return "`result` is a hardcoded literal, not computed from the data"
 
 
@@ -96,24 +91,6 @@ def nan_problem(result_str: str | None) -> str | None:
         return ("`result` holds NaN where a number belongs: missing values reached the computation "
                 "(drop them first, s.dropna(), or use pandas' own .mean()/.median()/.std()/.corr(), which skip them)")
     return None
-
-
-def _values_put_in_result(tree: Any) -> list[Any]:
-    """Every expression assigned to ``result``, stored into it by key, or passed to one of its methods."""
-    import ast
-
-    def is_result(node: Any) -> bool:
-        return isinstance(node, ast.Name) and node.id == "result"
-
-    values: list[Any] = []
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for target in n.targets if isinstance(n, ast.Assign) else [n.target]:
-                if is_result(target) or (isinstance(target, ast.Subscript) and is_result(target.value)):
-                    values.append(n.value)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and is_result(n.func.value):
-            values.extend([*n.args, *(k.value for k in n.keywords)] or [None])
-    return values
 
 
 def write_code(ctx: "RunContext", messages: list["BaseMessage"], rejected: set[str],

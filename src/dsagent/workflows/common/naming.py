@@ -219,3 +219,34 @@ def label_ranked(tree: ast.AST, text_columns: Iterable[str]) -> tuple[str, str] 
         if isinstance(name, str) and name in texts and isinstance(getattr(column, "value", None), ast.Name):
             return ast.unparse(node), name
     return None
+
+
+def values_put_in_result(tree: ast.AST) -> list[ast.expr | None]:
+    """Every expression assigned to ``result``, stored into it by key, or passed to one of its methods."""
+    def is_result(node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id == "result"
+
+    values: list[ast.expr | None] = []
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                if is_result(target) or (isinstance(target, ast.Subscript) and is_result(target.value)):
+                    values.append(n.value)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and is_result(n.func.value):
+            values.extend([*n.args, *(k.value for k in n.keywords)] or [None])
+    return values
+
+
+def only_literals_in_result(tree: ast.AST) -> bool:
+    """Is every value put into ``result`` a literal (``result = {'month': '2009-09'}``)? False when
+    none is put in, or one is passed to a method with no argument."""
+    values = values_put_in_result(tree)
+    if not values or any(v is None for v in values):
+        return False
+    for value in values:
+        try:
+            ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return False
+    return True
+

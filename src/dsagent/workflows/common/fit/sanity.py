@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 
 from dsagent.workflows.common.fit.named import named_values
-from dsagent.workflows.common.naming import QUERY
+from dsagent.workflows.common.naming import QUERY, only_literals_in_result
 from dsagent.workflows.common.wording import CHANGE, MOMENT_ASKED, SHARE_OF, WHICH
 
 NUMBER_KINDS = {"int", "float", "int64", "float64", "int32", "float32"}
@@ -202,4 +202,23 @@ def every_row_unusual(question: str, kind: str, shown: str, rows: int | None) ->
                     "that are no bounds). A row is unusual when it lies outside the bounds the question gives: "
                     "((x < low) | (x > high)).sum(), or (z.abs() > k).sum() for a z-score.")
     return None
+
+
+_DATA_NAMES = {"df", "datasets", "sql"}
+
+
+def written_out(code: str) -> str | None:
+    """Code that never reads the data and puts only literals in ``result`` (``result =
+    {'month': '2009-09'}``): an answer typed in, not computed (a retry in batch L wrote the month
+    it had not computed, and it ran "successfully")."""
+    try:
+        tree = ast.parse(code or "")
+    except SyntaxError:
+        return None
+    if any(isinstance(n, ast.Name) and n.id in _DATA_NAMES for n in ast.walk(tree)):
+        return None
+    if not only_literals_in_result(tree):
+        return None
+    return ("ResultNotComputed: `result` is written out as a value, and the code never reads the data (df). Compute the "
+            "answer from df with pandas, then put what it computed in `result`.")
 
