@@ -47,7 +47,7 @@ def test_ask_prints_each_nodes_detail(script_file, sales_csv, capsys):
 
 
 def test_ask_human_output_and_runs(script_file, sales_csv, capsys):
-    spec = script_file([PLAN, "result = 2", "Two."])
+    spec = script_file([PLAN, "result = 2 if len(df) else 0", "Two."])
     assert main(["ask", str(sales_csv), "two?", "--model", spec]) == 0
     out = capsys.readouterr().out
     assert "Two." in out and "Code:" in out and "Report:" in out

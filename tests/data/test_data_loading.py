@@ -329,6 +329,17 @@ def test_comment_lines_before_the_header_are_skipped(tmp_path):
     assert load_datasets({"s": str(single)})["s"].frame.shape[0] == 1
 
 
+def test_a_header_over_rows_with_quoted_thousands_is_no_title(tmp_path):
+    """"4,749" is one field: counted as raw commas, every row had two more than the header, and the
+    header was skipped as a title (the first row became the column names)."""
+    votes = tmp_path / "votes.csv"
+    rows = "".join(f'Q{i % 2},Area {i},"{i},749",57.3 %,"3,541",42.7 %\n' for i in range(12))
+    votes.write_text("Question,Authority,Yes votes,Yes %,No votes,No %\n" + rows)
+    ds = load_datasets({"v": str(votes)})["v"]
+    assert list(ds.frame.columns)[:2] == ["Question", "Authority"] and len(ds.frame) == 12
+    assert "skiprows" not in ds.read_options
+
+
 def test_title_lines_before_the_header_are_skipped(tmp_path):
     """A report exported with a title, a date line and a blank line over its table is read from
     its header (pandas would read the title as a one-column header and fail on the first row). A

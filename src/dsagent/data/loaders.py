@@ -174,6 +174,16 @@ def preamble_lines(text: str) -> int:
     return count if width and all(line.count(sep) != width for line in lines[:count]) else 0
 
 
+def _delimiters(line: str, sep: str) -> int:
+    """How many delimiters ``line`` holds outside quotes (``"4,749"`` is one field, not two)."""
+    if '"' not in line:
+        return line.count(sep)
+    try:
+        return len(next(csv.reader([line], delimiter=sep))) - 1
+    except (csv.Error, StopIteration):
+        return line.count(sep)
+
+
 def _title_lines(lines: list[str]) -> int:
     """How many leading lines are a title over the table ("Monthly sales report", an export date, a
     blank line): at most ten, each with fewer delimiters than the table's rows, then a header and
@@ -183,20 +193,20 @@ def _title_lines(lines: list[str]) -> int:
     head = [line for line in lines[:60] if line.strip()]
     best = None
     for sep in _DELIMITERS:
-        counts = [line.count(sep) for line in head]
+        counts = [_delimiters(line, sep) for line in head]
         width = max(set(counts), key=counts.count) if counts else 0
         if width and counts.count(width) >= 0.6 * len(counts) and (best is None or width > best[1]):
             best = (sep, width)
     if best is None:
         return 0
     sep, width = best
-    start = next((i for i, line in enumerate(lines[:_PREAMBLE_MAX + 1]) if line.count(sep) == width), None)
-    if not start or any(line.count(sep) >= width for line in lines[:start]):
+    start = next((i for i, line in enumerate(lines[:_PREAMBLE_MAX + 1]) if _delimiters(line, sep) == width), None)
+    if not start or any(_delimiters(line, sep) >= width for line in lines[:start]):
         return 0
-    if lines[start - 1].strip() and lines[start - 1].count(sep) >= width - 1:  # a header one name short
+    if lines[start - 1].strip() and _delimiters(lines[start - 1], sep) >= width - 1:  # a header one name short
         return 0
     after = lines[start + 1:start + 4]
-    return start if len(after) == 3 and all(line.count(sep) == width for line in after) else 0
+    return start if len(after) == 3 and all(_delimiters(line, sep) == width for line in after) else 0
 
 
 def _read_csv(path: Path, sep: str, encoding: str, skip: int = 0) -> pd.DataFrame:
