@@ -8,9 +8,7 @@ import ast
 
 from dsagent.workflows.common.mends._edit import mend_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
-
-_AGGREGATES = {"mean", "median", "sum", "std", "var", "max", "min", "count", "nunique"}
-
+from dsagent.workflows.common.naming import REDUCTIONS
 
 def _hundred(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 100
@@ -46,7 +44,7 @@ def _power_of_ten(node: ast.AST) -> bool:
 
 def _aggregated_column(node: ast.AST) -> str | None:
     """The column ``node`` aggregates (``df[m]['x'].mean()`` or ``df.x.mean()`` → 'x'), else None."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _AGGREGATES):
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in REDUCTIONS):
         return None
     of = node.func.value
     if isinstance(of, ast.Subscript) and isinstance(of.slice, ast.Constant) and isinstance(of.slice.value, str):
@@ -55,8 +53,8 @@ def _aggregated_column(node: ast.AST) -> str | None:
 
 
 def mend_scaled_difference(code: str, facts: MendFacts | None = None) -> str:
-    """``a.mean() - b.mean() * 1e7`` as ``(a.mean() - b.mean()) * 1e7`` (and ``* 100``, ``/ 1000``, the
-    scale first too): the two aggregates of one column are in one unit, so a scale on one side only
+    """``a.mean() - b.mean() * 1e7`` as ``(a.mean() - b.mean()) * 1e7`` (and ``* 100``, ``/ 1000``; only
+    the scale written after the second aggregate): the two aggregates of one column are in one unit, so a scale on one side only
     mixes units (-1,078,681,255.7 for a difference of 174.1 × 10^-7 in batch L, seen)."""
     def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.BinOp)):
