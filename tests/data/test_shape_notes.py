@@ -146,3 +146,21 @@ def test_two_large_items_near_the_sum_of_the_rest_are_no_total():
     assert total_rows(frame) is None
     frame.loc[1, ["x", "y"]] = [600, 550]  # now exactly the sum of the rows below it
     assert total_rows(frame) == ("city", ["A", "B"], ["x", "y"])
+
+
+def test_a_total_row_in_each_block_of_a_long_table_is_named():
+    """Areas × two questions: no column names each row once, and each question's block has its own
+    'All areas' row (the sum of the areas in both vote columns)."""
+    areas = ["North", "South", "East", "West", "Centre"]
+    blocks = []
+    for question, scale in (("first", 1), ("second", 3)):
+        yes = [scale * v for v in (400, 250, 120, 90, 60)]
+        no = [scale * v for v in (100, 300, 80, 70, 20)]
+        blocks.append(pd.DataFrame({"question": question, "area": areas + ["All areas"], "yes": yes + [sum(yes)],
+                                    "no": no + [sum(no)], "yes_pct": [round(100 * y / (y + n), 1) for y, n in zip(yes + [sum(yes)], no + [sum(no)])]}))
+    frame = pd.concat(blocks, ignore_index=True)
+    assert total_rows(frame) == ("area", ["All areas"], ["yes", "no"])
+    assert "df[df['area'] != 'All areas']" in " ".join(shape_notes(frame))
+    frame.loc[11, "yes"] = 100  # the second block's row is no sum there: not a total in every block
+    frame.loc[11, "no"] = 100
+    assert total_rows(frame) is None

@@ -80,3 +80,14 @@ def test_trimmed_column_names_are_trimmed_in_the_plain_pandas_line_too(tmp_path)
     assert plain.endswith(".rename(columns=str.strip)")
     assert list(eval(plain, {"pd": pd}).columns) == ["DATE", "WINDSPEED"]  # noqa: S307 - the line the notebook offers
     assert run_cells(build_notebook(report))["result"] == 6.0
+
+
+def test_numbers_read_from_text_are_read_so_in_the_plain_pandas_line_too(tmp_path):
+    path = tmp_path / "votes.csv"
+    path.write_text('area,votes,share\nNorth,"4,749",57.3 %\nSouth,"1,200",42.7 %\nEast,980,50 %\n', encoding="utf-8")
+    datasets = load_datasets([path])
+    report = Report(title="t", sections=[Section(section_type="code", content="result = df['votes'].sum()")], meta={"datasets": dataset_meta(datasets)})
+    data = next(s for s in (c.source for c in build_notebook(report).cells) if "FILES = {" in s)
+    plain = eval(data.split("# or ", 1)[1].splitlines()[0], {"pd": pd})  # noqa: S307 - the line the notebook offers
+    assert plain["votes"].sum() == 6929 and plain["share"].tolist() == [57.3, 42.7, 50.0]
+    assert run_cells(build_notebook(report))["result"] == 6929

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from dsagent.data.textnumbers import numbers_from_text
 from dsagent.errors import UserError
 
 TEXT_EXTENSIONS = (".csv", ".tsv", ".tab", ".txt")
@@ -77,7 +78,7 @@ def _read_checked(path: Path) -> list[LoadedFrame]:
         loaded = [_checked(path, _read_json(path, lines=suffix in JSONL_EXTENSIONS))]
     else:
         loaded = [_read_text_table(path)]
-    return [_trimmed_names(part) for part in loaded]
+    return [_read_numbers(_trimmed_names(part)) for part in loaded]
 
 
 _SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
@@ -117,6 +118,14 @@ def _trimmed_names(loaded: LoadedFrame) -> LoadedFrame:
         return loaded
     loaded.frame.columns = trimmed
     loaded.read_options = {**loaded.read_options, "trimmed_names": True}
+    return loaded
+
+
+def _read_numbers(loaded: LoadedFrame) -> LoadedFrame:
+    """Text columns of numbers written "4,749" or "57.3 %" read as numbers (:mod:`.textnumbers`)."""
+    converted = numbers_from_text(loaded.frame)
+    if converted:
+        loaded.read_options = {**loaded.read_options, "numbers_from_text": converted}
     return loaded
 
 

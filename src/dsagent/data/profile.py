@@ -84,6 +84,7 @@ def profile_dataset(
         _use_exact(stats, ds.big)
     elif positions is not None:
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
+    header += _numbers_note(ds.read_options or {})
     if ds.big is None and ds.table is None:  # the whole table is in the frame
         try:
             header += "".join(f"\n{note}" for note in shape_notes(frame, ds.timeline))
@@ -240,6 +241,14 @@ def must_detail(stats: Mapping[str, ColumnStats], question: str | None, relevant
 
 
 # --- rendering --------------------------------------------------------------------------------
+
+
+def _numbers_note(options: Mapping) -> str:
+    """Which text columns the loader read as numbers, each with one value as the file writes it."""
+    converted = options.get("numbers_from_text") or {}
+    parts = [f"{_name(name)} (file writes {_value(shown)}" + (", a percentage 0-100)" if "%" in shown else ")")
+             for name, shown in converted.items()]
+    return "\nread as numbers from text: " + ", ".join(parts) if parts else ""
 
 
 def _compact_line(s: ColumnStats, position: int | None = None) -> str:

@@ -100,6 +100,7 @@ def _indicator_runs(frame: Any) -> list[list[str]]:
 
 _TOTAL_LABEL = re.compile(r"^\s*(grand\s+)?(total|all|overall|sum|whole)\b", re.I)
 _MAX_TOTALS = 3
+_MAX_BLOCKS = 20
 _SUM_TOLERANCE = 0.02
 """A total may differ from the sum of its items by their rounding, not more (two items that happen to
 be near the sum of the rest in a small table are no total)."""
@@ -124,10 +125,20 @@ def total_rows(frame: Any) -> tuple[str, list[Any], list[str]] | None:
     rows below it within 2 % (one column is enough for a row labelled "Total", "All", …). Then a
     row at least as large as a total in each of those columns is a larger whole (a country above a
     province's total above its districts). A row far above the rest that is no sum of them (a rich
-    country's income per head) is no total."""
+    country's income per head) is no total. A long table with no column that names each row once
+    (areas × two questions) is read block by block (:func:`_block_totals`)."""
     label = _label_column(frame)
     if label is None:
+        return _block_totals(frame)
+    found = _totals(frame, label)
+    if not found:
         return None
+    rows, shown = found
+    return str(frame.columns[label]), [frame.iloc[pos, label] for pos in rows], shown
+
+
+def _totals(frame: Any, label: int) -> tuple[list[int], list[str]] | None:
+    """(positions of the total rows and larger wholes, the columns that show them) in ``frame``."""
     measures = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype.kind in "iuf"
                 and frame.iloc[:, i].nunique() > 2 and frame.iloc[:, i].min() >= 0]
     columns = {i: frame.iloc[:, i].reset_index(drop=True) for i in measures}
@@ -146,9 +157,36 @@ def total_rows(frame: Any) -> tuple[str, list[Any], list[str]] | None:
         return None
     wholes = {pos for t in totals for pos in range(len(frame))
               if pos not in totals and all(columns[i][pos] >= columns[i][t] for i in votes[t])}
-    found = sorted({*totals, *wholes})
     shown = {i for t in totals for i in votes[t]}
-    return str(frame.columns[label]), [frame.iloc[pos, label] for pos in found], [str(frame.columns[i]) for i in measures if i in shown]
+    return sorted({*totals, *wholes}), [str(frame.columns[i]) for i in measures if i in shown]
+
+
+def _block_totals(frame: Any) -> tuple[str, list[Any], list[str]] | None:
+    """Total rows of a long table: a text column of a few blocks (two questions of a vote) and a text
+    column that names each row once within its block (the areas); a label is a total when it is one
+    in every block of five rows or more (each block is read as its own table)."""
+    text = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype.kind == "O" and frame.iloc[:, i].notna().all()
+            and not _timelike(frame.iloc[:, i], str(frame.columns[i]))][:_MAX_KEY_COLUMNS]
+    for key in text:
+        try:
+            blocks = frame.iloc[:, key].nunique()
+        except TypeError:  # unhashable cells (lists)
+            continue
+        if not 2 <= blocks <= _MAX_BLOCKS or blocks * 4 > len(frame):
+            continue
+        groups = [part.reset_index(drop=True) for _, part in frame.groupby(frame.iloc[:, key], sort=False) if len(part) >= 5]
+        for label in (i for i in text if i != key):
+            if len(groups) < 2 or not all(part.iloc[:, label].is_unique for part in groups):
+                continue
+            found = [_totals(part, label) for part in groups]
+            if not all(found):
+                continue
+            labels = set.intersection(*({part.iloc[pos, label] for pos in rows} for part, (rows, _) in zip(groups, found)))
+            if labels:
+                shown = {name for _, names in found for name in names}
+                ordered = [v for v in dict.fromkeys(frame.iloc[:, label]) if v in labels]
+                return str(frame.columns[label]), ordered, [str(c) for c in frame.columns if c in shown]
+    return None
 
 
 def newest_first(frame: Any, line: Timeline | None = None) -> str | None:

@@ -20,6 +20,7 @@ from dsagent.sandbox.aliases import BOUND, EAGER, import_line
 # The worker's pre-bound names: alias → import statement.
 _IMPORT_LINES = {alias: import_line(alias) for alias in BOUND}
 _TRIM = ".rename(columns=str.strip)"
+_STRIP = r"[,%\s]"
 
 
 def imports_for(code: str) -> list[str]:
@@ -29,6 +30,10 @@ def imports_for(code: str) -> list[str]:
 
 def _plain_pandas(path: str, sheet: str | None, options: dict[str, Any]) -> str:
     trim = _TRIM if options.get("trimmed_names") else ""
+    numbers = list(options.get("numbers_from_text") or ())
+    if numbers:  # the loader read "4,749" and "57.3 %" as numbers: strip the separators and signs
+        strip = ", ".join(f"{name!r}: {_STRIP!r}" for name in numbers)
+        trim += f".replace({{{strip}}}, '', regex=True).astype({{{', '.join(f'{n!r}: float' for n in numbers)}}})"
     return _plain_reader(path, sheet, options) + trim
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from dsagent.workflows.common.mends.facts import mend_facts
 from dsagent.workflows.common.mends.masks import mend_chained_mask
-from dsagent.workflows.common.mends.columns import mend_column_spelling
+from dsagent.workflows.common.mends.columns import mend_column_spelling, mend_strip_on_numbers
 
 
 def _run(code: str, frame: pd.DataFrame):
@@ -107,3 +107,28 @@ def test_a_difference_of_one_column_s_aggregates_is_scaled_whole():
                  "result = df['AgWt'].mean() - df['AgWt'].mean() * 2\n",  # twice, not a unit
                  "result = (df['AgWt'].max() - df['AgWt'].min()) * 100\n"):
         assert mend_scaled_difference(kept) == kept
+
+
+VOTES = pd.DataFrame({"area": ["North", "South", "East"], "votes": [4749, 1200, 980], "share": [57.3, 42.7, 50.0]})
+"""As the loader reads a file that writes "4,749" and "57.3 %"."""
+
+
+@pytest.mark.parametrize("code, value", [
+    ("result = df['votes'].str.replace(',', '').astype(int).sum()", 6929),
+    ("df['share'] = df['share'].str.replace('%', '').str.strip().astype(float) / 100\nresult = df['share'].max()", 0.573),
+    ("result = pd.to_numeric(df.loc[df['area'] != 'East', 'votes'].str.replace(r'[,\\s]', '', regex=True)).sum()", 5949),
+    ("result = df.share.str.rstrip(' %').astype(float).min()", 42.7),
+])
+def test_a_number_column_stripped_as_text_is_read_as_the_numbers(code, value):
+    with pytest.raises(AttributeError):
+        _run(code, VOTES.copy())
+    assert _run(mend_strip_on_numbers(code, mend_facts({"v": VOTES})), VOTES.copy()) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("code", [
+    "result = df['area'].str.replace(',', '')",                 # a text column
+    "result = df['votes'].str.replace('1', '9')",               # not a strip of separators
+    "result = df['votes'].astype(str).str.replace(',', '')",    # made text first: runs as written
+])
+def test_other_str_calls_are_left_alone(code):
+    assert mend_strip_on_numbers(code, mend_facts({"v": VOTES})) == code

@@ -2,11 +2,14 @@
 'Persons per sq km', ``'… (SMR)<2'`` for '… (SMR)<2>'. The worker's KeyError hint names the right
 column, yet a small model often writes the name wrong again and spends every attempt on it. The
 name is read as :func:`dsagent.sandbox.column_names.loose` reads it, and only where it is used as a
-column, never where the code makes a name of its own or compares a value."""
+column, never where the code makes a name of its own or compares a value. And a number column
+stripped of separators as if it were text (``df['votes'].str.replace(',', '')``, an AttributeError:
+the loader reads "4,749" and "57.3 %" as numbers already) read as the column it is."""
 
 from __future__ import annotations
 
 import ast
+import re
 
 from dsagent.sandbox.column_names import loose
 from dsagent.workflows.common.mends._edit import parsed, replace_nodes
@@ -79,4 +82,58 @@ def mend_column_spelling(code: str, facts: MendFacts | None = None) -> str:
         if text in known or text in made or len(meant) != 1 or not loose(text) or not all(read for _, read in found):
             continue
         edits += [(node, repr(next(iter(meant)))) for node, _ in found]
+    return (replace_nodes(code, edits) if edits else None) or code
+
+
+_STRIP_METHODS = frozenset({"replace", "strip", "rstrip", "lstrip"})
+_SEPARATORS = frozenset(",%$€£ \u00a0")
+_REGEX_PARTS = re.compile(r"\\s|[\[\]|+\\]")
+"""What a pattern of separators adds around them (``r'[,\\s%]+'``, ``',|%'``)."""
+
+
+def _column_name(node: ast.AST) -> str | None:
+    """The column of ``x['a']``, ``x.loc[m, 'a']`` or ``x.a`` (any frame expression ``x``), else None."""
+    if isinstance(node, ast.Subscript):
+        key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return key.value
+    if isinstance(node, ast.Attribute) and node.attr != "str":
+        return node.attr
+    return None
+
+
+def _stripped(call: ast.AST) -> ast.AST | None:
+    """``x`` of ``x.str.replace(',', '')`` / ``x.str.strip('%')``: a strip of separators only, else None."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _STRIP_METHODS
+            and isinstance(call.func.value, ast.Attribute) and call.func.value.attr == "str"):
+        return None
+    texts = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if len(texts) != len(call.args) or any(k.arg not in ("regex", None) for k in call.keywords):
+        return None
+    if call.func.attr == "replace" and (len(texts) != 2 or texts[1] != "" or not texts[0]):
+        return None
+    if call.func.attr != "replace" and len(texts) > 1:
+        return None
+    if not set(_REGEX_PARTS.sub("", "".join(texts[:1]))) <= _SEPARATORS:
+        return None
+    return call.func.value.value
+
+
+def mend_strip_on_numbers(code: str, facts: MendFacts | None = None) -> str:
+    """``x['c'].str.replace(',', '')`` (or ``.str.strip('%')``, chained) where ``c`` is a column of
+    numbers in the data: ``x['c']``. Only separators, percent and currency signs and spaces stripped
+    to nothing; anything else the ``.str`` call does is kept and left to fail or run as written."""
+    tree = parsed(code) if facts is not None and facts.number_columns else None
+    if tree is None:
+        return code
+    numbers, edits, inside = set(facts.number_columns), [], set()
+    for node in ast.walk(tree):
+        if node in inside:
+            continue
+        base = _stripped(node)
+        while base is not None and _stripped(base) is not None:
+            inside.add(base)
+            base = _stripped(base)
+        if base is not None and _column_name(base) in numbers:
+            edits.append((node, ast.get_source_segment(code, base) or ast.unparse(base)))
     return (replace_nodes(code, edits) if edits else None) or code

@@ -44,6 +44,8 @@ class MendFacts:
     values: dict[str, frozenset] = field(default_factory=dict)
     """Columns of few distinct values (integers or text, at most :data:`FEW_VALUES`) -> those values,
     over every dataset: a filter ``== value`` on a value none holds keeps no row."""
+    number_columns: list[str] = field(default_factory=list)
+    """Columns of numbers in every dataset that has them (a name that is text anywhere is not one)."""
     rows: int | None = None
     """The row count of the one dataset (None for more than one, or a table not in pandas)."""
     period_labels: dict[str, str] = field(default_factory=dict)
@@ -88,6 +90,9 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
             elif kind.startswith(("int", "Int")) and "year" in str(name).lower() and len(column):
                 if 1800 <= column.min() and column.max() <= 2100:
                     facts.year_columns.append(str(name))
+            if kind.startswith(("int", "Int", "float", "Float", "uint", "UInt")):
+                facts.number_columns.append(str(name))
+    facts.number_columns = [name for name in dict.fromkeys(facts.number_columns) if name not in facts.text_columns]
     return facts
 
 

@@ -1,0 +1,44 @@
+"""Text columns of numbers ("4,749", "57.3 %") read as numbers only when the whole column agrees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dsagent.data import load_datasets, profile_dataset
+from dsagent.data.textnumbers import numbers_from_text
+
+
+def test_thousands_and_percent_columns_become_numbers() -> None:
+    frame = pd.DataFrame({"votes": ["4,749", "12", "1,000,000"], "share": ["57.3 %", "100%", None],
+                          "amount": ["1,234.5", "2", "-3"]})
+    assert numbers_from_text(frame) == {"votes": "4,749", "share": "57.3 %", "amount": "1,234.5"}
+    assert frame["votes"].tolist() == [4749, 12, 1_000_000] and frame["votes"].dtype == "int64"
+    assert frame["share"].iloc[:2].tolist() == [57.3, 100.0] and frame["share"].isna().iloc[2]
+    assert frame["amount"].tolist() == [1234.5, 2.0, -3.0]
+
+
+@pytest.mark.parametrize("values", [
+    ["007,123", "1", "2"],        # a leading zero: a code, not a number
+    ["1,2", "3", "4"],            # not groups of three: a list or a decimal comma
+    ["x", "1,000", "2"],          # one value is no number
+    ["1,000", "5 %", "2"],        # two kinds in one column
+    ["$1,000", "2,000", "3"],     # a currency sign: the clean workflow's to judge
+    ["10", "20", "30"],           # nothing written as text that pandas did not read already
+])
+def test_columns_that_do_not_all_agree_stay_text(values: list[str]) -> None:
+    frame = pd.DataFrame({"c": values})
+    assert numbers_from_text(frame) == {} and frame["c"].tolist() == values
+
+
+def test_the_loader_records_the_columns_and_the_profile_names_them(tmp_path: Path) -> None:
+    path = tmp_path / "referendum.csv"
+    path.write_text('area,votes,share\nNorth,"4,749",57.3 %\nSouth,"1,200",42.7 %\nEast,980,50 %\n', encoding="utf-8")
+    ds = next(iter(load_datasets([path]).values()))
+    assert ds.frame["votes"].sum() == 6929 and ds.frame["share"].max() == 57.3
+    assert ds.read_options["numbers_from_text"] == {"votes": "4,749", "share": "57.3 %"}
+    text = profile_dataset(ds).text
+    assert 'read as numbers from text: "votes" (file writes "4,749"), "share" (file writes "57.3 %", a percentage 0-100)' in text
+    assert path.read_text(encoding="utf-8").count('"4,749"') == 1  # the user's file is never written
