@@ -164,3 +164,16 @@ def test_a_total_row_in_each_block_of_a_long_table_is_named():
     frame.loc[11, "yes"] = 100  # the second block's row is no sum there: not a total in every block
     frame.loc[11, "no"] = 100
     assert total_rows(frame) is None
+
+
+def test_a_wide_table_of_months_is_named_with_the_pandas_that_reads_it_long():
+    months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+    frame = pd.DataFrame({"YEAR": range(1990, 2000), **{m: np.arange(10.0) + i for i, m in enumerate(months)}})
+    note = next(n for n in shape_notes(frame) if n.startswith("a wide table"))
+    assert "one row per YEAR, one column per month (JAN … DEC)" in note
+    code = note.split("not a row: ", 1)[1].replace(", then sort by date", "").replace("; ", "\n")
+    ns = {"df": frame, "pd": pd}
+    exec(code, ns)  # noqa: S102 - the pandas the note offers, run on its table
+    long = ns["long"].sort_values("date")
+    assert len(long) == 120 and long["date"].iloc[0] == pd.Timestamp("1990-01-01") and long["value"].iloc[-1] == 20.0
+    assert not any(n.startswith("a wide table") for n in shape_notes(frame.rename(columns=str.lower).iloc[:, :5]))

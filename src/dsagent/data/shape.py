@@ -10,7 +10,9 @@ A small model reads a column list and assumes one row per entity, in time order.
 - rows **newest first** (a price history exported latest day on top): "from the first to the last
   day" read off the rows runs backwards;
 - **a total row** among the items (a country above its regions, "Total" under the stores): the
-  largest region and the sum of the regions both take it in unless it is left out.
+  largest region and the sum of the regions both take it in unless it is left out;
+- a **wide table** whose periods are its columns (one row per year, one column per month): read as
+  if it were long, a "which month" question gets a year or a row number.
 All are found by code from the values, never from a name the table is known by. Columns are read
 by position, so duplicate names cannot confuse the lookup; the work is bounded (rows, columns).
 """
@@ -18,6 +20,7 @@ by position, so duplicate names cannot confuse the lookup; the work is bounded (
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
@@ -96,6 +99,56 @@ def _indicator_runs(frame: Any) -> list[list[str]]:
         current = [str(frame.columns[i])] if binary else []
         total = column.astype("int64") if binary else None
     return runs
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+           "december")
+_YEAR_NAME = re.compile(r"[^\d]{0,4}(1[89]\d\d|20\d\d)[^\d]{0,4}")
+_QUARTER_NAME = re.compile(r"(?:(?:1[89]|20)\d\d\s*[-_ ]?\s*)?Q[1-4]", re.I)
+
+
+def period_columns(columns: Iterable[Any]) -> tuple[str, list[str]] | None:
+    """("month" | "year" | "quarter", those columns) when a table has one column per period: six or
+    more month names (``JAN``, ``February``), three or more year names (``1990``, ``pop_2001``) or
+    four or more quarter names (``Q1``, ``2001Q3``); else None."""
+    names = [str(c) for c in columns]
+    months = [c for c in names if c.strip().lower() in _MONTHS or c.strip().lower() in {m[:3] for m in _MONTHS}]
+    if len(months) >= 6:
+        return "month", months
+    years = [c for c in names if _YEAR_NAME.fullmatch(c.strip())]
+    if len(years) >= 3:
+        return "year", years
+    quarters = [c for c in names if _QUARTER_NAME.fullmatch(c.strip())]
+    return ("quarter", quarters) if len(quarters) >= 4 else None
+
+
+def wide_periods(frame: Any) -> str | None:
+    """The note for a table with one column per period (:func:`period_columns`), with the pandas
+    that reads it as one long series; for months beside a column of years, the dates too."""
+    found = period_columns(frame.columns)
+    if found is None:
+        return None
+    kind, columns = found
+    others = [str(c) for c in frame.columns if str(c) not in columns]
+    years = [c for c in others if frame[c].dtype.kind in "iu" and frame[c].is_unique and len(frame[c])
+             and 1700 <= frame[c].min() and frame[c].max() <= 2100]
+    ids = years[:1] or [c for c in others if frame[c].dtype.kind == "O"][:1]
+    span = f"{columns[0]} … {columns[-1]}" if len(columns) > 2 else " and ".join(columns)
+    row = f"one row per {ids[0]}" if ids else "one row per item"
+    where = [i for i, c in enumerate(frame.columns) if str(c) in columns]
+    if where == list(range(where[0], where[0] + len(where))):
+        chosen = f"list(df.columns[{where[0]}:{where[-1] + 1}])"
+    else:
+        chosen = repr(columns) if len(columns) <= 12 else None
+    picked = f", value_vars={chosen}" if chosen and (others != ids) else ""
+    melt = f"long = df.melt(id_vars={ids!r}{picked}, var_name={kind!r}, value_name='value')"
+    note = (f"a wide table: {row}, one column per {kind} ({span}); a question across {kind}s reads them as one "
+            f"series, not a row: {melt}")
+    if kind == "month" and years:
+        form = "%b" if all(len(c.strip()) == 3 for c in columns) else "%B"
+        note += (f"; long['date'] = pd.to_datetime(long[{years[0]!r}].astype(str) + '-' + long['month'], format='%Y-{form}'), "
+                 f"then sort by date")
+    return note
 
 
 _TOTAL_LABEL = re.compile(r"^\s*(grand\s+)?(total|all|overall|sum|whole)\b", re.I)
@@ -230,6 +283,9 @@ def shape_notes(frame: Any, line: Timeline | None = None) -> list[str]:
         notes.append(f"{'row' if len(found) == 1 else 'rows'} {rows} of {label}: {'a total' if len(found) == 1 else 'totals'} of "
                      f"the other rows (in {where}), not items: leave {'it' if len(found) == 1 else 'them'} out to rank, "
                      f"count or sum the items, {keep}")
+    wide = wide_periods(frame)
+    if wide:
+        notes.append(wide)
     for run in _indicator_runs(frame):
         notes.append(f"columns {_listed(run)}: 0/1 indicators of one category, at most one is 1 on a row "
                      f"(a row with none is in the category left out)")

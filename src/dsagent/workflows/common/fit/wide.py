@@ -10,28 +10,8 @@ import ast
 import re
 from collections.abc import Iterable
 
+from dsagent.data.shape import period_columns
 from dsagent.workflows.common.fit.named import named_values
-
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-           "december")
-_YEAR_NAME = re.compile(r"[^\d]{0,4}(1[89]\d\d|20\d\d)[^\d]{0,4}")
-_QUARTER_NAME = re.compile(r"(?:(?:1[89]|20)\d\d\s*[-_ ]?\s*)?Q[1-4]", re.I)
-
-
-def period_columns(columns: Iterable[str]) -> tuple[str, list[str]] | None:
-    """("month" | "year" | "quarter", those columns) when a table has one column per period: six or
-    more month names (``JAN``, ``February``), three or more year names (``1990``, ``pop_2001``) or
-    four or more quarter names (``Q1``, ``2001Q3``); else None."""
-    names = [str(c) for c in columns]
-    months = [c for c in names if c.strip().lower() in _MONTHS or c.strip().lower() in {m[:3] for m in _MONTHS}]
-    if len(months) >= 6:
-        return "month", months
-    years = [c for c in names if _YEAR_NAME.fullmatch(c.strip())]
-    if len(years) >= 3:
-        return "year", years
-    quarters = [c for c in names if _QUARTER_NAME.fullmatch(c.strip())]
-    return ("quarter", quarters) if len(quarters) >= 4 else None
-
 
 def _answers(kind: str, shown: str) -> list[str]:
     """The values ``result`` gives as text: a dict's values, a list's or a tuple's items, or the one value."""
