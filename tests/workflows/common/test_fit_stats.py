@@ -183,3 +183,28 @@ def test_a_test_on_values_repeated_per_group_is_sent_back():
     assert repeated_group_values(ast.parse(fine)) is None
     z = "df['z'] = df.groupby('g')['x'].transform(lambda s: (s - s.mean()) / s.std())\nresult = (df['z'].abs() > 3).sum()\n"
     assert repeated_group_values(ast.parse(z)) is None  # a per-row value, no test
+
+
+def test_the_column_the_others_are_correlated_with_is_no_answer():
+    question = "Which oxide's content is most strongly correlated with the refractive index of the glass, in either direction?"
+    code = "c = df.corr()['Refractive_Index'].abs()\nresult = {'strongest_oxide': c.idxmax()}"
+    columns = ["Refractive_Index", "Calcium", "Sodium"]
+    misfit = result_misfit(question, code, {"result_type": "dict", "result_str": "{'strongest_oxide': 'Refractive_Index'}"},
+                           columns=columns)
+    assert misfit and "'Refractive_Index' is the column the question correlates" in misfit and ".drop('Refractive_Index')" in misfit
+    assert result_misfit(question, code, {"result_type": "str", "result_str": "Refractive_Index"}, columns=columns)
+    assert result_misfit(question, code, {"result_type": "dict", "result_str": "{'strongest_oxide': 'Calcium'}"}, columns=columns) is None
+    plain = "What is the correlation of the refractive index with calcium?"  # not a pick among columns
+    assert result_misfit(plain, code, {"result_type": "str", "result_str": "Refractive_Index"}, columns=columns) is None
+
+
+def test_a_test_statistic_outside_its_range_is_sent_back():
+    code = "res = stats.ttest_ind(a, b, equal_var=False)\nresult = {'welch_t': res.statistic, 'degrees_of_freedom': res.pvalue}"
+    question = "Do the two groups differ? Use Welch's t-test and give t and its degrees of freedom."
+    sent = result_misfit(question, code, {"result_type": "dict", "result_str": "{'welch_t': 2.752, 'degrees_of_freedom': 0.01}"})
+    assert sent and sent.startswith("ResultOutOfRange: `result['degrees_of_freedom']` is 0.01") and "res.df" in sent
+    for shown in ("{'chi_square': -118336.0}", "{'p_value': 3.2}", "{'pearson_r': 1.7}", "{'r_squared': -0.2}"):
+        assert result_misfit("Run the test.", "result = stats.x(df)", {"result_type": "dict", "result_str": shown}), shown
+    for shown in ("{'welch_t': -13.1, 'degrees_of_freedom': 135.69}", "{'chi_square': 299.55, 'p_value': 0.0}",
+                  "{'restaurant_count': 50, 'children_change': -5, 'correct_answers': 12}", "{'adj_r2': -0.05, 'r': -0.4}"):
+        assert result_misfit("Run the test.", "result = stats.x(df)", {"result_type": "dict", "result_str": shown}) is None, shown

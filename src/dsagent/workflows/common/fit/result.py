@@ -16,8 +16,9 @@ from dsagent.workflows.common.fit.named import named_misfit
 from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
                                               unmatched_filter, unnamed_year, year_lag_misfit,
                                               whole_table_column)
-from dsagent.workflows.common.fit.sanity import every_row_unusual, impossible_result, period_count_misfit, subset_share_misfit
-from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit
+from dsagent.workflows.common.fit.sanity import (every_row_unusual, impossible_result, period_count_misfit, statistic_out_of_range,
+                                                  subset_share_misfit)
+from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit, target_as_answer
 from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
@@ -131,7 +132,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{constant}` is one number for the whole table (each aggregate reads every row), so "
                 "every group gets the same value. Aggregate per group first, e.g. g = df.groupby('key')[['a', 'b']].sum(), "
                 "then compute the value from each group's totals: g['a'] / g['b'].")
-    statistic = stats_misfit(question, tree, kind, shown)
+    statistic = (stats_misfit(question, tree, kind, shown) or target_as_answer(question, kind, shown, list(columns))
+                 or statistic_out_of_range(kind, shown))
     if statistic:
         return statistic
     decade = decade_number(question, tree)

@@ -1,7 +1,8 @@
 """Results no answer can be (sanity by code, part of ``common.fit.result_misfit``): nothing where one
 value was asked (None, NaN, an empty table, no ``result`` at all), the text of a SQL query, and a
 share of the rows outside 0–100 %, as a lone number or as a named value, and a count of calendar
-periods that the data cannot hold (:func:`period_count_misfit`). A small model states such results
+periods that the data cannot hold (:func:`period_count_misfit`), and a test's named statistic outside
+the range it has (:func:`statistic_out_of_range`: a p-value of 3, a negative chi-square). A small model states such results
 with confidence ("674.3 % of the women", "72 months" of a table of 50 months), and a check written
 the same way agrees with it."""
 
@@ -222,3 +223,43 @@ def written_out(code: str) -> str | None:
     return ("ResultNotComputed: `result` is written out as a value, and the code never reads the data (df). Compute the "
             "answer from df with pandas, then put what it computed in `result`.")
 
+
+
+_RANGES = (
+    (re.compile(r"(?:^|_)p(?:_?val(?:ue)?)?(?:$|_)|pvalue|significance", re.I), 0.0, 1.0, "a p-value is between 0 and 1",
+     "res = stats.ttest_ind(a, b); res.pvalue"),
+    (re.compile(r"^(?!.*(?:adj|squared|_sq|r2)).*(?:corr(?:el|$|_)|pearson|spearman|kendall|(?:^|_)(?:r|rho|tau)(?:$|_))", re.I),
+     -1.0, 1.0, "a correlation is between -1 and 1",
+     "df['x'].corr(df['y'])"),
+    (re.compile(r"^(?!.*adj).*(?:(?:^|_)(?:r_?2|r_?sq\w*|rsquared)(?:$|_)|determination)", re.I), 0.0, 1.0,
+     "an R squared of a least-squares fit is between 0 and 1",
+     "smf.ols('y ~ x', data=df).fit().rsquared"),
+    (re.compile(r"(?:^|_)chi(?:_?sq\w*|2|_?square\w*)?(?:$|_)|(?:^|_)(?:u|f|h)(?:_?stat(?:istic)?)?$", re.I), 0.0, float("inf"),
+     "this test statistic is never negative",
+     "chi2, p, dof, expected = stats.chi2_contingency(pd.crosstab(df['a'], df['b']))"),
+    (re.compile(r"(?:^|_)dof(?:$|_)|degrees?_?(?:of_?)?freedom|(?:^|_)df(?:$|_)", re.I), 1.0, float("inf"),
+     "a test's degrees of freedom are 1 or more (a value below 1 is likely its p-value)",
+     "res = stats.ttest_ind(a, b, equal_var=False); res.df"),
+)
+"""(key pattern, low, high, why, where it comes from): named values of a test or fit whose key says what they are."""
+
+
+def statistic_out_of_range(kind: str, shown: str) -> str | None:
+    """A named value whose key says it is a p-value, a correlation, an R squared, a chi-square, U, F
+    or H statistic or degrees of freedom, outside the range that quantity has: the code stored
+    another number under that name (the p-value as the degrees of freedom, a sum as a statistic)."""
+    values = named_values(shown) if kind == "dict" else None
+    for key, node in (values or {}).items():
+        try:
+            value = ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError):
+            continue
+        if type(value) not in (int, float) or value != value:
+            continue
+        for pattern, low, high, why, source in _RANGES:
+            if pattern.search(key):
+                if not low <= value <= high:
+                    return (f"ResultOutOfRange: `result[{key!r}]` is {value:g}, but {why}. The code stored another number "
+                            f"under that name: take each value from the test's or fit's own output, e.g. {source}.")
+                break
+    return None

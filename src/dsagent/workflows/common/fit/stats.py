@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
+from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.naming import called_name
 from dsagent.workflows.common.wording import CORRELATED_PAIR, RANK_CORRELATION
 
@@ -24,6 +25,8 @@ _MOST = re.compile(r"\b(?<!at )(most|strongest|highest|largest|greatest|least|we
 PAIR_PICK = ("the strongest pair is c.abs().stack().idxmax() (the weakest: idxmin; the most positive: c.stack().idxmax(); "
              "the most negative: c.stack().idxmin())")
 """How to pick a pair from a correlation matrix without its diagonal, by what the question asks."""
+_CORRELATED_WITH = re.compile(r"\bcorrelat\w*\s+(?:with|to)\s+(?:the\s+)?([^,?.;]+)", re.I)
+_WORD = re.compile(r"[^\W_]+")
 _R2_NAME = re.compile(r"r_?2|r_?sq|rsquared|r_squared|determination", re.I)
 
 
@@ -303,3 +306,24 @@ def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | N
         return (f"ResultDoesNotFitQuestion: `{fitted}` takes a value of np.polyfit as R², but np.polyfit(x, y, 1) returns "
                 "(slope, intercept). R² of a straight line is np.corrcoef(x, y)[0, 1] ** 2 (or stats.linregress(x, y).rvalue ** 2).")
     return rank_method_misfit(question, tree) or self_pair_misfit(question, tree, kind, shown)
+
+
+def target_as_answer(question: str, kind: str, shown: str, columns: list[str]) -> str | None:
+    """"Which column is most strongly correlated with Y?" answered with Y itself (its correlation
+    with itself, 1, tops every list): the answer's one text value is a column whose words are those
+    the question puts after "correlated with"."""
+    found = _CORRELATED_WITH.search(question or "") if _MOST.search(question or "") else None
+    if found is None:
+        return None
+    target = [w.lower() for w in _WORD.findall(found.group(1))]
+    values = named_values(shown) if kind == "dict" else None
+    texts = [v.value for v in (values or {}).values() if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    if kind == "str":
+        texts.append(shown.strip().strip("'\""))
+    for text in texts:
+        words = [w.lower() for w in _WORD.findall(text)]
+        if text in columns and words and any(target[i:i + len(words)] == words for i in range(len(target))):
+            return (f"ResultDoesNotFitQuestion: {text!r} is the column the question correlates the others with, and its "
+                    f"correlation with itself (1) tops the list. Leave it out before picking: c = df.corr(numeric_only=True)"
+                    f"[{text!r}].drop({text!r}); then c.abs().idxmax() (or the end the question asks for).")
+    return None
