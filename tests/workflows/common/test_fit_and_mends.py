@@ -454,3 +454,20 @@ def test_an_answer_written_out_without_reading_the_data_is_sent_back():
     assert written_out("m = df['close'].mean()\nresult = {'mean': 3.5}") is None  # reads the data: other checks judge it
     assert written_out("rows = sql('SELECT 1')\nresult = 1") is None
     assert written_out("fig = px.bar(x=[1, 2], y=[3, 4])") is None  # no result at all: another check's
+
+
+def test_a_quarter_named_without_its_year_is_sent_back_unless_the_time_of_year_was_asked():
+    held = {"Series id": frozenset(["LNS"]), "Year": frozenset(range(1959, 2010)),
+            "Period": frozenset(["Q01", "Q02", "Q03", "Q04"])}
+    picked = "row = df.loc[df['Value'].idxmax()]\nresult = {'peak_quarter': row['Period']}"
+    bare = {"result_type": "dict", "result_str": "{'peak_quarter': 'Q04'}"}
+    sent = result_misfit("In which quarter was the unemployment rate at its highest?", picked, bare, values=held)
+    assert sent and "'Q04', a Period label that every year in 'Year' has" in sent
+    dated = {"result_type": "dict", "result_str": "{'peak_quarter': '1982-Q04'}"}
+    assert result_misfit("In which quarter was the unemployment rate at its highest?", picked, dated, values=held) is None
+    assert result_misfit("Which quarter of the year has the highest rate on average?", picked, bare, values=held) is None
+    grouped = "result = df.groupby('Period')['Value'].mean().idxmax()"
+    assert result_misfit("In which quarter is the rate highest?", grouped, {"result_type": "str", "result_str": "Q04"},
+                         values=held) is None
+    one_year = {"Year": frozenset([2001]), "Period": held["Period"]}  # one year only: the label says it all
+    assert result_misfit("In which quarter was the rate highest?", picked, bare, values=one_year) is None

@@ -1,4 +1,4 @@
-"""A row number where a name was asked, and a ranked Series read by code.
+"""A row number where a name was asked, a quarter named without its year, and a ranked Series read by code.
 
 ``idxmax()`` and ``nlargest()`` over a filtered frame give row numbers; a "which …" question asks
 for the names at those rows. :func:`name_at_label` and :func:`numbered_names` write the one line
@@ -12,6 +12,7 @@ import ast
 import re
 from collections.abc import Iterable, Mapping
 
+from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.naming import name_column, named_after_which, position_call, time_column
 from dsagent.workflows.common.wording import HIGH, LOW, WHICH
 
@@ -107,3 +108,36 @@ def code_not_held(question: str, kind: str, shown: str, values: Mapping[str, fro
         return None
     column, held = named[0]
     return int(value), column, sorted(held)
+
+
+_WHICH_PERIOD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(quarter|month)\b(?!\s+of\b)", re.I)
+_SEASONAL = re.compile(r"\b(?:of the year|on average|average|typical(?:ly)?|usually|season\w*|each year|every year|per year)\b", re.I)
+_BARE_PERIOD = re.compile(r"Q0?[1-4]|M(?:0?[1-9]|1[0-2])|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
+                          r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?", re.I)
+
+
+def period_without_year(question: str, code: str, kind: str, shown: str,
+                        values: Mapping[str, frozenset]) -> tuple[str, str, str] | None:
+    """(the answer, the period column, the year column) when "in which quarter (month) …" is answered
+    with a bare period label ('Q04') that every year of the data has, from code that picks a row
+    rather than grouping by that label: the quarter of one year was asked, so its year belongs in
+    the answer. A question about the time of year ("on average", "of the year") is left alone."""
+    if not _WHICH_PERIOD.search(question or "") or _SEASONAL.search(question or ""):
+        return None
+    periods = [c for c, held in values.items() if 4 <= len(held) <= 12
+               and all(isinstance(v, str) and _BARE_PERIOD.fullmatch(v.strip()) for v in held)]
+    years = [c for c, held in values.items() if len(held) >= 2
+             and all(isinstance(v, int) and not isinstance(v, bool) and 1800 <= v <= 2100 for v in held)]
+    if not periods or not years:
+        return None
+    found = named_values(shown) if kind == "dict" else None
+    texts = [v.value for v in (found or {}).values() if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    if kind == "str":
+        texts.append(shown.strip().strip("'\""))
+    for column in periods:
+        if re.search(rf"groupby\(\s*\[?\s*['\"]{re.escape(column)}['\"]\s*\]?\s*[,)]", code or ""):
+            continue  # grouped by the label alone: a time of year, which needs no year
+        for text in texts:
+            if text.strip() in values[column]:
+                return text.strip(), column, years[0]
+    return None

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit.cycle import cycle_misfit
-from dsagent.workflows.common.fit.labels import code_not_held, numbered_names
+from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import named_misfit
 from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
                                               unmatched_filter, unnamed_year, year_lag_misfit,
@@ -156,6 +156,12 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `result` is {value}, but {column!r} holds only {', '.join(map(str, held[:12]))}: "
                 f"{value} is a row number or a count, not the {column} the question asks for. Compute the value per {column} "
                 f"and take the label of the top one, e.g. result = df.groupby({column!r})['value_col'].mean().idxmax().")
+    bare = period_without_year(question, code, kind, shown, values or {})
+    if bare is not None:
+        label, period, year = bare
+        return (f"ResultDoesNotFitQuestion: `result` gives {label!r}, a {period} label that every year in {year!r} has, but the "
+                f"question asks for one moment. Name it with its year, e.g. f\"{{row[{year!r}]}}-{{row[{period!r}]}}\" for the row "
+                f"picked, written as the question's format asks.")
     whole = kind in ("int", "int64", "int32") and position_call(tree) is None and named_after_which(question, text_columns)
     if WHICH_OPENS.search(question or "") and (kind in ("float", "float64", "float32") or whole):
         name = name_column(question, text_columns)
