@@ -49,6 +49,10 @@ def _error(call) -> str:
     # a text category in a model's X: encode it (a number stored as text gets to_numeric instead)
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(FRAME[["c"]], [1, 2, 3]), "get_dummies"),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).LinearRegression().fit(pd.DataFrame({"n": ["1.5", "2,5", "3"]}), [1, 2, 3]), "pd.to_numeric"),
+    # a keyword scipy's tests do not take, and a statsmodels result's attribute that does not exist
+    (lambda: __import__("scipy.stats", fromlist=["x"]).ttest_ind([1.0, 2.0, 4.0], [2.0, 3.0, 7.0], ddof=1), "stats.ttest_rel(a, b)"),
+    (lambda: __import__("statsmodels.api", fromlist=["x"]).OLS([1.0, 2.0, 4.0], [[1, 1.0], [1, 2.0], [1, 3.5]]).fit().ssr_total,
+     ".centered_tss (total)"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

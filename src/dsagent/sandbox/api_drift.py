@@ -92,6 +92,13 @@ _DRIFT: list[tuple[str, str]] = [
      "nothing was left to pick from: every value was missing or no row passed the filter (a date or number "
      "that did not parse is NaN; shift/diff/pct_change leave NaN at the start). Check the rows left at each "
      "step (len(...)), parse dates with their format, and .dropna() before .idxmax()/.idxmin()."),
+    (r"(ttest_\w+|mannwhitneyu|wilcoxon|f_oneway|kruskal|ranksums)\(\) got an unexpected keyword argument 'ddof'",
+     "scipy's tests take no ddof=: they already use the sample variance (n - 1); drop it. A paired test is "
+     "stats.ttest_rel(a, b) (or stats.ttest_1samp(a - b, 0)); Welch's is stats.ttest_ind(a, b, equal_var=False)."),
+    (r"'(OLS|WLS|GLS|Regression|RegressionResults|OLSResults)\w*' object has no attribute",
+     "a statsmodels fit's results are .params, .pvalues, .bse, .tvalues, .rsquared, .rsquared_adj, .fvalue, "
+     ".f_pvalue, .ssr (residual sum of squares), .ess (explained), .centered_tss (total), .nobs, .df_resid, "
+     ".resid, .fittedvalues; read a coefficient by its column name, res.params['x']."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),

@@ -22,6 +22,7 @@ from dsagent.workflows.common.mends.dates import (mend_last_day, mend_month_numb
                                                      mend_text_dates, mend_time_order)
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.imports import mend_imports
+from dsagent.workflows.common.mends.loops import mend_iterrows_pair
 from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_scaled_difference
 from dsagent.workflows.common.mends.columns import mend_column_spelling, mend_strip_on_numbers
 from dsagent.workflows.common.mends.masks import mend_chained_mask, mend_mask_precedence
@@ -289,6 +290,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("result filled before it exists", mend_result_unbound),
     ("column name spelled as the data has it", mend_column_spelling),
     ("number column not stripped as text", mend_strip_on_numbers),
+    ("iterrows read as (index, row)", mend_iterrows_pair),
     ("squared= as np.sqrt", mend_squared_keyword),
     ("test result unpacked", mend_test_unpacking),
     ("renamed keyword", mend_renamed_keywords),
@@ -328,5 +330,5 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
 
 
 __all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_chained_mask", "mend_column_spelling", "mend_strip_on_numbers", "mend_groupby_arithmetic", "mend_groupby_tuple",
-           "mend_imports", "mend_last_day", "mend_percent_change", "mend_month_number_date", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_scaled_difference", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
+           "mend_imports", "mend_iterrows_pair", "mend_last_day", "mend_percent_change", "mend_month_number_date", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_scaled_difference", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_syntax_slips", "mend_test_unpacking", "mend_yes_no"]
