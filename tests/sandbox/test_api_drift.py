@@ -53,6 +53,7 @@ def _error(call) -> str:
     (lambda: __import__("scipy.stats", fromlist=["x"]).ttest_ind([1.0, 2.0, 4.0], [2.0, 3.0, 7.0], ddof=1), "stats.ttest_rel(a, b)"),
     (lambda: __import__("statsmodels.api", fromlist=["x"]).OLS([1.0, 2.0, 4.0], [[1, 1.0], [1, 2.0], [1, 3.5]]).fit().ssr_total,
      ".centered_tss (total)"),
+    (lambda: FRAME.loc[FRAME.groupby("b").count() == 2, "a"], "transform('count')"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

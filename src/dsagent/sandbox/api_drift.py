@@ -99,6 +99,10 @@ _DRIFT: list[tuple[str, str]] = [
      "a statsmodels fit's results are .params, .pvalues, .bse, .tvalues, .rsquared, .rsquared_adj, .fvalue, "
      ".f_pvalue, .ssr (residual sum of squares), .ess (explained), .centered_tss (total), .nobs, .df_resid, "
      ".resid, .fittedvalues; read a coefficient by its column name, res.params['x']."),
+    (r"Cannot index with multidimensional key",
+     "the row selector of .loc is a whole table (a groupby's .count() == 4 compares every column), not one "
+     "True/False per row: build one condition per row, e.g. n = df.groupby('key')['x'].transform('count'); "
+     "df.loc[n == 4, 'x'], or keep groups with df.groupby('key').filter(lambda g: len(g) == 4)."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),
