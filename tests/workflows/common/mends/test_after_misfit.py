@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "decade named by its first year", "the group of the value beside it", "row label → name",
+    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "left-out year dropped", "decade named by its first year", "the group of the value beside it", "row label → name",
                                                      "row label → value at the row", "row numbers → names",
                                                      "the picked row's name, not its value", "share among the subset asked", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values",
@@ -208,8 +208,18 @@ def test_rows_kept_that_the_question_leaves_out_are_dropped_instead():
     code = "d = df[df['year'] == 2009]\nresult = d['v'].mean()\n"
     mended, label = mend_misfit(question, code, {"result_type": "float", "result_str": "1.5"}, FACTS)
     assert label == "left-out rows dropped" and mended == "d = df[df['year'] != 2009]\nresult = d['v'].mean()\n"
-    # a left-out year the code never names is not filtered in by the year-filter mend
-    assert mend_misfit(question, "result = df['v'].mean()\n", {"result_type": "float", "result_str": "1.5"}, FACTS) is None
+    # a left-out year the code never names is dropped first (not filtered in by the year-filter mend)
+    code = "df = datasets['t']\nresult = df.groupby('year')['v'].mean().idxmax()\n"
+    mended, label = mend_misfit(question, code, {"result_type": "int64", "result_str": "2009"}, FACTS)
+    assert label == "left-out year dropped"
+    assert mended == ("df = datasets['t']\ndf_kept = df[df['year'] != 2009]\n"
+                      "result = df_kept.groupby('year')['v'].mean().idxmax()\n")
+    frame = pd.DataFrame({"year": [2008, 2008, 2009], "v": [1.0, 2.0, 9.0]})
+    ns = {"datasets": {"t": frame}}
+    exec(mended, ns)  # noqa: S102 - the mended code over a test frame
+    assert ns["result"] == 2008 and len(ns["df"]) == 3
+    assert mend_misfit(question, code, {"result_type": "int64", "result_str": "2009"},
+                       MendFacts(year_columns=["year", "birth_year"])) is None  # which column: unclear
 
 
 def test_a_decade_numbered_by_floor_division_is_named_by_its_first_year():

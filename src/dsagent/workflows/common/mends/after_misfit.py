@@ -79,18 +79,38 @@ def year_filter(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
         year = match.group(1)
         if year in lowered or year in spans or _RANGE_BEFORE.search(example_free[: match.start()]) or excluded(question, year):
             continue
-        name = f"df_{year}"
-        if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
-            return None
-        body = getattr(tree, "body", [])
-        loads = [s for s in body if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "df" for t in s.targets)]
-        at = loads[-1].end_lineno if loads else 0
-        rest = rename_name("\n".join(code.splitlines()[at:]) + "\n", "df", name)
-        if rest is None:
-            return None
-        head = "".join(f"{line}\n" for line in code.splitlines()[:at])
-        return f"{head}{name} = df[df[{facts.year_columns[0]!r}] == {year}]\n{rest}"
+        return _on_rows(code, tree, f"df_{year}", f"df[df[{facts.year_columns[0]!r}] == {year}]")
     return None
+
+
+def _on_rows(code: str, tree: ast.AST, name: str, rows: str) -> str | None:
+    """``code`` with ``name = rows`` after its last ``df = …`` and ``name`` read where it read
+    ``df``: the session's ``df`` stays the whole table for later cells."""
+    if name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
+        return None
+    body = getattr(tree, "body", [])
+    loads = [s for s in body if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "df" for t in s.targets)]
+    at = loads[-1].end_lineno if loads else 0
+    rest = rename_name("\n".join(code.splitlines()[at:]) + "\n", "df", name)
+    if rest is None:
+        return None
+    head = "".join(f"{line}\n" for line in code.splitlines()[:at])
+    return f"{head}{name} = {rows}\n{rest}"
+
+
+def excluded_year_dropped(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """"… 2009 is incomplete and left out" answered over every row (the code never names 2009): the
+    rows of the years the question leaves out dropped first, by the data's one integer year column."""
+    if len(facts.year_columns) != 1 or not facts.single_frame or not uses_df(tree):
+        return None
+    lowered = code.lower()
+    years = list(dict.fromkeys(m.group(1) for m in YEAR.finditer(without_examples(question))
+                               if m.group(1) not in lowered and excluded(question, m.group(1))))
+    if not years:
+        return None
+    column = facts.year_columns[0]
+    keep = f"df[{column!r}] != {years[0]}" if len(years) == 1 else f"~df[{column!r}].isin([{', '.join(years)}])"
+    return _on_rows(code, tree, "df_kept", f"df[{keep}]")
 
 
 def unnamed_year_dropped(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
@@ -310,6 +330,7 @@ AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("year filter added", year_filter),
     ("unnamed year's filter dropped", unnamed_year_dropped),
     ("left-out rows dropped", excluded_dropped),
+    ("left-out year dropped", excluded_year_dropped),
     ("decade named by its first year", decade_named),
     ("the group of the value beside it", group_of_the_value),  # before the next two: its idxmin gives a row number too
     ("row label → name", name_at_row),
