@@ -94,6 +94,25 @@ def name_column(question: str, text_columns: Iterable[str]) -> str | None:
     return next((name for low, name in columns.items() if re.search(rf"(?<!\w){re.escape(low)}(?!\w)", asked)), None)
 
 
+_NOT_COLUMNS = frozenset({"str", "dt", "cat", "loc", "iloc", "at", "iat", "values", "index", "columns", "T", "shape", "size"})
+"""Attributes of a frame or Series that are no column (``s.str``, ``df.loc``, ``s.values``)."""
+
+
+def column_read(node: ast.AST, attribute_frames: Iterable[str] | None = None) -> str | None:
+    """The column ``node`` reads: ``x['a']`` and ``x.loc[m, 'a']`` (any frame expression ``x``), and
+    ``x.a`` (when ``attribute_frames`` is given, only for a frame named in it); else None."""
+    if isinstance(node, ast.Subscript):
+        key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return key.value
+        return None
+    if not isinstance(node, ast.Attribute) or node.attr in _NOT_COLUMNS:
+        return None
+    if attribute_frames is not None and not (isinstance(node.value, ast.Name) and node.value.id in attribute_frames):
+        return None
+    return node.attr
+
+
 def called_name(call: ast.Call) -> str | None:
     """``f`` of ``f(...)`` or ``m.f(...)``; None for another callee (``fs[0](...)``)."""
     return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)

@@ -15,7 +15,7 @@ import ast
 import re
 
 from dsagent.workflows.common.fit.named import named_values
-from dsagent.workflows.common.naming import called_name
+from dsagent.workflows.common.naming import called_name, column_read
 from dsagent.workflows.common.wording import CORRELATED_PAIR, RANK_CORRELATION
 
 _PEARSON = re.compile(r"\bpearson\b", re.I)
@@ -109,11 +109,8 @@ _SAMPLE_TESTS = {"ttest_ind", "ttest_rel", "mannwhitneyu", "ranksums", "ks_2samp
 
 def _row_of_column(node: ast.AST) -> bool:
     """``df['x'][0]`` or ``df.x[0]``: one row of a column (``samples[0]`` of a list of groups is a sample)."""
-    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
-        return False
-    column = node.value
-    return ((isinstance(column, ast.Subscript) and isinstance(column.slice, ast.Constant) and isinstance(column.slice.value, str))
-            or (isinstance(column, ast.Attribute) and isinstance(column.value, ast.Name) and column.value.id == "df"))
+    return (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+            and column_read(node.value, attribute_frames={"df"}) is not None)
 
 
 def one_value_sample(tree: ast.AST) -> str | None:

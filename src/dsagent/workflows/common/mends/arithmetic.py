@@ -8,7 +8,7 @@ import ast
 
 from dsagent.workflows.common.mends._edit import mend_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.naming import REDUCTIONS
+from dsagent.workflows.common.naming import REDUCTIONS, column_read
 
 def _hundred(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 100
@@ -46,10 +46,7 @@ def _aggregated_column(node: ast.AST) -> str | None:
     """The column ``node`` aggregates (``df[m]['x'].mean()`` or ``df.x.mean()`` → 'x'), else None."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in REDUCTIONS):
         return None
-    of = node.func.value
-    if isinstance(of, ast.Subscript) and isinstance(of.slice, ast.Constant) and isinstance(of.slice.value, str):
-        return of.slice.value
-    return of.attr if isinstance(of, ast.Attribute) else None
+    return column_read(node.func.value)
 
 
 def mend_scaled_difference(code: str, facts: MendFacts | None = None) -> str:

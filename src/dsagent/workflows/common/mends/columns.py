@@ -12,6 +12,7 @@ import ast
 import re
 
 from dsagent.sandbox.column_names import loose
+from dsagent.workflows.common.naming import column_read
 from dsagent.workflows.common.mends._edit import parsed, replace_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
 
@@ -91,17 +92,6 @@ _REGEX_PARTS = re.compile(r"\\s|[\[\]|+\\]")
 """What a pattern of separators adds around them (``r'[,\\s%]+'``, ``',|%'``)."""
 
 
-def _column_name(node: ast.AST) -> str | None:
-    """The column of ``x['a']``, ``x.loc[m, 'a']`` or ``x.a`` (any frame expression ``x``), else None."""
-    if isinstance(node, ast.Subscript):
-        key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
-        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            return key.value
-    if isinstance(node, ast.Attribute) and node.attr != "str":
-        return node.attr
-    return None
-
-
 def _stripped(call: ast.AST) -> ast.AST | None:
     """``x`` of ``x.str.replace(',', '')`` / ``x.str.strip('%')``: a strip of separators only, else None."""
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _STRIP_METHODS
@@ -134,6 +124,6 @@ def mend_strip_on_numbers(code: str, facts: MendFacts | None = None) -> str:
         while base is not None and _stripped(base) is not None:
             inside.add(base)
             base = _stripped(base)
-        if base is not None and _column_name(base) in numbers:
+        if base is not None and column_read(base) in numbers:
             edits.append((node, ast.get_source_segment(code, base) or ast.unparse(base)))
     return (replace_nodes(code, edits) if edits else None) or code
