@@ -54,6 +54,9 @@ def _error(call) -> str:
     (lambda: __import__("statsmodels.api", fromlist=["x"]).OLS([1.0, 2.0, 4.0], [[1, 1.0], [1, 2.0], [1, 3.5]]).fit().ssr_total,
      ".centered_tss (total)"),
     (lambda: FRAME.loc[FRAME.groupby("b").count() == 2, "a"], "transform('count')"),
+    (lambda: pd.Series(["1960q1", "1960q2"]).str[3:].astype(int), "pd.PeriodIndex(df['col'], freq='Q')"),
+    (lambda: int("q1"), "p.year, p.quarter"),
+    (lambda: FRAME["b"].add_categories(["z"]), ".cat.add_categories"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

@@ -103,6 +103,13 @@ _DRIFT: list[tuple[str, str]] = [
      "the row selector of .loc is a whole table (a groupby's .count() == 4 compares every column), not one "
      "True/False per row: build one condition per row, e.g. n = df.groupby('key')['x'].transform('count'); "
      "df.loc[n == 4, 'x'], or keep groups with df.groupby('key').filter(lambda g: len(g) == 4)."),
+    (r"invalid literal for int\(\) with base 10: '\d*[qQmM]\d",
+     "that is part of a period label ('1960q1', '1972m1'), cut in the wrong place: read the whole label, "
+     "p = pd.PeriodIndex(df['col'], freq='Q') for quarters (p.year, p.quarter), or "
+     "pd.to_datetime(df['col'], format='%Ym%m') for months (.dt.year, .dt.month)."),
+    (r"'Series' object has no attribute '((?:add|remove|rename|set|reorder)_categories|categories|codes|as_ordered)'",
+     "the categories of a Series are under .cat: s.astype('category').cat.add_categories(['x']), .cat.categories, "
+     ".cat.codes (pd.cut already gives a categorical: its .cat works)."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),
