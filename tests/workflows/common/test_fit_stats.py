@@ -208,3 +208,16 @@ def test_a_test_statistic_outside_its_range_is_sent_back():
     for shown in ("{'welch_t': -13.1, 'degrees_of_freedom': 135.69}", "{'chi_square': 299.55, 'p_value': 0.0}",
                   "{'restaurant_count': 50, 'children_change': -5, 'correct_answers': 12}", "{'adj_r2': -0.05, 'r': -0.4}"):
         assert result_misfit("Run the test.", "result = stats.x(df)", {"result_type": "dict", "result_str": shown}) is None, shown
+
+
+def test_the_longest_run_recipe_is_given_and_its_code_counts_the_earliest_longest_run():
+    recipe = recipes_for("What was the longest stretch of consecutive months with a rate below 4, and when did it begin?")
+    assert "ids = (~m).cumsum()[m]" in recipe
+    assert recipes_for("How many months had a rate below 4?") == ""
+    frame = pd.DataFrame({"date": pd.date_range("2000-01", periods=12, freq="MS"),
+                          "v": [5, 1, 2, 3, 9, 1, 1, 1, 8, 1, 2, 2]})
+    ns = {"df": frame, "m": frame["v"] < 4}
+    code = recipe.split("m = condition; ", 1)[1].split("; its first row is ")
+    exec(code[0], ns)  # noqa: S102 - the recipe's code over a test frame
+    first = eval(code[1].split(" (the earliest")[0], ns)  # noqa: S307
+    assert ns["longest"] == 3 and first["date"] == pd.Timestamp("2000-02-01")  # three runs of 3: the first

@@ -120,7 +120,7 @@ def named_keys_rule(question: str) -> str:
 # of sums for a sum of products (a value made of two columns, aggregated); pd.cut's closed right
 # edge for bands stated as a <= x < b; Pearson's for a named rank correlation; a column's correlation
 # with itself for the most correlated pair; a cumulative share's count, a year-on-year change, a
-# moving average and the IQR rule written the usual wrong way.
+# moving average, the longest run of consecutive rows and the IQR rule written the usual wrong way.
 _RECIPES = [
     (re.compile(r"\bp[- ]?values?\b|statistical(ly)? significan", re.I),
      "\n- A p-value comes from a test in scipy.stats (bound as stats): r, p = stats.pearsonr(x, y); "
@@ -153,6 +153,10 @@ _RECIPES = [
      "on rows sorted by date, one row per period, s.pct_change(12) for months (4 for quarters, 1 for years)."),
     (re.compile(r"\b(moving|rolling) (average|mean)", re.I),
      "\n- A trailing n-period moving average is s.rolling(n).mean() on rows sorted by date; its first n - 1 values are NaN."),
+    (re.compile(r"\bconsecutive\b|\bin a row\b|\bunbroken\b|\bstreak\b|\blongest\s+(?:run|stretch|spell|sequence)\b", re.I),
+     "\n- The longest run of consecutive rows that meet a condition (rows sorted by date): m = condition; "
+     "ids = (~m).cumsum()[m]; sizes = ids.groupby(ids).size(); longest = int(sizes.max()); its first row is "
+     "df.loc[ids.index[ids == sizes.idxmax()][0]] (the earliest run wins a tie)."),
     (re.compile(r"\bIQR\b|interquartile|box[- ]?plot rule|whiskers?\b", re.I),
      "\n- The IQR rule: q1, q3 = s.quantile(0.25), s.quantile(0.75); iqr = q3 - q1; outliers are below "
      "q1 - 1.5 * iqr or above q3 + 1.5 * iqr."),
@@ -164,7 +168,8 @@ def recipes_for(question: str) -> str:
     standard deviation → ddof=0; a percentage → out of 100; which one is highest → idxmax gives a
     row label, not a name; a times b → per row first, then aggregate; bands → pd.cut's closed right
     edge; Spearman → its method; the most correlated pair → without the diagonal; the fewest items
-    that reach a share, year-on-year, a moving average, the IQR rule → how each is computed), else ""."""
+    that reach a share, year-on-year, a moving average, the longest consecutive run, the IQR rule →
+    how each is computed), else ""."""
     return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
 
 
