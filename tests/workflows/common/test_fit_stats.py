@@ -221,3 +221,15 @@ def test_the_longest_run_recipe_is_given_and_its_code_counts_the_earliest_longes
     exec(code[0], ns)  # noqa: S102 - the recipe's code over a test frame
     first = eval(code[1].split(" (the earliest")[0], ns)  # noqa: S307
     assert ns["longest"] == 3 and first["date"] == pd.Timestamp("2000-02-01")  # three runs of 3: the first
+
+
+def test_a_fit_holding_others_fixed_and_an_elasticity_get_their_recipes():
+    held = recipes_for("Holding age and years married fixed, how does the number of affairs change with the rating?")
+    assert "smf.ols('y ~ x + z1 + z2'" in held and "np.log" not in held
+    assert "np.log(x)" in recipes_for("What is the income elasticity of money demand?")
+    assert recipes_for("How many rows hold a fixed rate?") == ""
+    frame = pd.DataFrame({"x": [1.0, 2, 3, 4, 5, 6], "z": [0.0, 1, 0, 1, 0, 2]})
+    frame["y"] = np.exp(0.5 * np.log(frame["x"]) + 1.0)
+    import statsmodels.formula.api as smf
+    slope = smf.ols("np.log(y) ~ np.log(x)", data=frame).fit().params["np.log(x)"]  # the recipe's formula runs
+    assert abs(slope - 0.5) < 1e-9

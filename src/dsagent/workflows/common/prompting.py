@@ -120,7 +120,8 @@ def named_keys_rule(question: str) -> str:
 # of sums for a sum of products (a value made of two columns, aggregated); pd.cut's closed right
 # edge for bands stated as a <= x < b; Pearson's for a named rank correlation; a column's correlation
 # with itself for the most correlated pair; a cumulative share's count, a year-on-year change, a
-# moving average, the longest run of consecutive rows and the IQR rule written the usual wrong way.
+# moving average, the longest run of consecutive rows, a fit that holds others fixed, an elasticity
+# and the IQR rule written the usual wrong way.
 _RECIPES = [
     (re.compile(r"\bp[- ]?values?\b|statistical(ly)? significan", re.I),
      "\n- A p-value comes from a test in scipy.stats (bound as stats): r, p = stats.pearsonr(x, y); "
@@ -153,6 +154,13 @@ _RECIPES = [
      "on rows sorted by date, one row per period, s.pct_change(12) for months (4 for quarters, 1 for years)."),
     (re.compile(r"\b(moving|rolling) (average|mean)", re.I),
      "\n- A trailing n-period moving average is s.rolling(n).mean() on rows sorted by date; its first n - 1 values are NaN."),
+    (re.compile(r"\bholding\b[^?!.]{0,120}\b(?:fixed|constant)\b|\bcontrolling for\b|\bother things (?:being )?equal\b|"
+                r"\bceteris paribus\b|\bkeeping\b[^?!.]{0,120}\b(?:fixed|constant)\b|\badjusted for\b", re.I),
+     "\n- Holding other variables fixed means one least-squares fit with all of them as regressors: "
+     "smf.ols('y ~ x + z1 + z2', data=df).fit().params['x'] (not a fit on x alone, not a correlation)."),
+    (re.compile(r"\belasticit(?:y|ies)\b", re.I),
+     "\n- An elasticity is the slope of a log-log fit: smf.ols('np.log(y) ~ np.log(x)', data=df).fit().params['np.log(x)'] "
+     "(with the other regressors the question holds fixed; a column already in logs is used as it is)."),
     (re.compile(r"\bconsecutive\b|\bin a row\b|\bunbroken\b|\bstreak\b|\blongest\s+(?:run|stretch|spell|sequence)\b", re.I),
      "\n- The longest run of consecutive rows that meet a condition (rows sorted by date): m = condition; "
      "ids = (~m).cumsum()[m]; sizes = ids.groupby(ids).size(); longest = int(sizes.max()); its first row is "
@@ -168,8 +176,8 @@ def recipes_for(question: str) -> str:
     standard deviation → ddof=0; a percentage → out of 100; which one is highest → idxmax gives a
     row label, not a name; a times b → per row first, then aggregate; bands → pd.cut's closed right
     edge; Spearman → its method; the most correlated pair → without the diagonal; the fewest items
-    that reach a share, year-on-year, a moving average, the longest consecutive run, the IQR rule →
-    how each is computed), else ""."""
+    that reach a share, year-on-year, a moving average, the longest consecutive run, a fit holding
+    others fixed, an elasticity, the IQR rule → how each is computed), else ""."""
     return "".join(rule for pattern, rule in _RECIPES if pattern.search(question or ""))
 
 
