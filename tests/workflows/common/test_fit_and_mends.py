@@ -469,5 +469,10 @@ def test_a_quarter_named_without_its_year_is_sent_back_unless_the_time_of_year_w
     grouped = "result = df.groupby('Period')['Value'].mean().idxmax()"
     assert result_misfit("In which quarter is the rate highest?", grouped, {"result_type": "str", "result_str": "Q04"},
                          values=held) is None
+    from dsagent.workflows.common.fit.labels import period_without_year
+
+    assert period_without_year("In which quarter of 1982 was the rate highest?", picked, "dict", bare["result_str"], held) is None
+    spanned = "The series runs from 1959 Q01 to 2009 Q03. In which quarter was the rate highest?"  # a year elsewhere
+    assert period_without_year(spanned, picked, "dict", bare["result_str"], held) == ("Q04", "Period", "Year")
     one_year = {"Year": frozenset([2001]), "Period": held["Period"]}  # one year only: the label says it all
     assert result_misfit("In which quarter was the rate highest?", picked, bare, values=one_year) is None

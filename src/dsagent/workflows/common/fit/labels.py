@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.naming import name_column, named_after_which, position_call, time_column
-from dsagent.workflows.common.wording import HIGH, LOW, WHICH
+from dsagent.workflows.common.wording import HIGH, LOW, WHICH, YEAR, sentence_spans
 
 
 def name_at_label(question: str, code: str, execution_result: dict | None, text_columns: Iterable[str] = ()) -> str | None:
@@ -121,9 +121,11 @@ def period_without_year(question: str, code: str, kind: str, shown: str,
     """(the answer, the period column, the year column) when "in which quarter (month) …" is answered
     with a bare period label ('Q04') that every year of the data has, from code that picks a row
     rather than grouping by that label: the quarter of one year was asked, so its year belongs in
-    the answer. A question about the time of year ("on average", "of the year") is left alone."""
-    if not _WHICH_PERIOD.search(question or "") or _SEASONAL.search(question or ""):
-        return None
+    the answer. A question about the time of year ("on average", "of the year") or one that names
+    its year ("which month of 2015") is left alone."""
+    asked = next((m.group(0) for m in sentence_spans(question or "") if _WHICH_PERIOD.search(m.group(0))), None)
+    if asked is None or _SEASONAL.search(asked) or YEAR.search(asked):
+        return None  # "which month of 2015" names its year: the bare month is the answer
     periods = [c for c, held in values.items() if 4 <= len(held) <= 12
                and all(isinstance(v, str) and _BARE_PERIOD.fullmatch(v.strip()) for v in held)]
     years = [c for c, held in values.items() if len(held) >= 2
