@@ -57,6 +57,8 @@ def _error(call) -> str:
     (lambda: pd.Series(["1960q1", "1960q2"]).str[3:].astype(int), "pd.PeriodIndex(df['col'], freq='Q')"),
     (lambda: int("q1"), "p.year, p.quarter"),
     (lambda: FRAME["b"].add_categories(["z"]), ".cat.add_categories"),
+    (lambda: __import__("statsmodels.formula.api", fromlist=["x"]).ols("a ~ a + 2", data=FRAME.fillna(0)), "Q('name')"),
+    (lambda: FRAME["a"].corr(), "s.autocorr(1)"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

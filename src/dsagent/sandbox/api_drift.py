@@ -110,6 +110,12 @@ _DRIFT: list[tuple[str, str]] = [
     (r"'Series' object has no attribute '((?:add|remove|rename|set|reorder)_categories|categories|codes|as_ordered)'",
      "the categories of a Series are under .cat: s.astype('category').cat.add_categories(['x']), .cat.categories, "
      ".cat.codes (pd.cut already gives a categorical: its .cat works)."),
+    (r"PatsyError|numbers besides '0' and '1' are only allowed with \*\*",
+     "in a formula a column name with spaces, digits or symbols is written Q('name'): "
+     "smf.ols(\"Q('y col') ~ Q('x col')\", data=df).fit(); read its coefficient as res.params[\"Q('x col')\"]."),
+    (r"corr\(\) missing 1 required positional argument: 'other'",
+     "Series.corr takes the other series: a.corr(b); a series with itself one row later (a lag-1 "
+     "autocorrelation) is s.autocorr(1), the same as s.corr(s.shift(1))."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),

@@ -285,6 +285,9 @@ def test_a_year_the_question_never_names_goes_back(question, code, back):
      "result = df[df['year'].between(1959, 2017)]['v'].mean()", None),
     ("Use complete years, 1959 to 2017 (2018 has only six months and is left out).", "result = df['v'].mean()",
      "never drops its rows"),
+    # a value left out second in a list after "leave out": to be dropped, not filtered on
+    ("Use the first rows (leave out 'Ohio' and the total row 'District of Columbia').", "result = df['v'].mean()",
+     "the question leaves District of Columbia out"),
 ])
 def test_rows_the_question_leaves_out_are_not_the_ones_kept(question, code, back):
     found = result_misfit(question, code, {"result_type": "float", "result_str": "1.5"}, ["District of Columbia", "Ohio"])

@@ -194,6 +194,8 @@ def test_the_column_the_others_are_correlated_with_is_no_answer():
     assert misfit and "'Refractive_Index' is the column the question correlates" in misfit and ".drop('Refractive_Index')" in misfit
     assert result_misfit(question, code, {"result_type": "str", "result_str": "Refractive_Index"}, columns=columns)
     assert result_misfit(question, code, {"result_type": "dict", "result_str": "{'strongest_oxide': 'Calcium'}"}, columns=columns) is None
+    associated = "Which of the other measures is most strongly associated with the refractive index?"
+    assert result_misfit(associated, code, {"result_type": "str", "result_str": "Refractive_Index"}, columns=columns)
     plain = "What is the correlation of the refractive index with calcium?"  # not a pick among columns
     assert result_misfit(plain, code, {"result_type": "str", "result_str": "Refractive_Index"}, columns=columns) is None
 

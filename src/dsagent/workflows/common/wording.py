@@ -126,13 +126,15 @@ _LEAVING = r"(?:leaving out|leave out|excluding|exclude|except(?: for)?|other th
 def excluded(text: str, value: str) -> bool:
     """Does ``text`` say that the rows of ``value`` are left out ("2009 is incomplete and left
     out", "2018 has only six months and is left out", "excluding Alaska", "other than the District
-    of Columbia")? Not a verb about the data's
+    of Columbia", "leave out 'Other sectors' and the total row 'All industries'")? Not a verb about the data's
     own events ("students who dropped out", "items omitted from the report")."""
     name = re.escape(value)
     after = rf"(?<![\w.]){name}(?!\w|\.\d)\W{{0,3}}(?:(?:is|are|was|were)\s+(?:\w+\s+and\s+(?:(?:is|are|was|were)\s+)?)?)?(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
-    before = rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?{name}(?!\w|\.\d)"
+    before = rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?['\"]?{name}(?!\w|\.\d)"
     clause = rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:()]{{1,40}}?\band\s+(?:is|are|was|were)\s+(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
-    return bool(re.search(f"{after}|{before}|{clause}", text or "", re.I))
+    listed = (rf"\b{_LEAVING}\s+[^.;:()]{{1,80}}?(?:,|\band\b|\bor\b)\s+(?:the\s+)?(?:total\s+)?(?:rows?\s+)?"
+              rf"(?:for\s+|of\s+)?['\"]?{name}(?!\w|\.\d)")
+    return bool(re.search(f"{after}|{before}|{clause}|{listed}", text or "", re.I))
 
 
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)

@@ -25,7 +25,7 @@ _MOST = re.compile(r"\b(?<!at )(most|strongest|highest|largest|greatest|least|we
 PAIR_PICK = ("the strongest pair is c.abs().stack().idxmax() (the weakest: idxmin; the most positive: c.stack().idxmax(); "
              "the most negative: c.stack().idxmin())")
 """How to pick a pair from a correlation matrix without its diagonal, by what the question asks."""
-_CORRELATED_WITH = re.compile(r"\bcorrelat\w*\s+(?:with|to)\s+(?:the\s+)?([^,?.;]+)", re.I)
+_CORRELATED_WITH = re.compile(r"\b(?:correlat|associat)\w*\s+(?:with|to)\s+(?:the\s+)?([^,?.;]+)", re.I)
 _WORD = re.compile(r"[^\W_]+")
 _R2_NAME = re.compile(r"r_?2|r_?sq|rsquared|r_squared|determination", re.I)
 
@@ -306,7 +306,7 @@ def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | N
 
 
 def target_as_answer(question: str, kind: str, shown: str, columns: list[str]) -> str | None:
-    """"Which column is most strongly correlated with Y?" answered with Y itself (its correlation
+    """"Which column is most strongly correlated (associated) with Y?" answered with Y itself (its correlation
     with itself, 1, tops every list): the answer's one text value is a column whose words are those
     the question puts after "correlated with"."""
     found = _CORRELATED_WITH.search(question or "") if _MOST.search(question or "") else None
