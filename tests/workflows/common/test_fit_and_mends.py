@@ -288,6 +288,13 @@ def test_a_year_the_question_never_names_goes_back(question, code, back):
     # a value left out second in a list after "leave out": to be dropped, not filtered on
     ("Use the first rows (leave out 'Ohio' and the total row 'District of Columbia').", "result = df['v'].mean()",
      "the question leaves District of Columbia out"),
+    # values left out by a pronoun ("X and Y are totals; leave them out"), dropped by their positions
+    ("The first two rows, District of Columbia and Ohio, are totals; leave them out and use the 49 others.",
+     "result = df.iloc[2:]['v'].mean()", None),
+    ("The first two rows, District of Columbia and Ohio, are totals; leave them out.", "result = df.loc[2:, 'v'].mean()", None),
+    ("Use the first ten rows (leave out 'Ohio' and the total row 'District of Columbia').", "result = df.head(10)['v'].sum()", None),
+    ("The first two rows, District of Columbia and Ohio, are totals; leave them out.", "result = df['v'].mean()",
+     "never drops its rows"),
 ])
 def test_rows_the_question_leaves_out_are_not_the_ones_kept(question, code, back):
     found = result_misfit(question, code, {"result_type": "float", "result_str": "1.5"}, ["District of Columbia", "Ohio"])
@@ -479,3 +486,32 @@ def test_a_quarter_named_without_its_year_is_sent_back_unless_the_time_of_year_w
     assert period_without_year(spanned, picked, "dict", bare["result_str"], held) == ("Q04", "Period", "Year")
     one_year = {"Year": frozenset([2001]), "Period": held["Period"]}  # one year only: the label says it all
     assert result_misfit("In which quarter was the rate highest?", picked, bare, values=one_year) is None
+
+
+def test_a_label_glossing_a_code_or_a_year_naming_a_column_asks_for_no_filter():
+    """"written C (Cherbourg), Q (Queenstown) or S (Southampton)" glosses the codes a column holds,
+    and "their 1996 values" in a table whose column says "1995-96" names a column: neither is rows to
+    keep, so a code that never names them is left alone; a year in a table with a year column is not."""
+    shown = {"result_type": "float", "result_str": "123"}
+    glossed = "How many boarded at Queenstown? The port is written C (Cherbourg), Q (Queenstown) or S (Southampton)."
+    code = "result = (df['port'] == 'Q').sum()"
+    assert result_misfit(glossed, code, shown, ["Southampton", "Queenstown"]) is None
+    assert "Southampton" in (result_misfit("How many boarded at Southampton?", code, shown, ["Southampton"]) or "")
+    columns = ["Sector", "Value (million)", "Nominal increase in value 1995-96: per cent"]
+    asked = "What were the sectors' exports worth in 1995, as implied by their 1996 values and growth rates?"
+    code = "result = (df['Value (million)'] / (1 + df['Nominal increase in value 1995-96: per cent'] / 100)).sum()"
+    assert result_misfit(asked, code, shown, columns=columns) is None
+    assert result_misfit("What was the mean in 1996?", "result = df['v'].mean()", shown, columns=["year", "v"])
+
+
+def test_counting_rows_where_a_rate_of_a_flag_column_is_asked_goes_back():
+    """"Which port had the best chance of survival? … the share of its passengers with survived equal
+    to 1" answered by the port with the most passengers: sent back to take the mean of 'survived'."""
+    question = "Which port had the best chance of survival? For each port compute the share of its passengers with survived equal to 1."
+    code = "result = df['port'].value_counts().idxmax()"
+    cols = {"text_columns": ["port"], "columns": ["port", "survived"]}
+    finding = result_misfit(question, code, {"result_type": "str", "result_str": "S"}, **cols)
+    assert finding and "'survived'" in finding and ".mean()" in finding
+    right = "result = df.groupby('port')['survived'].mean().idxmax()"
+    assert result_misfit(question, right, {"result_type": "str", "result_str": "C"}, **cols) is None
+    assert result_misfit("Which port had the largest share of passengers?", code, {"result_type": "str", "result_str": "S"}, **cols) is None

@@ -139,6 +139,11 @@ def test_groups_kept_by_their_size_need_a_count_of_rows():
     for fine in ("n = df.groupby('codes').size()\nresult = df[df['codes'].isin(n[n >= 50].index)].groupby('codes')['los'].mean().idxmin()\n",
                  "result = df.groupby('codes').filter(lambda g: len(g) >= 50).groupby('codes')['los'].mean().idxmin()\n"):
         assert "rows per group" not in (result_misfit(question, fine, ran, columns=["codes", "los"]) or ""), fine
+    distinct = "How many codes are shared? Count the codes values that occur on 5 or more rows."
+    found = result_misfit(distinct, "result = df[df['a'] + df['b'] >= 5]['codes'].nunique()\n", ran, columns=["codes", "a", "b"])
+    assert found and "at least 5 rows" in found  # nunique over rows counts distinct values, not rows per group
+    assert "rows per group" not in (result_misfit(distinct, "n = df.groupby('codes')['a'].nunique()\nresult = (n >= 5).sum()\n",
+                                                  ran, columns=["codes", "a", "b"]) or "")
     assert "rows per group" not in (result_misfit("Which code has a mean stay of at least 50 days?",
                                                   "result = 1\n", ran, columns=["codes", "los"]) or "")
 

@@ -376,3 +376,14 @@ def test_a_dict_beside_other_named_values_is_no_misfit():
     shown = "{'accuracy': 0.97, 'feature_importance': {'a': 0.5, 'b': 0.5}}"
     assert result_misfit("Run task T1: fit a classifier and report its accuracy and feature importance.", f"result = {shown}",
                          {"result_type": "dict", "result_str": shown}, columns=["a", "b"]) is None
+
+
+def test_which_year_answered_with_a_quarter_or_a_month_goes_back():
+    """"In which calendar year …" answered with '1950Q1' (the quarter of the peak, not its year): sent
+    back to add up the years first; a year, or a quarter asked for, is left alone."""
+    asked = "In which calendar year did investment grow fastest compared with the year before?"
+    found = misfit(asked, "result = {'y': '1950Q1'}", "{'y': '1950Q1'}")
+    assert found and "asks which year" in found and "'1950Q1'" in found
+    assert misfit("Which year peaked?", "result = {'y': '1950-03'}", "{'y': '1950-03'}")
+    assert misfit(asked, "result = {'y': '1950'}", "{'y': '1950'}") is None
+    assert misfit("Which quarter peaked?", "result = {'y': '1950Q1'}", "{'y': '1950Q1'}") is None

@@ -121,20 +121,33 @@ def named_years(text: str) -> set[int]:
 
 _OUT = r"(?:left out|excluded|omitted|set aside)"
 _LEAVING = r"(?:leaving out|leave out|excluding|exclude|except(?: for)?|other than|not counting|apart from|omitting|dropping|ignoring)"
+_POINTING = r"(?:leave|leaving|drop|dropping|exclude|excluding|omit|omitting|ignore|ignoring|remove|removing)"
+"""A verb that leaves out what a pronoun points back to ("X and Y are totals; leave them out")."""
 
 
 def excluded(text: str, value: str) -> bool:
     """Does ``text`` say that the rows of ``value`` are left out ("2009 is incomplete and left
     out", "2018 has only six months and is left out", "excluding Alaska", "other than the District
-    of Columbia", "leave out 'Other sectors' and the total row 'All industries'")? Not a verb about the data's
-    own events ("students who dropped out", "items omitted from the report")."""
+    of Columbia", "leave out 'Other sectors' and the total row 'All industries'", "X and Y are totals;
+    leave them out")? Not a verb about the data's own events ("students who dropped out", "items
+    omitted from the report")."""
     name = re.escape(value)
     after = rf"(?<![\w.]){name}(?!\w|\.\d)\W{{0,3}}(?:(?:is|are|was|were)\s+(?:\w+\s+and\s+(?:(?:is|are|was|were)\s+)?)?)?(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
     before = rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?['\"]?{name}(?!\w|\.\d)"
     clause = rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:()]{{1,40}}?\band\s+(?:is|are|was|were)\s+(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
     listed = (rf"\b{_LEAVING}\s+[^.;:()]{{1,80}}?(?:,|\band\b|\bor\b)\s+(?:the\s+)?(?:total\s+)?(?:rows?\s+)?"
               rf"(?:for\s+|of\s+)?['\"]?{name}(?!\w|\.\d)")
-    return bool(re.search(f"{after}|{before}|{clause}|{listed}", text or "", re.I))
+    pointed = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.?!]{{0,120}}?(?:\b{_POINTING}\s+(?:them|these|those|it|both)\b"
+               rf"|\b(?:them|these|those|it|both)\s+(?:is|are|were|was)\s+(?:to be\s+)?{_OUT}\b)")
+    return bool(re.search(f"{after}|{before}|{clause}|{listed}|{pointed}", text or "", re.I))
+
+
+def glossed(text: str, label: str) -> bool:
+    """Is ``label`` written in brackets as the meaning of a short code ("S (Southampton)") or with its
+    code in brackets ("Southampton (S)")? It says how a column writes its values, not which rows to keep."""
+    name = re.escape(label)
+    return bool(re.search(rf"(?<![\w'\"])['\"]?\w{{1,4}}['\"]?\s*\(\s*['\"]?{name}['\"]?\s*\)"
+                          rf"|(?<!\w){name}\s*\(\s*['\"]?(?!\d+\b)\w{{1,4}}['\"]?\s*\)", text or "", re.I))
 
 
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)
@@ -179,7 +192,7 @@ def requested_keys(question: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-PERIOD_ASKED = re.compile(r"\b(?:which|what)\s+(year|month)\b(?!-)", re.I)
+PERIOD_ASKED = re.compile(r"\b(?:which|what)\s+(?:(?:calendar|fiscal|financial|single)\s+)?(year|month)\b(?!-)", re.I)
 """A question that asks which year or which month (its number can be checked for range)."""
 MOMENT_ASKED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:year|month|day|date|week|quarter|hour|time|period)s?\b(?!\s+of\b)",
                           re.I)

@@ -131,6 +131,11 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
     period = PERIOD_ASKED.search(question or "")
     for key, node in values.items() if period and len(written) == 1 else ():
         unit = period.group(1).lower()
+        finer = _FINER.match(node.value) if isinstance(node, ast.Constant) and isinstance(node.value, str) and unit == "year" else None
+        if finer:
+            return (f"ResultDoesNotFitQuestion: the question asks which year, but `result[{key!r}]` is {node.value!r}, a "
+                    f"{'quarter' if finer.group(1) else 'month or a day'}. Add the rows up to years first (group by the year, "
+                    "e.g. the first four characters of the period), compare the years, and answer with the year.")
         if _number(node) and not _is_period(unit, node):
             return (f"ResultDoesNotFitQuestion: the question asks which {unit}, but `result[{key!r}]` is {ast.unparse(node)}, "
                     f"which is no {unit}: it is a value computed for one. Answer with the {unit} itself, the label of the row "
@@ -139,6 +144,8 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
 
 
 _PERIODS = {"year": (1000, 2200), "month": (1, 12)}
+_FINER = re.compile(r"^\s*(?:1[89]|20)\d\d\s*(?:([-/ ]?Q[1-4])|[-/]\d\d?(?:[-/]\d\d?)?|-?M\d\d)\s*$", re.I)
+"""A period finer than a year written with its year: '1950Q1', '1950-03', '1950-03-31', '1950M03'."""
 
 
 def _is_period(unit: str, node: ast.expr) -> bool:

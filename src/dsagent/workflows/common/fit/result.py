@@ -22,7 +22,7 @@ from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit, t
 from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
                                             name_column, named_after_which, position_call, time_column)
-from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded,
+from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded, glossed,
                                              included, listed_with, otherwise, ranged_years, requested_keys, without_examples)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
@@ -185,6 +185,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks which ones (names), but the rows of `result` are row numbers, "
                 f"not names. Label them with the names: {numbered}")
     missing = _unfiltered(question, code, labels, columns)
+    if missing and excluded(question, missing) and _by_position(tree):
+        missing = None  # left out by the rows' positions: "the first two rows, A and B, are totals; leave them out"
     if missing and excluded(question, missing):
         return (f"ResultDoesNotFitQuestion: the question leaves {missing} out, but the code never drops its rows: "
                 f"keep the other rows first (df[df['col'] != {missing if missing.isdigit() else repr(missing)}], with the column "
@@ -203,15 +205,43 @@ def _bounded_past(year: int, code: str) -> bool:
 
 
 def _names_columns(year: str, columns: list[str]) -> bool:
-    """Do two or more column names end in the year's last two digits (s80, lw80, expr80)? Then "in
-    1980" describes those columns, not rows to keep."""
-    return sum(1 for c in columns if re.search(rf"(?<!\d){year[2:]}$", c)) >= 2
+    """Do two or more column names end in the year's last two digits (s80, lw80, expr80), or, in a
+    table with no column of years or dates, does a column name hold the year itself or a span that
+    ends in it ("… 1996", "… 1995-96", "… 1996/97")? Then "in 1980" describes those columns, not
+    rows to keep."""
+    if sum(1 for c in columns if re.search(rf"(?<!\d){year[2:]}$", c)) >= 2:
+        return True
+    if any(DATED.search(re.sub(r"(1[89]|20)\d\d", "", c)) for c in columns):
+        return False  # a column of years or dates: the year may be rows of it
+    spans = (m for c in columns for m in re.finditer(r"(?<!\d)((?:1[89]|20)\d\d)(?:\s*[-/–]\s*(\d\d(?:\d\d)?))?(?!\d)", c))
+    return any(year == m.group(1) or (m.group(2) and year[-len(m.group(2)):] == m.group(2)
+                                      and int(m.group(1)) < int(year) <= int(m.group(1)) + 10) for m in spans)
+
+
+def _by_position(tree: ast.AST) -> bool:
+    """Does the code keep rows by their positions (``df.iloc[2:]``, ``df.loc[2:, 'v']``, ``df[:10]``,
+    ``df.head(10)``, ``df.tail(32)``, ``df.drop([0, 1])``)? A question that names the rows it leaves
+    out ("the first two rows, A and B, are totals; leave them out") is answered that way too."""
+    def numbered(node: ast.AST) -> bool:
+        return isinstance(node, ast.Slice) and any(isinstance(b, (ast.Constant, ast.UnaryOp)) for b in (node.lower, node.upper))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+            if numbered(key):
+                return True
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("head", "tail", "drop")
+                and (node.args or any(k.arg == "index" for k in node.keywords))):
+            value = node.args[0] if node.args else next(k.value for k in node.keywords if k.arg == "index")
+            if isinstance(value, (ast.Constant, ast.List, ast.Tuple, ast.Call)) and not isinstance(getattr(value, "value", 0), str):
+                return True
+    return False
 
 
 def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str]) -> str | None:
-    """``value_counts()`` (rows per group) where the question asks the total or mean of a number
-    column it names, which the code never reads."""
-    asked = AGGREGATE.search(question or "")
+    """``value_counts()`` (rows per group) where the question asks the total, the mean or the rate
+    ("the best chance of survival": the share of rows with survived 1) of a number column it names,
+    which the code never reads."""
+    asked = AGGREGATE.search(question or "") or _RATE.search(question or "")
     if not asked or "value_counts(" not in (code or ""):
         return None
     texts = set(text_columns)
@@ -219,11 +249,15 @@ def _counted(question: str, code: str, columns: Iterable[str], text_columns: Ite
         if column in texts or not re.search(rf"(?<!\w){re.escape(column)}(?!\w)", question, re.I):
             continue
         if not re.search(rf"['\"]{re.escape(column)}['\"]", code):
+            rate = not AGGREGATE.search(question or "")
             return (f"ResultDoesNotFitQuestion: value_counts() counts the rows of each group, but the question asks for the "
                     f"{asked.group(1).lower()} of {column!r}, which the code never reads. Aggregate that column per group, "
-                    f"e.g. df.groupby('group_col')[{column!r}].sum().")
+                    f"e.g. df.groupby('group_col')[{column!r}].{'mean()' if rate else 'sum()'}"
+                    f"{' (the share of rows where it is 1)' if rate else ''}.")
     return None
 
+
+_RATE = re.compile(r"\b(rate|chance|likelihood|probability|proportion|share|fraction|percentage)\b", re.I)
 
 _SELF_GROUPED = re.compile(r"\.groupby\(\s*(['\"])([^'\"]+)\1\s*\)\s*\[\s*(['\"])\2\3\s*\]")
 
@@ -334,6 +368,6 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
         listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))
                   and (used or groups_rows(code)))
         if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
-                and not bounds(asked, label.lower())):
+                and not bounds(asked, label.lower()) and not glossed(asked, label.lower())):
             return label
     return None

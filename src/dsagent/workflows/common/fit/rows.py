@@ -227,16 +227,16 @@ _COUNTS_ROWS = {"size", "count", "value_counts", "filter", "nunique", "len", "sh
 
 def group_size_unread(question: str, tree: ast.AST) -> int | None:
     """The question keeps groups by their number of rows (at least N), but the code counts no rows
-    at all (no size, count, value_counts, filter, len): it read N as a threshold of a value
-    (``df['los'] >= 50``; batches J and K, seen). N, else None."""
+    at all (no size, count, value_counts, filter, len, nunique of groups): it read N as a threshold
+    of a value (``df['los'] >= 50``; batches J, K and N, seen). N, else None."""
     asked = _GROUP_SIZE.search(question or "")
     if not asked:
         return None
     called = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
               for n in ast.walk(tree) if isinstance(n, ast.Call)}
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    if called & _COUNTS_ROWS or "shape" in attributes:
-        return None
+    if called & _COUNTS_ROWS - {"nunique"} or "shape" in attributes or {"nunique", "groupby"} <= called:
+        return None  # nunique counts rows per group only after a groupby; over rows it counts distinct values
     return int(next(g for g in asked.groups() if g))
 
 
