@@ -14,7 +14,7 @@ from dsagent.data.textnumbers import numbers_from_text
 def test_thousands_and_percent_columns_become_numbers() -> None:
     frame = pd.DataFrame({"votes": ["4,749", "12", "1,000,000"], "share": ["57.3 %", "100%", None],
                           "amount": ["1,234.5", "2", "-3"]})
-    assert numbers_from_text(frame) == {"votes": "4,749", "share": "57.3 %", "amount": "1,234.5"}
+    assert numbers_from_text(frame) == ({"votes": "4,749", "share": "57.3 %", "amount": "1,234.5"}, {})
     assert frame["votes"].tolist() == [4749, 12, 1_000_000] and frame["votes"].dtype == "int64"
     assert frame["share"].iloc[:2].tolist() == [57.3, 100.0] and frame["share"].isna().iloc[2]
     assert frame["amount"].tolist() == [1234.5, 2.0, -3.0]
@@ -27,10 +27,13 @@ def test_thousands_and_percent_columns_become_numbers() -> None:
     ["1,000", "5 %", "2"],        # two kinds in one column
     ["$1,000", "2,000", "3"],     # a currency sign: the clean workflow's to judge
     ["10", "20", "30"],           # nothing written as text that pandas did not read already
+    ["-", "20", "30"],            # a dash may be zero in some tables: the clean workflow's to judge
+    ["..", "x", "30"],            # ".." among text that is no number
+    ["..", ".."],                 # nothing but the mark
 ])
 def test_columns_that_do_not_all_agree_stay_text(values: list[str]) -> None:
     frame = pd.DataFrame({"c": values})
-    assert numbers_from_text(frame) == {} and frame["c"].tolist() == values
+    assert numbers_from_text(frame) == ({}, {}) and frame["c"].tolist() == values
 
 
 def test_the_loader_records_the_columns_and_the_profile_names_them(tmp_path: Path) -> None:
@@ -42,3 +45,18 @@ def test_the_loader_records_the_columns_and_the_profile_names_them(tmp_path: Pat
     text = profile_dataset(ds).text
     assert 'read as numbers from text: "votes" (file writes "4,749"), "share" (file writes "57.3 %", a percentage 0-100)' in text
     assert path.read_text(encoding="utf-8").count('"4,749"') == 1  # the user's file is never written
+
+
+def test_two_dots_for_not_available_is_read_as_missing(tmp_path: Path) -> None:
+    """".." is official statistics' "not available": a column of numbers with it is numbers with
+    those values missing, so ``notna()`` counts the figures given; the profile and notebook say so."""
+    frame = pd.DataFrame({"rate": ["..", "59.0", "1,200.5"], "n": ["..", "3", "4"]})
+    assert numbers_from_text(frame) == ({"rate": "1,200.5"}, {"rate": "..", "n": ".."})
+    assert frame["rate"].isna().tolist() == [True, False, False] and frame["n"].tolist()[1:] == [3.0, 4.0]
+    path = tmp_path / "areas.csv"
+    path.write_text("area,training\nUK,..\nNorth,12.5\nSouth,..\nEast,9\n", encoding="utf-8")
+    ds = next(iter(load_datasets([path]).values()))
+    assert ds.frame["training"].notna().sum() == 2 and ds.read_options["missing_marks"] == {"training": ".."}
+    assert 'file writes ".." for missing, read as missing (NaN) in: "training"' in profile_dataset(ds).text
+    from dsagent.reports.notebook import _plain_pandas
+    assert eval(_plain_pandas(str(path), None, ds.read_options))["training"].notna().sum() == 2  # noqa: S307 - our own line

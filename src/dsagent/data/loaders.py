@@ -122,10 +122,13 @@ def _trimmed_names(loaded: LoadedFrame) -> LoadedFrame:
 
 
 def _read_numbers(loaded: LoadedFrame) -> LoadedFrame:
-    """Text columns of numbers written "4,749" or "57.3 %" read as numbers (:mod:`.textnumbers`)."""
-    converted = numbers_from_text(loaded.frame)
+    """Text columns of numbers written "4,749" or "57.3 %", or with ".." for missing, read as
+    numbers (:mod:`.textnumbers`)."""
+    converted, marked = numbers_from_text(loaded.frame)
     if converted:
         loaded.read_options = {**loaded.read_options, "numbers_from_text": converted}
+    if marked:
+        loaded.read_options = {**loaded.read_options, "missing_marks": marked}
     return loaded
 
 

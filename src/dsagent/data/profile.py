@@ -248,7 +248,11 @@ def _numbers_note(options: Mapping) -> str:
     converted = options.get("numbers_from_text") or {}
     parts = [f"{_name(name)} (file writes {_value(shown)}" + (", a percentage 0-100)" if "%" in shown else ")")
              for name, shown in converted.items()]
-    return "\nread as numbers from text: " + ", ".join(parts) if parts else ""
+    note = "\nread as numbers from text: " + ", ".join(parts) if parts else ""
+    marked = options.get("missing_marks") or {}
+    if marked:  # ".." is "not available" in official statistics: read as missing, so notna() counts the figures
+        note += f"\nfile writes {_value(next(iter(marked.values())))} for missing, read as missing (NaN) in: " + ", ".join(map(_name, marked))
+    return note
 
 
 def _compact_line(s: ColumnStats, position: int | None = None) -> str:

@@ -31,9 +31,16 @@ def imports_for(code: str) -> list[str]:
 def _plain_pandas(path: str, sheet: str | None, options: dict[str, Any]) -> str:
     trim = _TRIM if options.get("trimmed_names") else ""
     numbers = list(options.get("numbers_from_text") or ())
+    marks = options.get("missing_marks") or {}
+    if marks:  # the loader read ".." as missing
+        pairs = ", ".join(f"{name!r}: {{{mark!r}: float('nan')}}" for name, mark in marks.items())
+        trim += f".replace({{{pairs}}})"
     if numbers:  # the loader read "4,749" and "57.3 %" as numbers: strip the separators and signs
         strip = ", ".join(f"{name!r}: {_STRIP!r}" for name in numbers)
-        trim += f".replace({{{strip}}}, '', regex=True).astype({{{', '.join(f'{n!r}: float' for n in numbers)}}})"
+        trim += f".replace({{{strip}}}, '', regex=True)"
+    floats = numbers + [name for name in marks if name not in numbers]
+    if floats:
+        trim += f".astype({{{', '.join(f'{n!r}: float' for n in floats)}}})"
     return _plain_reader(path, sheet, options) + trim
 
 
