@@ -39,7 +39,8 @@ def build(state: dict[str, Any], names: dict[str, str], meta: dict[str, Any]) ->
         text = (f"## {name}\n\nRows: {cmp_['rows_raw']} → {cmp_['rows_cleaned']} ({dropped} dropped). "
                 f"Columns: {len(cmp_['columns_raw'])} → {len(cmp_['columns_cleaned'])}"
                 + (f" (dropped: {', '.join(cmp_['columns_dropped'])})" if cmp_["columns_dropped"] else "") + ".\n\n"
-                f"Cleaned files: `{out['csv']}`, `{out['parquet']}`.")
+                f"Cleaned files: `{out['csv']}`, `{out['parquet']}`."
+                + loader_reads(((meta.get("datasets") or {}).get(ds_id) or {}).get("read_options") or {}))
         big = out.get("big")
         if big:  # a file above big_file_mb: say how it was cleaned and the whole-table figures the steps used
             text += (f"\n\nA file above big_file_mb: never loaded whole; the findings come from a random sample of {big['sample_rows']:,} of its "
@@ -76,6 +77,15 @@ def build(state: dict[str, Any], names: dict[str, str], meta: dict[str, Any]) ->
     caveats += [g for g in state.get("guard_findings") or [] if g not in (error or "")]
     title = "Data cleaning: " + ", ".join(names.values())
     return Report(title=title[:120], sections=sections, caveats=caveats, question=state.get("user_instructions") or "", meta=meta)
+
+
+def loader_reads(options: dict[str, Any]) -> str:
+    """What the loader read differently from the file's text before any step ran (numbers written
+    "4,749" or "57.3 %", ".." read as missing), so the before/after counts are not taken for the
+    cleaner's work; empty when it read the text as written."""
+    parts = [f"{name!r} written like {shown!r} read as numbers" for name, shown in (options.get("numbers_from_text") or {}).items()]
+    parts += [f"{mark!r} read as missing in {name!r}" for name, mark in (options.get("missing_marks") or {}).items()]
+    return ("\n\nRead by the loader before the steps (the file itself is unchanged): " + "; ".join(parts) + ".") if parts else ""
 
 
 def _evidence(step: dict[str, Any]) -> str:
