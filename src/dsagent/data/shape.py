@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
-from dsagent.data.timeline import PERIOD_PARSE, TIME_NAME, Timeline, timeline
+from dsagent.data.timeline import MONTH_WORDS, PERIOD_PARSE, TIME_NAME, Timeline, timeline
 
 MAX_ROWS = 1_000_000
 """Above this many rows no note is looked for (the profile stays fast)."""
@@ -101,8 +101,6 @@ def _indicator_runs(frame: Any) -> list[list[str]]:
     return runs
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-           "december")
 _YEAR_NAME = re.compile(r"[^\d]{0,4}(1[89]\d\d|20\d\d)[^\d]{0,4}")
 _QUARTER_NAME = re.compile(r"(?:(?:1[89]|20)\d\d\s*[-_ ]?\s*)?Q[1-4]", re.I)
 
@@ -112,7 +110,7 @@ def period_columns(columns: Iterable[Any]) -> tuple[str, list[str]] | None:
     more month names (``JAN``, ``February``), three or more year names (``1990``, ``pop_2001``) or
     four or more quarter names (``Q1``, ``2001Q3``); else None."""
     names = [str(c) for c in columns]
-    months = [c for c in names if c.strip().lower() in _MONTHS or c.strip().lower() in {m[:3] for m in _MONTHS}]
+    months = [c for c in names if re.fullmatch(MONTH_WORDS, c.strip(), re.I)]
     if len(months) >= 6:
         return "month", months
     years = [c for c in names if _YEAR_NAME.fullmatch(c.strip())]

@@ -23,6 +23,9 @@ from typing import Any
 
 TIME_NAME = re.compile(r"year|month|quarter|date|day|week|period|time|hour", re.I)
 """A column name that says it holds dates or times (or years, months, quarters)."""
+MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
+               r"nov(?:ember)?|dec(?:ember)?")
+"""A month's English name, whole or cut short ('January', 'Jan', 'Sept'): a regex alternation to match case-insensitively."""
 MAX_ROWS = 1_000_000
 """Above this many rows no timeline is looked for (the profile stays fast)."""
 MAX_PARSED = 200_000

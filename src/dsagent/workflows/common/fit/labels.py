@@ -12,6 +12,7 @@ import ast
 import re
 from collections.abc import Iterable, Mapping
 
+from dsagent.data.timeline import MONTH_WORDS
 from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.naming import name_column, named_after_which, position_call, time_column
 from dsagent.workflows.common.wording import HIGH, LOW, WHICH, YEAR, sentence_spans
@@ -112,8 +113,7 @@ def code_not_held(question: str, kind: str, shown: str, values: Mapping[str, fro
 
 _WHICH_PERIOD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(quarter|month)\b(?!\s+of\b)", re.I)
 _SEASONAL = re.compile(r"\b(?:of the year|on average|average|typical(?:ly)?|usually|season\w*|each year|every year|per year)\b", re.I)
-_BARE_PERIOD = re.compile(r"Q0?[1-4]|M(?:0?[1-9]|1[0-2])|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
-                          r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?", re.I)
+_BARE_PERIOD = re.compile(rf"Q0?[1-4]|M(?:0?[1-9]|1[0-2])|{MONTH_WORDS}", re.I)
 
 
 def period_without_year(question: str, code: str, kind: str, shown: str,

@@ -12,6 +12,7 @@ import ast
 import re
 from collections.abc import Mapping
 
+from dsagent.data.timeline import MONTH_WORDS
 from dsagent.workflows.common.naming import GROUPING, REDUCTIONS
 from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
 
@@ -126,16 +127,14 @@ def _column_like(node: ast.AST) -> bool:
 _PART_OF_YEAR = re.compile(r"^((?:1[89]|20)\d\d)(?:\s*-?\s*[qQ][1-4]|[mM]\d{1,2}|-\d{1,2})$")
 """A period inside one year as data writes it: a quarter ('1970q1', '1970-Q1') or a month ('1970m1',
 '1970-01'). Not a day: "the last trading day of 2006" is one row by right."""
-_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
-           r"nov(?:ember)?|dec(?:ember)?")
 
 
 def _names_part_of(question: str, year: int) -> bool:
     """Does the question name a quarter, a month or a day of ``year`` ("Q1 1970", "March 1970",
     "1970q1", "the first quarter of 1970"), or an end of it ("the end of 1970": its last quarter by right)?"""
-    part = (rf"(?:\b(?:{_MONTHS})\b|\bq[1-4]\b|\b(?:first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter)"
+    part = (rf"(?:\b(?:{MONTH_WORDS})\b|\bq[1-4]\b|\b(?:first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter)"
             rf"[\s,]*(?:of\s+|in\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?[\s,]+)?{year}\b")
-    after = rf"\b{year}\s*(?:-?\s*q[1-4]\b|m\d|-\d|[\s,]+(?:{_MONTHS})\b)"
+    after = rf"\b{year}\s*(?:-?\s*q[1-4]\b|m\d|-\d|[\s,]+(?:{MONTH_WORDS})\b)"
     end = rf"\b(?:end|start|beginning|close|opening|first|last|final|latest|earliest)\b\W+(?:\w+\W+){{0,3}}{year}\b"
     return any(re.search(pattern, question, re.I) for pattern in (part, after, end))
 
