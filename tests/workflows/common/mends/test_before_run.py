@@ -117,6 +117,27 @@ def test_other_unpackings_are_left_alone(code):
     assert mend_test_unpacking(code) == code
 
 
+@pytest.mark.parametrize("code, mended", [
+    ("welch_t, dof = stats.ttest_ind(a, b, equal_var=False)",
+     "welch_t, dof = (_test := stats.ttest_ind(a, b, equal_var=False)).statistic, _test.df"),
+    ("t, p, degrees_of_freedom = stats.ttest_ind(a, b)",
+     "t, p, degrees_of_freedom = (_test := stats.ttest_ind(a, b)).statistic, _test.pvalue, _test.df"),
+    ("t, dof = ttest_1samp(a, 0)", "t, dof = (_test := ttest_1samp(a, 0)).statistic, _test.df"),
+])
+def test_a_t_tests_degrees_of_freedom_unpacked_are_read_from_its_result(code, mended):
+    """A t-test's result unpacks to (statistic, p-value) only: ``t, dof = stats.ttest_ind(...)``
+    stores the p-value as the degrees of freedom (no error), and three names fail to unpack; the
+    result's own ``.df`` (scipy 1.11+) holds them."""
+    assert mend_test_unpacking(code) == mended
+    a, b = [1.0, 2.0, 3.5, 4.0], [2.0, 3.0, 5.0, 9.0, 1.0]
+    from scipy import stats
+    ttest_1samp = stats.ttest_1samp  # noqa: F841 - read by the mended code
+    names: dict = {"stats": stats, "a": a, "b": b, "ttest_1samp": ttest_1samp}
+    exec(mended, names)  # noqa: S102 - our own test code
+    dof = next(v for k, v in names.items() if k in ("dof", "degrees_of_freedom"))
+    assert float(dof) >= 1 and float(dof) == float(names["_test"].df)  # the degrees of freedom, not the p-value
+
+
 def test_groupby_arithmetic_becomes_the_per_row_product_aggregated():
     """A GroupBy in arithmetic always fails in pandas; the line means the sum of per-row products per group."""
     import pandas as pd

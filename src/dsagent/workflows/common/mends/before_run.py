@@ -85,13 +85,18 @@ _TESTS = frozenset({"shapiro", "normaltest", "pearsonr", "spearmanr", "kendallta
                     "ttest_rel", "ttest_1samp", "f_oneway", "kruskal", "mannwhitneyu", "wilcoxon", "kstest",
                     "ks_2samp", "levene", "bartlett", "chisquare", "jarque_bera"})
 _P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|(^|_)p_?val", re.I)
+_T_TESTS = frozenset({"ttest_ind", "ttest_rel", "ttest_1samp"})
+"""The tests whose result holds its degrees of freedom (``.df``, scipy 1.11+) but unpacks to two values."""
+_DOF_NAME = re.compile(r"(?:^|_)dof(?:$|_)|degrees?_?(?:of_?)?freedom|(?:^|_)df(?:$|_)", re.I)
 
 
 def mend_test_unpacking(code: str, facts: MendFacts | None = None) -> str:
     """``p_value, x = stats.shapiro(...)`` as ``x, p_value = ...``: a scipy.stats test returns
     (statistic, p-value), so a first name that says p-value would get the statistic — no error,
     a wrong number. Only when the first name says p-value and the second does not. Also
-    ``chi2, p = stats.chi2_contingency(t)`` (four values returned: a ValueError) as ``chi2, p, *_ = …``."""
+    ``chi2, p = stats.chi2_contingency(t)`` (four values returned: a ValueError) as ``chi2, p, *_ = …``.
+    And a t-test's degrees of freedom unpacked (``t, dof = stats.ttest_ind(…)``: the p-value stored
+    as the degrees of freedom; three names fail) read from the result: ``(_test := …).statistic, _test.df``."""
     def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             return None
@@ -99,6 +104,12 @@ def mend_test_unpacking(code: str, facts: MendFacts | None = None) -> str:
         if (called_name(node.value) == "chi2_contingency" and isinstance(target, ast.Tuple) and len(target.elts) == 2
                 and all(isinstance(e, ast.Name) for e in target.elts)):  # it returns four values: keep the first two
             return target, f"{target.elts[0].id}, {target.elts[1].id}, *_"
+        if (called_name(node.value) in _T_TESTS and isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts)
+                and 2 <= len(target.elts) <= 3 and any(_DOF_NAME.search(e.id) for e in target.elts)):
+            parts = ["df" if _DOF_NAME.search(e.id) else "pvalue" if _P_NAME.search(e.id) else "statistic" for e in target.elts]
+            if len(set(parts)) == len(parts):  # each name says what it holds: read each from the result
+                value = f"(_test := {ast.get_source_segment(code, node.value) or ast.unparse(node.value)}).{parts[0]}"
+                return node.value, ", ".join([value, *(f"_test.{part}" for part in parts[1:])])
         if called_name(node.value) not in _TESTS or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
             return None
         first, second = target.elts
