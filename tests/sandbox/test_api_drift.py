@@ -59,6 +59,8 @@ def _error(call) -> str:
     (lambda: FRAME["b"].add_categories(["z"]), ".cat.add_categories"),
     (lambda: __import__("statsmodels.formula.api", fromlist=["x"]).ols("a ~ a + 2", data=FRAME.fillna(0)), "Q('name')"),
     (lambda: FRAME["a"].corr(), "s.autocorr(1)"),
+    # a row's value asked for the row before it (apply(axis=1) gives one number per column)
+    (lambda: FRAME.fillna(0).apply(lambda row: row["a"] > row["a"].shift(1), axis=1), "df['y'].shift(1)"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

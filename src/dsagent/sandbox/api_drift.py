@@ -116,6 +116,10 @@ _DRIFT: list[tuple[str, str]] = [
     (r"corr\(\) missing 1 required positional argument: 'other'",
      "Series.corr takes the other series: a.corr(b); a series with itself one row later (a lag-1 "
      "autocorrelation) is s.autocorr(1), the same as s.corr(s.shift(1))."),
+    (r"'(?:float|int|str|bool|numpy\.\w+)' object has no attribute '(?:shift|diff|pct_change|rolling|cumsum|cummax|expanding)'",
+     "that value is one number (a row's value inside apply(axis=1) or a loop), and only a column knows the row before "
+     "it: compute over the whole column, df['y'] > df['y'].shift(1) (a rise on each row), df['y'].diff(), "
+     "df['y'].pct_change()."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),
