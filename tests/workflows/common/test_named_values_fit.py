@@ -140,6 +140,9 @@ def test_a_chart_or_a_series_among_the_named_values_goes_back():
 
 def test_a_year_that_bounds_a_span_or_a_label_counted_in_asks_for_no_filter():
     code = "result = {'n': (df['poverty'] > 15).sum()}"
+    sequence = "Pair each quarter's change with the one before it (so the first pair is 1947Q3 with 1947Q2), from 1947Q2 on."
+    assert result_misfit(sequence, code, {"result_type": "dict", "result_str": "{'n': 18}"}, ["1947Q3", "1947Q2"], TEXTS, COLUMNS) is None
+    assert result_misfit("What was the change in 1947Q3?", code, {"result_type": "dict", "result_str": "{'n': 18}"}, ["1947Q3"], TEXTS, COLUMNS)
     for question in ("How many rows? Use all years in the file (1700-2008).", "Growth from 1959Q1 to 2009Q3?",
                      "How many since 1977?", "Mean over the years 1935 to 1954?"):
         assert misfit(question, code, "{'n': 18}") is None, question

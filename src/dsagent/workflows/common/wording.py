@@ -87,9 +87,12 @@ def included(text: str, label: str) -> bool:
 
 def bounds(text: str, label: str) -> bool:
     """Does ``text`` name ``label`` as an end of a span ("from 1960q1 to 1982q4", "every quarter
-    after 1960q1"), not as the one value to keep? The labels' own ``ranged_years``."""
+    after 1960q1", "the first pair is 1947q3", "starting at 1960q1"), not as the one value to keep?
+    The labels' own ``ranged_years``."""
     name = re.escape(label)
     return bool(re.search(rf"\b(?:from|since|after|before|until|till|through|between)\s+(?:the\s+)?{name}(?!\w)|"
+                          rf"\b(?:first|last|earliest|latest)\b[^.;:?!]{{0,30}}?\b(?:is|was|are|were)\s+(?:the\s+)?{name}(?!\w)|"
+                          rf"\b(?:start|starts|starting|begins?|beginning|ends?|ending)\s+(?:at|with|in|on)\s+(?:the\s+)?{name}(?!\w)|"
                           rf"(?<!\w){name}\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*\w|"
                           rf"\w\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*{name}(?!\w)", text or "", re.I))
 
