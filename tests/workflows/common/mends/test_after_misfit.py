@@ -95,7 +95,7 @@ def test_the_registry_order_and_shape():
                                                      "row label → value at the row", "row numbers → names",
                                                      "the picked row's name, not its value", "share among the subset asked", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values",
-                                                     "counts per group added up"]
+                                                     "counts per group added up", "groups kept by their size"]
     import ast
 
     for _, mend in AFTER_MISFIT:  # a result that fits nothing they mend: each leaves it
@@ -368,3 +368,19 @@ def test_a_share_among_a_subset_is_divided_by_the_subset_the_question_names():
                   "What percentage of the orders were returned northern orders?",
                   "Of all the orders, what percentage were northern returns?"):
         assert mend_misfit(other, code, {"result_type": "float", "result_str": "10.0"}, facts) is None, other
+
+
+def test_groups_kept_by_a_value_where_their_size_is_asked_are_kept_by_size():
+    """``m[m >= 3]`` on a grouped mean, where the question keeps the groups with at least 3 rows:
+    ``m[df.groupby('suffix').size() >= 3]``, and the result then fits and is right."""
+    question = "Among the file types with at least 3 rows, which has the largest mean size?"
+    code = "m = df.groupby('suffix')['bytes'].mean()\nkept = m[m >= 3]\nresult = kept.idxmax()\n"
+    mended, label = mend_misfit(question, code, {"result_type": "str", "result_str": ".csv"}, FACTS)
+    assert "kept = m[df.groupby('suffix').size() >= 3]" in mended and label == "groups kept by their size"
+    df = pd.DataFrame({"suffix": [".csv"] * 3 + [".png"] * 2, "bytes": [1.0, 2.0, 3.0, 90.0, 80.0]})
+    names: dict = {"df": df}
+    exec(mended, names)  # noqa: S102 - our own test code
+    assert names["result"] == ".csv"
+    for other in ("m = df.groupby('suffix')['bytes'].mean()\nresult = m[m >= 5].idxmax()\n",  # not the size asked
+                  "m = df['bytes']\nresult = m[m >= 3].sum()\n"):  # nothing grouped
+        assert mend_misfit(question, other, {"result_type": "str", "result_str": ".csv"}, FACTS) is None

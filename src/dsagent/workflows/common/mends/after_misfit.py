@@ -19,6 +19,7 @@ from typing import Any
 from dsagent.workflows.common.fit import asks_one_value, decade_number
 from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit.named import named_values, written_values
+from dsagent.workflows.common.mends.groups import group_size_kept
 from dsagent.workflows.common.mends.picks import group_of_the_value, name_at_row, named_at_row, name_of_the_pick, names_of_rows
 from dsagent.workflows.common.fit.sanity import subset_share_division
 from dsagent.workflows.common.fit.stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
@@ -342,6 +343,7 @@ AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("aggregate of the per-row values", precedence),  # before the next: a / b.mean() is no per-row value
     ("aggregate of the per-row values", aggregate_series),
     ("counts per group added up", counts_summed),
+    ("groups kept by their size", group_size_kept),
 ]
 """The after-misfit mends in the order they are tried: (label for the run log, mend)."""
 
