@@ -27,6 +27,7 @@ from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_
 from dsagent.workflows.common.mends.columns import mend_column_spelling, mend_strip_on_numbers
 from dsagent.workflows.common.mends.masks import mend_chained_mask, mend_mask_precedence
 from dsagent.workflows.common.mends.result_dict import mend_result_unbound, mend_self_reference
+from dsagent.workflows.common.mends.rows import mend_drop_values
 from dsagent.workflows.common.mends.syntax import mend_syntax_slips
 
 Mend = Callable[[str, "MendFacts | None"], str]
@@ -301,6 +302,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("result filled before it exists", mend_result_unbound),
     ("column name spelled as the data has it", mend_column_spelling),
     ("number column not stripped as text", mend_strip_on_numbers),
+    ("rows dropped by their value", mend_drop_values),
     ("iterrows read as (index, row)", mend_iterrows_pair),
     ("squared= as np.sqrt", mend_squared_keyword),
     ("test result unpacked", mend_test_unpacking),

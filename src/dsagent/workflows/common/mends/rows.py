@@ -1,0 +1,55 @@
+"""Before the run: rows dropped by a value of a column as if it were their index label.
+
+``df.drop(['Other sectors', 'All industries'])`` drops rows by their *index* labels; in a table read
+from a file the index is the row number, so the call fails ("['Other sectors'] not found in axis")
+and a small model's next try is often a different computation. When every value dropped is a value
+of one text column (and none is a column name, and the code sets no index), the code meant the
+rows that hold them: ``df[~df['sector'].isin(['Other sectors', 'All industries'])]``.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from dsagent.workflows.common.mends._edit import parsed, replace_nodes
+from dsagent.workflows.common.mends.facts import MendFacts
+
+
+def _dropped(call: ast.Call) -> list[str] | None:
+    """The text labels a ``drop`` call removes by index (positional or ``index=``), else None."""
+    if any(k.arg in ("columns", "axis", "level") for k in call.keywords):
+        return None
+    given = call.args[0] if len(call.args) == 1 else next((k.value for k in call.keywords if k.arg in ("index", "labels")), None)
+    items = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
+    labels = [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+    return labels if labels and len(labels) == len(items) else None
+
+
+def mend_drop_values(code: str, facts: MendFacts | None = None) -> str:
+    """``x.drop(['A', 'B'])`` (or ``x.drop('A')``, ``index=``; ``inplace=True`` as a statement) where
+    'A' and 'B' are values of one text column as ``x[~x['col'].isin(['A', 'B'])]``; unchanged otherwise."""
+    tree = parsed(code)
+    if tree is None or facts is None or "set_index" in code or "index_col" in code:
+        return code
+    columns = {str(c) for c in facts.columns}
+    statements = {id(s.value): s for s in ast.walk(tree) if isinstance(s, ast.Expr)}
+    edits: list[tuple[ast.AST, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "drop"
+                and isinstance(node.func.value, ast.Name)):
+            continue
+        labels = _dropped(node)
+        if not labels or columns & set(labels):
+            continue
+        holders = [c for c in facts.text_columns if set(labels) <= set(facts.values.get(c, ()))]
+        if len(holders) != 1:
+            continue
+        owner = node.func.value.id
+        kept = f"{owner}[~{owner}[{holders[0]!r}].isin({labels!r})]"
+        inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords)
+        if inplace and id(node) in statements:
+            edits.append((statements[id(node)], f"{owner} = {kept}"))
+        elif not inplace:
+            edits.append((node, kept))
+    mended = replace_nodes(code, edits) if edits else None
+    return mended if mended and parsed(mended) is not None else code
