@@ -61,6 +61,7 @@ def _error(call) -> str:
     (lambda: FRAME["a"].corr(), "s.autocorr(1)"),
     # a row's value asked for the row before it (apply(axis=1) gives one number per column)
     (lambda: FRAME.fillna(0).apply(lambda row: row["a"] > row["a"].shift(1), axis=1), "df['y'].shift(1)"),
+    (lambda: FRAME["a"] > 1 and FRAME["a"] < 3, "(df['a'] > 1) & (df['b'] < 2)"),
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

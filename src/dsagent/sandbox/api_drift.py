@@ -120,6 +120,10 @@ _DRIFT: list[tuple[str, str]] = [
      "that value is one number (a row's value inside apply(axis=1) or a loop), and only a column knows the row before "
      "it: compute over the whole column, df['y'] > df['y'].shift(1) (a rise on each row), df['y'].diff(), "
      "df['y'].pct_change()."),
+    (r"The truth value of a (Series|DataFrame) is ambiguous",
+     "a condition on a whole column has one True/False per row, so `if`, `and`, `or` and `not` cannot take it: "
+     "join conditions with & and | and brackets, (df['a'] > 1) & (df['b'] < 2), and filter with it, df[mask]; "
+     "for one answer use (s > 0).any() or .all(); a per-row choice is np.where(cond, x, y)."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),
