@@ -390,3 +390,10 @@ def test_which_year_answered_with_a_quarter_or_a_month_goes_back():
     assert misfit("Which year peaked?", "result = {'y': '1950-03'}", "{'y': '1950-03'}")
     assert misfit(asked, "result = {'y': '1950'}", "{'y': '1950'}") is None
     assert misfit("Which quarter peaked?", "result = {'y': '1950Q1'}", "{'y': '1950Q1'}") is None
+
+
+def test_which_year_answered_by_a_plain_quarter_goes_back_too():
+    asked = "Which year had the highest total?"
+    found = result_misfit(asked, "result = s.idxmax()", {"result_type": "str", "result_str": "1950Q1"})
+    assert found and "asks which year" in found
+    assert result_misfit(asked, "result = s.idxmax()", {"result_type": "str", "result_str": "1950"}) is None

@@ -131,11 +131,9 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
     period = PERIOD_ASKED.search(question or "")
     for key, node in values.items() if period and len(written) == 1 else ():
         unit = period.group(1).lower()
-        finer = _FINER.match(node.value) if isinstance(node, ast.Constant) and isinstance(node.value, str) and unit == "year" else None
+        finer = finer_than_year(question, node.value, f"result[{key!r}]") if isinstance(node, ast.Constant) else None
         if finer:
-            return (f"ResultDoesNotFitQuestion: the question asks which year, but `result[{key!r}]` is {node.value!r}, a "
-                    f"{'quarter' if finer.group(1) else 'month or a day'}. Add the rows up to years first (group by the year, "
-                    "e.g. the first four characters of the period), compare the years, and answer with the year.")
+            return finer
         if _number(node) and not _is_period(unit, node):
             return (f"ResultDoesNotFitQuestion: the question asks which {unit}, but `result[{key!r}]` is {ast.unparse(node)}, "
                     f"which is no {unit}: it is a value computed for one. Answer with the {unit} itself, the label of the row "
@@ -146,6 +144,18 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
 _PERIODS = {"year": (1000, 2200), "month": (1, 12)}
 _FINER = re.compile(r"^\s*(?:1[89]|20)\d\d\s*(?:([-/ ]?Q[1-4])|[-/]\d\d?(?:[-/]\d\d?)?|-?M\d\d)\s*$", re.I)
 """A period finer than a year written with its year: '1950Q1', '1950-03', '1950-03-31', '1950M03'."""
+
+
+def finer_than_year(question: str, value: object, where: str = "result") -> str | None:
+    """The misfit when "which (calendar) year" is answered with a quarter or a month written with its
+    year ('1950Q1', '1950-03'): the peak quarter was picked, not the year whose total is highest."""
+    asked = PERIOD_ASKED.search(question or "")
+    finer = _FINER.match(value) if isinstance(value, str) and asked and asked.group(1).lower() == "year" else None
+    if not finer:
+        return None
+    return (f"ResultDoesNotFitQuestion: the question asks which year, but `{where}` is {value!r}, a "
+            f"{'quarter' if finer.group(1) else 'month or a day'}. Add the rows up to years first (group by the year, "
+            "e.g. the first four characters of the period), compare the years, and answer with the year.")
 
 
 def _is_period(unit: str, node: ast.expr) -> bool:

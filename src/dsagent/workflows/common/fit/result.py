@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit.cycle import cycle_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
-from dsagent.workflows.common.fit.named import named_misfit
+from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
 from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
                                               unmatched_filter, unnamed_year, year_lag_misfit,
                                               whole_table_column)
@@ -156,6 +156,9 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `result` is {value}, but {column!r} holds only {', '.join(map(str, held[:12]))}: "
                 f"{value} is a row number or a count, not the {column} the question asks for. Compute the value per {column} "
                 f"and take the label of the top one, e.g. result = df.groupby({column!r})['value_col'].mean().idxmax().")
+    finer = finer_than_year(question, shown.strip().strip("'\"")) if kind in ("str", "Period", "Timestamp") else None
+    if finer:
+        return finer
     bare = period_without_year(question, code, kind, shown, values or {})
     if bare is not None:
         label, period, year = bare
