@@ -54,7 +54,7 @@ def test_two_dots_for_not_available_is_read_as_missing(tmp_path: Path) -> None:
     assert numbers_from_text(frame) == ({"rate": "1,200.5"}, {"rate": "..", "n": ".."})
     assert frame["rate"].isna().tolist() == [True, False, False] and frame["n"].tolist()[1:] == [3.0, 4.0]
     path = tmp_path / "areas.csv"
-    path.write_text("area,training\nUK,..\nNorth,12.5\nSouth,..\nEast,9\n", encoding="utf-8")
+    path.write_text("area,training\nUK, ..\nNorth,12.5\nSouth,..\nEast,9\n", encoding="utf-8")
     ds = next(iter(load_datasets([path]).values()))
     assert ds.frame["training"].notna().sum() == 2 and ds.read_options["missing_marks"] == {"training": ".."}
     assert 'file writes ".." for missing, read as missing (NaN) in: "training"' in profile_dataset(ds).text

@@ -21,6 +21,8 @@ from dsagent.sandbox.aliases import BOUND, EAGER, import_line
 _IMPORT_LINES = {alias: import_line(alias) for alias in BOUND}
 _TRIM = ".rename(columns=str.strip)"
 _STRIP = r"[,%\s]"
+_SPACED = r"^\s*{}\s*$"
+"""A missing mark with the spaces the loader strips around it."""
 
 
 def imports_for(code: str) -> list[str]:
@@ -33,8 +35,8 @@ def _plain_pandas(path: str, sheet: str | None, options: dict[str, Any]) -> str:
     numbers = list(options.get("numbers_from_text") or ())
     marks = options.get("missing_marks") or {}
     if marks:  # the loader read ".." as missing
-        pairs = ", ".join(f"{name!r}: {{{mark!r}: float('nan')}}" for name, mark in marks.items())
-        trim += f".replace({{{pairs}}})"
+        pairs = ", ".join(f"{name!r}: {_SPACED.format(re.escape(mark))!r}" for name, mark in marks.items())
+        trim += f".replace({{{pairs}}}, float('nan'), regex=True)"  # the loader strips spaces around the mark
     if numbers:  # the loader read "4,749" and "57.3 %" as numbers: strip the separators and signs
         strip = ", ".join(f"{name!r}: {_STRIP!r}" for name in numbers)
         trim += f".replace({{{strip}}}, '', regex=True)"

@@ -295,6 +295,12 @@ def test_a_year_the_question_never_names_goes_back(question, code, back):
     ("Use the first ten rows (leave out 'Ohio' and the total row 'District of Columbia').", "result = df.head(10)['v'].sum()", None),
     ("The first two rows, District of Columbia and Ohio, are totals; leave them out.", "result = df['v'].mean()",
      "never drops its rows"),
+    # the top rows of a sort, a slice of text or a drop of columns are no rows left out by position
+    ("What is the mean of the 5 highest incomes, excluding Ohio?", "result = df.sort_values('v', ascending=False).head(5)['v'].mean()",
+     "never drops its rows"),
+    ("The first two rows, District of Columbia and Ohio, are totals; leave them out.", "result = df['s'].str[:4].nunique()",
+     "never drops its rows"),
+    ("The first two rows, District of Columbia and Ohio, are totals; leave them out.", "result = df.drop([0, 1])['v'].mean()", None),
 ])
 def test_rows_the_question_leaves_out_are_not_the_ones_kept(question, code, back):
     found = result_misfit(question, code, {"result_type": "float", "result_str": "1.5"}, ["District of Columbia", "Ohio"])
@@ -509,9 +515,39 @@ def test_counting_rows_where_a_rate_of_a_flag_column_is_asked_goes_back():
     to 1" answered by the port with the most passengers: sent back to take the mean of 'survived'."""
     question = "Which port had the best chance of survival? For each port compute the share of its passengers with survived equal to 1."
     code = "result = df['port'].value_counts().idxmax()"
-    cols = {"text_columns": ["port"], "columns": ["port", "survived"]}
+    cols = {"text_columns": ["port"], "columns": ["port", "survived", "Pclass"],
+            "values": {"survived": frozenset({0, 1}), "Pclass": frozenset({1, 2, 3})}}
     finding = result_misfit(question, code, {"result_type": "str", "result_str": "S"}, **cols)
     assert finding and "'survived'" in finding and ".mean()" in finding
     right = "result = df.groupby('port')['survived'].mean().idxmax()"
     assert result_misfit(question, right, {"result_type": "str", "result_str": "C"}, **cols) is None
     assert result_misfit("Which port had the largest share of passengers?", code, {"result_type": "str", "result_str": "S"}, **cols) is None
+    shares = {"result_type": "Series", "result_str": "3    0.54\n1    0.25\nName: Pclass, dtype: float64"}
+    for asked, counted in [("What proportion of passengers travelled in each Pclass?", "result = df.Pclass.value_counts(normalize=True)"),
+                           ("What percentage of the survivors were in each Pclass?",
+                            "result = df[df.survived == 1].Pclass.value_counts(normalize=True) * 100")]:
+        assert result_misfit(asked, counted, shares, **cols) is None, asked
+
+
+@pytest.mark.parametrize("text, value, left_out", [
+    ("The first two rows, United Kingdom and Scotland, are totals; leave them out and use the others.", "Scotland", True),
+    ("The first row, Total, is a sum of the others, so drop it.", "Total", True),
+    # a pronoun that names other rows of the value, not the value itself
+    ("What is the mean income in Alaska, dropping those with missing income?", "Alaska", False),
+    ("What was the average price in 2009, ignoring those with zero sales?", "2009", False),
+    ("For Germany, compute the mean and exclude it if below zero.", "Germany", False),
+])
+def test_a_value_left_out_by_a_pronoun_only_when_the_pronoun_ends_its_clause(text, value, left_out):
+    from dsagent.workflows.common.wording import excluded
+
+    assert excluded(text, value) is left_out
+
+
+def test_a_gloss_needs_a_list_of_codes_and_a_sequence_start_a_period():
+    from dsagent.workflows.common.wording import bounds, glossed
+
+    assert glossed("Written C (Cherbourg), Q (Queenstown) or S (Southampton).", "Southampton")
+    assert not glossed("What was the total revenue of Germany (EUR)?", "Germany")  # a unit, not a code's meaning
+    assert bounds("so the first pair is 1947Q3 with 1947Q2", "1947Q3")
+    assert not bounds("What is the average delay of flights starting in Denver?", "Denver")
+    assert not bounds("Of the first ten orders, how many were Returned?", "Returned")

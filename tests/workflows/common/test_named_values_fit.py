@@ -2,6 +2,7 @@
 (common/fit/named.named_misfit): a missing value, idxmax's row number under a key that names a column,
 a number under a key that names a text column. The mend ``named_at_row`` takes the value at the row."""
 
+import pytest
 import ast
 
 from dsagent.workflows.common.fit import result_misfit
@@ -388,6 +389,7 @@ def test_which_year_answered_with_a_quarter_or_a_month_goes_back():
     found = misfit(asked, "result = {'y': '1950Q1'}", "{'y': '1950Q1'}")
     assert found and "asks which year" in found and "'1950Q1'" in found
     assert misfit("Which year peaked?", "result = {'y': '1950-03'}", "{'y': '1950-03'}")
+    assert misfit("Which year peaked?", "result = {'y': s.idxmax()}", "{'y': Period('1950Q1', 'Q-DEC')}")
     assert misfit(asked, "result = {'y': '1950'}", "{'y': '1950'}") is None
     assert misfit("Which quarter peaked?", "result = {'y': '1950Q1'}", "{'y': '1950Q1'}") is None
 
@@ -397,3 +399,16 @@ def test_which_year_answered_by_a_plain_quarter_goes_back_too():
     found = result_misfit(asked, "result = s.idxmax()", {"result_type": "str", "result_str": "1950Q1"})
     assert found and "asks which year" in found
     assert result_misfit(asked, "result = s.idxmax()", {"result_type": "str", "result_str": "1950"}) is None
+
+
+@pytest.mark.parametrize("question, value, back", [
+    ("Which fiscal year had the highest spending?", "2019-20", False),  # a span of two years
+    ("Which school year had the most pupils?", "2011-12", False),
+    ("Which year had the most pupils?", "1995/96", False),
+    ("Which year and quarter had the highest GDP?", "1950Q1", False),  # both asked
+    ("Which year had the highest spending?", "2011-03", True),
+])
+def test_a_span_of_two_years_or_a_year_and_its_quarter_asked_is_no_finer_period(question, value, back):
+    from dsagent.workflows.common.fit.named import finer_than_year
+
+    assert bool(finer_than_year(question, value)) is back

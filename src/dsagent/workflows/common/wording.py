@@ -85,16 +85,23 @@ def included(text: str, label: str) -> bool:
                           text or "", re.I))
 
 
+_PERIOD_LIKE = re.compile(r"(?:1[89]|20)\d\d(?:\s*[-/]?\s*(?:[qQmM]\d{1,2}|\d{1,2}))?\b")
+"""A label that is a period (a year, a quarter '1947Q3', a month '1972m1', '1995-03'): only such a
+label is a sequence's start ("the first pair is 1947Q3"); a place is not ("flights starting in Denver")."""
+
+
 def bounds(text: str, label: str) -> bool:
     """Does ``text`` name ``label`` as an end of a span ("from 1960q1 to 1982q4", "every quarter
     after 1960q1", "the first pair is 1947q3", "starting at 1960q1"), not as the one value to keep?
     The labels' own ``ranged_years``."""
     name = re.escape(label)
-    return bool(re.search(rf"\b(?:from|since|after|before|until|till|through|between)\s+(?:the\s+)?{name}(?!\w)|"
-                          rf"\b(?:first|last|earliest|latest)\b[^.;:?!]{{0,30}}?\b(?:is|was|are|were)\s+(?:the\s+)?{name}(?!\w)|"
-                          rf"\b(?:start|starts|starting|begins?|beginning|ends?|ending)\s+(?:at|with|in|on)\s+(?:the\s+)?{name}(?!\w)|"
-                          rf"(?<!\w){name}\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*\w|"
-                          rf"\w\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*{name}(?!\w)", text or "", re.I))
+    spans = [rf"\b(?:from|since|after|before|until|till|through|between)\s+(?:the\s+)?{name}(?!\w)",
+             rf"(?<!\w){name}\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*\w",
+             rf"\w\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*{name}(?!\w)"]
+    if _PERIOD_LIKE.match(label):  # a period where a sequence starts or ends ("the first pair is 1947q3")
+        spans += [rf"\b(?:first|last|earliest|latest)\b[^.;:?!]{{0,30}}?\b(?:is|was|are|were)\s+(?:the\s+)?{name}(?!\w)",
+                  rf"\b(?:start|starts|starting|begins?|beginning|ends?|ending)\s+(?:at|with|in|on)\s+(?:the\s+)?{name}(?!\w)"]
+    return bool(re.search("|".join(spans), text or "", re.I))
 
 
 _EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+\S+"
@@ -140,17 +147,22 @@ def excluded(text: str, value: str) -> bool:
     clause = rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:()]{{1,40}}?\band\s+(?:is|are|was|were)\s+(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
     listed = (rf"\b{_LEAVING}\s+[^.;:()]{{1,80}}?(?:,|\band\b|\bor\b)\s+(?:the\s+)?(?:total\s+)?(?:rows?\s+)?"
               rf"(?:for\s+|of\s+)?['\"]?{name}(?!\w|\.\d)")
-    pointed = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.?!]{{0,120}}?(?:\b{_POINTING}\s+(?:them|these|those|it|both)\b"
-               rf"|\b(?:them|these|those|it|both)\s+(?:is|are|were|was)\s+(?:to be\s+)?{_OUT}\b)")
+    pointed = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.?!]{{0,120}}?[;,]\s*(?:and\s+|so\s+)?"
+               rf"(?:{_POINTING}\s+(?:them|these|those|it|both)(?=\s*(?:out\b|[.;,)]|$|\band\b|\bfrom\b))"
+               rf"|(?:they|these|those|it|both)\s+(?:is|are|were|was)\s+(?:to be\s+)?{_OUT}\b)")
     return bool(re.search(f"{after}|{before}|{clause}|{listed}|{pointed}", text or "", re.I))
 
 
 def glossed(text: str, label: str) -> bool:
     """Is ``label`` written in brackets as the meaning of a short code ("S (Southampton)") or with its
-    code in brackets ("Southampton (S)")? It says how a column writes its values, not which rows to keep."""
-    name = re.escape(label)
-    return bool(re.search(rf"(?<![\w'\"])['\"]?\w{{1,4}}['\"]?\s*\(\s*['\"]?{name}['\"]?\s*\)"
-                          rf"|(?<!\w){name}\s*\(\s*['\"]?(?!\d+\b)\w{{1,4}}['\"]?\s*\)", text or "", re.I))
+    code in brackets ("Southampton (S)"), in a list of two or more such glosses ("C (Cherbourg), Q
+    (Queenstown) or S (Southampton)")? It says how a column writes its values, not which rows to
+    keep. One code in brackets alone may be a unit ("Germany (EUR)"): not a gloss."""
+    name = rf"(?i:{re.escape(label)})"
+    code = r"['\"]?[A-Z0-9]{1,3}['\"]?"
+    glosses = len(re.findall(rf"(?<![\w'\"]){code}\s*\(\s*['\"]?[A-Za-z][^()]{{0,40}}\)|(?<=\w)\s*\(\s*{code}\s*\)", text or ""))
+    return glosses >= 2 and bool(re.search(rf"(?<![\w'\"]){code}\s*\(\s*['\"]?{name}['\"]?\s*\)"
+                                           rf"|(?<!\w){name}\s*\(\s*(?!\d+\b){code}\s*\)", text or ""))
 
 
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)

@@ -381,6 +381,9 @@ def test_groups_kept_by_a_value_where_their_size_is_asked_are_kept_by_size():
     names: dict = {"df": df}
     exec(mended, names)  # noqa: S102 - our own test code
     assert names["result"] == ".csv"
+    strict, _ = mend_misfit(question, code.replace(">=", ">"), {"result_type": "str", "result_str": ".csv"}, FACTS)
+    assert "m[df.groupby('suffix').size() >= 3]" in strict  # "at least 3" whatever the code compared with
     for other in ("m = df.groupby('suffix')['bytes'].mean()\nresult = m[m >= 5].idxmax()\n",  # not the size asked
+                  "m = df.groupby('suffix')['bytes'].mean().reset_index()\nresult = m[m >= 3]\n",  # rows numbered again
                   "m = df['bytes']\nresult = m[m >= 3].sum()\n"):  # nothing grouped
         assert mend_misfit(question, other, {"result_type": "str", "result_str": ".csv"}, FACTS) is None

@@ -112,6 +112,9 @@ def test_a_tests_p_value_unpacked_first_is_swapped(code, mended):
     "p, n = divmod(7, 2)",  # not a test
     "group_values, t = stats.ttest_ind(a, b)",  # 'values' is no p-value
     "p_value, x = stats.shapiro(",  # does not parse
+    # statsmodels' ttest_ind returns (t, p, df) as a tuple: right as written
+    "from statsmodels.stats.weightstats import ttest_ind\nt, p, dof = ttest_ind(a, b)",
+    "t, p, dof = sm.stats.ttest_ind(a, b)",
 ])
 def test_other_unpackings_are_left_alone(code):
     assert mend_test_unpacking(code) == code
@@ -122,7 +125,8 @@ def test_other_unpackings_are_left_alone(code):
      "welch_t, dof = (_test := stats.ttest_ind(a, b, equal_var=False)).statistic, _test.df"),
     ("t, p, degrees_of_freedom = stats.ttest_ind(a, b)",
      "t, p, degrees_of_freedom = (_test := stats.ttest_ind(a, b)).statistic, _test.pvalue, _test.df"),
-    ("t, dof = ttest_1samp(a, 0)", "t, dof = (_test := ttest_1samp(a, 0)).statistic, _test.df"),
+    ("from scipy.stats import ttest_1samp\nt, dof = ttest_1samp(a, 0)",
+     "from scipy.stats import ttest_1samp\nt, dof = (_test := ttest_1samp(a, 0)).statistic, _test.df"),
 ])
 def test_a_t_tests_degrees_of_freedom_unpacked_are_read_from_its_result(code, mended):
     """A t-test's result unpacks to (statistic, p-value) only: ``t, dof = stats.ttest_ind(...)``

@@ -141,6 +141,7 @@ SECTORS = pd.DataFrame({"sector": ["Food", "Metals", "Other sectors", "All indus
     "result = df.drop(['Other sectors', 'All industries'])['value'].sum()",
     "result = df.drop(index=['All industries', 'Other sectors'])['value'].sum()",
     "df.drop(['Other sectors', 'All industries'], inplace=True)\nresult = df['value'].sum()",
+    "d = df[df['value'] > 0]\nresult = d.drop(['Other sectors', 'All industries'])['value'].sum()",
 ])
 def test_rows_dropped_by_a_columns_value_as_an_index_label_are_dropped_by_the_value(code):
     """``df.drop(['Other sectors', …])`` on a table whose index is the row number fails ("not found in
@@ -158,6 +159,10 @@ def test_rows_dropped_by_a_columns_value_as_an_index_label_are_dropped_by_the_va
     "result = df.drop([0, 1])['value'].sum()",      # row numbers: right as written
     "result = df.set_index('sector').drop(['Food'])['value'].sum()",  # an index of names: right as written
     "result = df.drop(['Nowhere'])",                # no column holds it
+    # a grouped or counted result's index holds the names: drop() by them is right as written
+    "g = df.groupby('sector')['value'].sum()\nresult = g.drop(['All industries', 'Other sectors']).idxmax()",
+    "counts = df['sector'].value_counts()\nresult = counts.drop('All industries')",
+    "t = df.pivot_table(index='sector', values='value')\nresult = t.drop(['Food'])",
 ])
 def test_other_drops_are_left_alone(code):
     from dsagent.workflows.common.mends.rows import mend_drop_values

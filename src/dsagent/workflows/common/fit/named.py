@@ -131,7 +131,8 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
     period = PERIOD_ASKED.search(question or "")
     for key, node in values.items() if period and len(written) == 1 else ():
         unit = period.group(1).lower()
-        finer = finer_than_year(question, node.value, f"result[{key!r}]") if isinstance(node, ast.Constant) else None
+        label = node.args[0] if isinstance(node, ast.Call) and ast.unparse(node.func) == "Period" and node.args else node
+        finer = finer_than_year(question, label.value, f"result[{key!r}]") if isinstance(label, ast.Constant) else None
         if finer:
             return finer
         if _number(node) and not _is_period(unit, node):
@@ -144,6 +145,10 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
 _PERIODS = {"year": (1000, 2200), "month": (1, 12)}
 _FINER = re.compile(r"^\s*(?:1[89]|20)\d\d\s*(?:([-/ ]?Q[1-4])|[-/]\d\d?(?:[-/]\d\d?)?|-?M\d\d)\s*$", re.I)
 """A period finer than a year written with its year: '1950Q1', '1950-03', '1950-03-31', '1950M03'."""
+_SPAN_OF_YEARS = re.compile(r"^\s*((?:1[89]|20)\d\d)\s*[-/]\s*(\d\d)\s*$")
+"""'2019-20', '1995/96': a span of two years (a fiscal or school year), read as one by :func:`finer_than_year`
+when its second part is no month (above 12) or is the next year ('2011-12')."""
+_AND_PART = re.compile(r"\byear\s+and\s+(?:the\s+|which\s+)?(?:quarter|month|day|week)\b", re.I)
 
 
 def finer_than_year(question: str, value: object, where: str = "result") -> str | None:
@@ -151,8 +156,10 @@ def finer_than_year(question: str, value: object, where: str = "result") -> str 
     year ('1950Q1', '1950-03'): the peak quarter was picked, not the year whose total is highest."""
     asked = PERIOD_ASKED.search(question or "")
     finer = _FINER.match(value) if isinstance(value, str) and asked and asked.group(1).lower() == "year" else None
-    if not finer:
-        return None
+    span = _SPAN_OF_YEARS.match(value) if finer else None
+    if not finer or _AND_PART.search(question) or (span and (int(span.group(2)) > 12
+                                                             or int(span.group(2)) == (int(span.group(1)) + 1) % 100)):
+        return None  # "which year and quarter" asks both; '2019-20' and '1995/96' are (fiscal) years
     return (f"ResultDoesNotFitQuestion: the question asks which year, but `{where}` is {value!r}, a "
             f"{'quarter' if finer.group(1) else 'month or a day'}. Add the rows up to years first (group by the year, "
             "e.g. the first four characters of the period), compare the years, and answer with the year.")

@@ -89,7 +89,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return named
     one = asks_one_value(question)
     impossible = (impossible_result(question, kind, shown, one or bool(requested_keys(question)))
-                  or _counted(question, code, columns, text_columns) or _self_grouped(code)
+                  or _counted(question, code, columns, text_columns, values) or _self_grouped(code)
                   or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree)
                   or every_row_unusual(question, kind, shown, rows))
     if impossible:
@@ -222,37 +222,52 @@ def _names_columns(year: str, columns: list[str]) -> bool:
 
 
 def _by_position(tree: ast.AST) -> bool:
-    """Does the code keep rows by their positions (``df.iloc[2:]``, ``df.loc[2:, 'v']``, ``df[:10]``,
-    ``df.head(10)``, ``df.tail(32)``, ``df.drop([0, 1])``)? A question that names the rows it leaves
-    out ("the first two rows, A and B, are totals; leave them out") is answered that way too."""
+    """Does the code keep the table's rows by their positions (``df.iloc[2:]``, ``df.loc[2:, 'v']``,
+    ``df[:10]``, ``df.head(10)``, ``df.drop([0, 1])``)? A question that names the rows it leaves out
+    ("the first two rows, A and B, are totals; leave them out") is answered that way too. Not a slice
+    of text (``.str[:4]``), nor ``head``/``tail`` after a sort (the top n), nor a drop of columns."""
     def numbered(node: ast.AST) -> bool:
         return isinstance(node, ast.Slice) and any(isinstance(b, (ast.Constant, ast.UnaryOp)) for b in (node.lower, node.upper))
+
+    def sorted_first(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Attribute) and n.attr in ("sort_values", "sort_index", "nlargest", "nsmallest", "rank")
+                   for n in ast.walk(node))
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript):
+            owner = node.value
             key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
-            if numbered(key):
+            rows = isinstance(owner, ast.Name) or (isinstance(owner, ast.Attribute) and owner.attr in ("iloc", "loc"))
+            if rows and numbered(key):
                 return True
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("head", "tail", "drop")
-                and (node.args or any(k.arg == "index" for k in node.keywords))):
-            value = node.args[0] if node.args else next(k.value for k in node.keywords if k.arg == "index")
-            if isinstance(value, (ast.Constant, ast.List, ast.Tuple, ast.Call)) and not isinstance(getattr(value, "value", 0), str):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr in ("head", "tail") and node.args and not sorted_first(node.func.value):
+            return True
+        if node.func.attr == "drop" and not any(k.arg in ("columns", "axis") for k in node.keywords):
+            value = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "index"), None)
+            items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+            if value is not None and all(isinstance(i, ast.Constant) and type(i.value) is int for i in items):
                 return True
     return False
 
 
-def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str]) -> str | None:
+def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str],
+             values: Mapping[str, frozenset] | None = None) -> str | None:
     """``value_counts()`` (rows per group) where the question asks the total, the mean or the rate
-    ("the best chance of survival": the share of rows with survived 1) of a number column it names,
-    which the code never reads."""
+    ("the share of its passengers with survived equal to 1") of a number column it names, which
+    the code never reads (by ``['col']`` or ``.col``). A rate only of a 0/1 column, and not when the
+    counts are normalized (``value_counts(normalize=True)`` is a share of rows, which may be asked)."""
+    rate = not AGGREGATE.search(question or "")
     asked = AGGREGATE.search(question or "") or _RATE.search(question or "")
-    if not asked or "value_counts(" not in (code or ""):
+    if not asked or "value_counts(" not in (code or "") or (rate and "normalize" in code):
         return None
     texts = set(text_columns)
     for column in columns:
         if column in texts or not re.search(rf"(?<!\w){re.escape(column)}(?!\w)", question, re.I):
             continue
-        if not re.search(rf"['\"]{re.escape(column)}['\"]", code):
-            rate = not AGGREGATE.search(question or "")
+        if rate and not (set((values or {}).get(column, ())) <= {0, 1} and (values or {}).get(column)):
+            continue  # a rate is the mean of a 0/1 column
+        if not re.search(rf"['\"]{re.escape(column)}['\"]|\.{re.escape(column)}\b", code):
             return (f"ResultDoesNotFitQuestion: value_counts() counts the rows of each group, but the question asks for the "
                     f"{asked.group(1).lower()} of {column!r}, which the code never reads. Aggregate that column per group, "
                     f"e.g. df.groupby('group_col')[{column!r}].{'mean()' if rate else 'sum()'}"
@@ -371,6 +386,6 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
         listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))
                   and (used or groups_rows(code)))
         if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
-                and not bounds(asked, label.lower()) and not glossed(asked, label.lower())):
+                and not bounds(asked, label.lower()) and not glossed(without_examples(question), label)):
             return label
     return None

@@ -234,8 +234,11 @@ def group_size_unread(question: str, tree: ast.AST) -> int | None:
     called = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
               for n in ast.walk(tree) if isinstance(n, ast.Call)}
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    if called & _COUNTS_ROWS - {"nunique"} or "shape" in attributes or {"nunique", "groupby"} <= called:
-        return None  # nunique counts rows per group only after a groupby; over rows it counts distinct values
+    grouped_nunique = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "nunique"
+                          and any(isinstance(m, ast.Attribute) and m.attr == "groupby" for m in ast.walk(n.func.value))
+                          for n in ast.walk(tree))
+    if called & _COUNTS_ROWS - {"nunique"} or "shape" in attributes or grouped_nunique:
+        return None  # nunique counts rows per group only on a groupby; over rows it counts distinct values
     return int(next(g for g in asked.groups() if g))
 
 

@@ -88,6 +88,15 @@ _TESTS = frozenset({"shapiro", "normaltest", "pearsonr", "spearmanr", "kendallta
 _P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|(^|_)p_?val", re.I)
 _T_TESTS = frozenset({"ttest_ind", "ttest_rel", "ttest_1samp"})
 """The tests whose result holds its degrees of freedom (``.df``, scipy 1.11+) but unpacks to two values."""
+def _scipy_call(call: ast.Call, code: str) -> bool:
+    """Is this t-test scipy's (``stats.ttest_ind``, ``scipy.stats.ttest_ind``, or a bare name imported
+    from scipy.stats)? statsmodels' ``ttest_ind`` returns (t, p, df) as a plain tuple: right as written."""
+    if isinstance(call.func, ast.Attribute):
+        owner = ast.unparse(call.func.value)
+        return owner in ("stats", "scipy.stats", "st", "ss") and "weightstats" not in code
+    return bool(re.search(r"from\s+scipy\.stats\s+import[^\n]*\bttest_", code)) and "weightstats" not in code
+
+
 _DOF_NAME = re.compile(r"(?:^|_)dof(?:$|_)|degrees?_?(?:of_?)?freedom|(?:^|_)df(?:$|_)", re.I)
 
 
@@ -105,7 +114,8 @@ def mend_test_unpacking(code: str, facts: MendFacts | None = None) -> str:
         if (called_name(node.value) == "chi2_contingency" and isinstance(target, ast.Tuple) and len(target.elts) == 2
                 and all(isinstance(e, ast.Name) for e in target.elts)):  # it returns four values: keep the first two
             return target, f"{target.elts[0].id}, {target.elts[1].id}, *_"
-        if (called_name(node.value) in _T_TESTS and isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts)
+        if (called_name(node.value) in _T_TESTS and _scipy_call(node.value, code)
+                and isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts)
                 and 2 <= len(target.elts) <= 3 and any(_DOF_NAME.search(e.id) for e in target.elts)):
             parts = ["df" if _DOF_NAME.search(e.id) else "pvalue" if _P_NAME.search(e.id) else "statistic" for e in target.elts]
             if len(set(parts)) == len(parts):  # each name says what it holds: read each from the result

@@ -10,10 +10,13 @@ groups' row counts on the same key, so the index lines up with ``m``.
 from __future__ import annotations
 
 import ast
+import re
 
 from dsagent.workflows.common.fit.rows import group_size_unread
 from dsagent.workflows.common.mends._edit import parses, replace_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
+
+_MORE_THAN = re.compile(r"\bmore than\s+\d+\s+(?:rows|observations|records)\b", re.I)
 
 
 def _grouped_names(code: str, tree: ast.AST) -> dict[str, str]:
@@ -29,7 +32,8 @@ def _grouped_names(code: str, tree: ast.AST) -> dict[str, str]:
             continue
         grouping = next((n for n in ast.walk(node.value) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                          and n.func.attr == "groupby" and n.args and not n.keywords), None)
-        if grouping is not None:
+        last = node.value.func.attr if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) else None
+        if grouping is not None and last not in ("reset_index", "to_frame"):  # those number the rows again
             frame = ast.get_source_segment(code, grouping.func.value) or ast.unparse(grouping.func.value)
             key = ast.get_source_segment(code, grouping.args[0]) or ast.unparse(grouping.args[0])
             found[node.targets[0].id] = f"{frame}.groupby({key})"
@@ -37,11 +41,14 @@ def _grouped_names(code: str, tree: ast.AST) -> dict[str, str]:
 
 
 def group_size_kept(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
-    """``m[m >= N]`` on a grouped value, where the question keeps the groups with at least N rows,
-    as ``m[<frame>.groupby(<key>).size() >= N]``; None when the code has no such comparison."""
+    """``m[m >= N]`` (or ``>``) on a grouped value, where the question keeps the groups with at least
+    N rows, as ``m[<frame>.groupby(<key>).size() >= N]`` (``>`` for "more than N rows", whatever
+    the code wrote); None when the code has no such comparison."""
     size = group_size_unread(question, tree)
     if size is None:
         return None
+    strict = bool(_MORE_THAN.search(question))  # "more than 3 rows" keeps > 3; "at least 3" keeps >= 3
+    wanted = ast.Gt if strict else ast.GtE
     grouped = _grouped_names(code, tree)
     edits: list[tuple[ast.AST, str]] = []
     for node in ast.walk(tree):
@@ -52,6 +59,6 @@ def group_size_kept(question: str, code: str, tree: ast.AST, er: dict, facts: Me
         left, right = node.slice.left, node.slice.comparators[0]
         if (isinstance(left, ast.Name) and left.id == node.value.id and isinstance(right, ast.Constant)
                 and right.value == size and not isinstance(right.value, bool)):
-            edits.append((left, f"{grouped[left.id]}.size()"))
+            edits.append((node.slice, f"{grouped[left.id]}.size() {'>' if wanted is ast.Gt else '>='} {size}"))
     mended = replace_nodes(code, edits) if edits else None
     return mended if mended and parses(mended) else None

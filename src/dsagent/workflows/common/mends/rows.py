@@ -3,8 +3,9 @@
 ``df.drop(['Other sectors', 'All industries'])`` drops rows by their *index* labels; in a table read
 from a file the index is the row number, so the call fails ("['Other sectors'] not found in axis")
 and a small model's next try is often a different computation. When every value dropped is a value
-of one text column (and none is a column name, and the code sets no index), the code meant the
-rows that hold them: ``df[~df['sector'].isin(['Other sectors', 'All industries'])]``.
+of one text column (and none is a column name, the code sets no index, and the frame is the
+loaded table or rows of it, not a grouped or counted result whose index holds names), the code
+meant the rows that hold them: ``df[~df['sector'].isin(['Other sectors', 'All industries'])]``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,27 @@ def _dropped(call: ast.Call) -> list[str] | None:
     return labels if labels and len(labels) == len(items) else None
 
 
+_RELABELLING = frozenset({"groupby", "pivot", "pivot_table", "value_counts", "set_index", "crosstab", "agg", "aggregate", "sum",
+                          "mean", "count", "size", "median", "max", "min", "T", "transpose", "stack", "unstack", "melt", "describe"})
+"""Calls after which a frame's or series' index holds names (groups, a set index), not row numbers."""
+
+
+def _table_rows(name: str, tree: ast.AST) -> bool:
+    """Is ``name`` the loaded table or rows of it (``df``, ``datasets['x']``, ``df[df['a'] > 0]``,
+    ``df.copy()``): every value bound to it reads ``df`` or ``datasets`` and calls nothing that
+    turns the index into names (a ``groupby``'s sums, ``value_counts``, ``set_index`` …)?"""
+    bound = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    if not bound:
+        return name == "df"
+    for value in bound:
+        names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+        calls = {n.attr for n in ast.walk(value) if isinstance(n, ast.Attribute)}
+        if not names & {"df", "datasets"} or calls & _RELABELLING:
+            return False
+    return True
+
+
 def mend_drop_values(code: str, facts: MendFacts | None = None) -> str:
     """``x.drop(['A', 'B'])`` (or ``x.drop('A')``, ``index=``; ``inplace=True`` as a statement) where
     'A' and 'B' are values of one text column as ``x[~x['col'].isin(['A', 'B'])]``; unchanged otherwise."""
@@ -36,8 +58,8 @@ def mend_drop_values(code: str, facts: MendFacts | None = None) -> str:
     edits: list[tuple[ast.AST, str]] = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "drop"
-                and isinstance(node.func.value, ast.Name)):
-            continue
+                and isinstance(node.func.value, ast.Name) and _table_rows(node.func.value.id, tree)):
+            continue  # a grouped or counted result's index holds the names: drop() by them is right there
         labels = _dropped(node)
         if not labels or columns & set(labels):
             continue
