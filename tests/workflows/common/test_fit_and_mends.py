@@ -551,3 +551,25 @@ def test_a_gloss_needs_a_list_of_codes_and_a_sequence_start_a_period():
     assert bounds("so the first pair is 1947Q3 with 1947Q2", "1947Q3")
     assert not bounds("What is the average delay of flights starting in Denver?", "Denver")
     assert not bounds("Of the first ten orders, how many were Returned?", "Returned")
+
+
+@pytest.mark.parametrize("question, labels", [
+    # examples in brackets, a value "not counted", Student's t distribution of a correlation's p-value
+    ("How many quarters fell? Compare each quarter with the one before (1947Q2 with 1947Q1, and so on); "
+     "1947Q1 has no quarter before it and is not counted.", ["1947Q2", "1947Q1"]),
+    ("Which region has the most zones? Take the text up to the first '/' (for example Europe for Europe/Andorra and "
+     "America for America/Argentina/Buenos_Aires) and count the rows.", ["America/Argentina/Buenos_Aires"]),
+])
+def test_examples_in_brackets_and_values_not_counted_ask_for_no_filter(question, labels):
+    """Batch O (seen): right codes sent back as "the question is about 1947Q2 / America/…"."""
+    found = result_misfit(question, "result = int((df['v'].diff() < 0).sum())", {"result_type": "int", "result_str": "12"}, labels)
+    assert found is None or "never uses" not in found
+
+
+def test_students_t_distribution_of_a_correlation_is_no_t_test():
+    question = "Give the Spearman correlation and its p-value, from the t approximation against Student's t distribution."
+    code = "rho, p = stats.spearmanr(df['a'], df['b'])\nresult = {'rho': rho, 'p': p}"
+    found = result_misfit(question, code, {"result_type": "dict", "result_str": "{'rho': 0.25, 'p': 0.17}"})
+    assert found is None or "t-test" not in found
+    assert "t-test" in (result_misfit("Run Student's t test of a against b.", "result = 1.0",
+                                      {"result_type": "float", "result_str": "1.0"}) or "")

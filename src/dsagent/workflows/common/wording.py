@@ -111,11 +111,17 @@ RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|
 """A period named by its place, not its number ("the last year", "the first quarter in the data")."""
 
 
+_BRACKETED_EXAMPLE = re.compile(r"\((?:for example|for instance|e\.g\.|such as)[^()]*\)|\([^()]*\b(?:and so on|etc\.?)\s*\)", re.I)
+"""Examples in brackets, whole: "(for example Europe for Europe/Andorra and America for …)",
+"(1947Q2 with 1947Q1, and so on)"."""
+
+
 def without_examples(text: str) -> str:
     """``text`` with each value written only as an example of a format cut out ("written like
-    1961Q3", "e.g. Jan-1-1995"), and what the text says it means ("like 19-Sep-03, which is 19
-    September 2003"): such a value names no row to keep."""
-    return _EXAMPLE.sub(" ", text or "")
+    1961Q3", "e.g. Jan-1-1995", an example in brackets "(for example …)", "(… and so on)"), and
+    what the text says it means ("like 19-Sep-03, which is 19 September 2003"): such a value names
+    no row to keep."""
+    return _EXAMPLE.sub(" ", _BRACKETED_EXAMPLE.sub(" ", text or ""))
 
 
 def named_years(text: str) -> set[int]:
@@ -144,7 +150,8 @@ def excluded(text: str, value: str) -> bool:
     name = re.escape(value)
     after = rf"(?<![\w.]){name}(?!\w|\.\d)\W{{0,3}}(?:(?:is|are|was|were)\s+(?:\w+\s+and\s+(?:(?:is|are|was|were)\s+)?)?)?(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
     before = rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?['\"]?{name}(?!\w|\.\d)"
-    clause = rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:()]{{1,40}}?\band\s+(?:is|are|was|were)\s+(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
+    clause = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:()]{{1,40}}?\band\s+(?:is|are|was|were)\s+(?:to be\s+)?"
+              rf"(?:{_OUT}|not counted|not included)\b(?!\s+(?:out|from|of|by)\b)")
     listed = (rf"\b{_LEAVING}\s+[^.;:()]{{1,80}}?(?:,|\band\b|\bor\b)\s+(?:the\s+)?(?:total\s+)?(?:rows?\s+)?"
               rf"(?:for\s+|of\s+)?['\"]?{name}(?!\w|\.\d)")
     pointed = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.?!]{{0,120}}?[;,]\s*(?:and\s+|so\s+)?"

@@ -375,7 +375,10 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     names = [str(c) for c in columns]
     dated = not names or any(DATED.search(c) for c in names)
     ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
-    for year in YEAR.findall(without_examples(question)) if dated else ():  # not a format's example ("like Jan-1-1995")
+    plain = without_examples(question)
+    for year in YEAR.findall(plain) if dated else ():  # not a format's example ("like Jan-1-1995")
+        if all(re.match(r"[-\s]?[qQmM]\d", plain[m.end():m.end() + 3]) for m in re.finditer(year, plain)):
+            continue  # only inside period labels ('1947Q1'): the labels' own check reads them
         if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not _bounded_past(int(year), lowered) and not (
                 len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
             return year

@@ -170,7 +170,7 @@ _TESTS = [  # (how a question names the test, its name, the calls that run it, h
      "stats.kruskal(*[g['value_col'].dropna() for _, g in df.groupby('group_col')])"),
     (r"mann[- ]?whitney|wilcoxon rank[- ]sum", "Mann-Whitney U test", {"mannwhitneyu", "ranksums"},
      "stats.mannwhitneyu(a, b, alternative='two-sided')"),
-    (r"\bt[- ]?test\b|welch|student'?s t\b", "t-test", {"ttest_ind", "ttest_rel", "ttest_1samp", "ttest_ind_from_stats"},
+    (r"\bt[- ]?test\b|welch|student'?s t\b(?![- ]?distribution)", "t-test", {"ttest_ind", "ttest_rel", "ttest_1samp", "ttest_ind_from_stats"},
      "stats.ttest_ind(a, b) (Welch's: equal_var=False; paired: stats.ttest_rel)"),
     (r"chi[- ]?squared?\s+(?:test|statistic of independence)|test of independence|chi2 test", "chi-square test",
      {"chi2_contingency", "chisquare"}, "stats.chi2_contingency(pd.crosstab(df['a'], df['b'])) returns (chi2, p, dof, expected)"),
