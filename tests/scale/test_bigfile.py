@@ -151,3 +151,28 @@ def test_above_count_max_mb_the_rows_are_estimated_and_said_to_be(orders_csv: Pa
     assert 1900 <= ds.rows <= 2100  # lines of equal-ish length: close to the 2,000 rows (+ header)
     header = profile_dataset(ds).text.splitlines()[0]
     assert f"~{ds.rows} rows" in header and "rows estimated" in header
+
+
+def test_a_big_files_numbers_written_as_text_are_read_as_numbers_as_pandas_reads_them(tmp_path: Path, monkeypatch) -> None:
+    """"4,749", "57.3 %" and ".." for missing (data.textnumbers) are numbers in the profile's sample
+    and in the sandbox's SQL view alike; a column whose shape breaks after the sample stays text, so
+    no value of it becomes NULL unseen."""
+    from dsagent.sandbox.duck import connect, scan_sql
+    rows = ["area,people,share,rate,code"]
+    code = ['"1,234"'] * 250 + ["n/a"] * 50
+    rows += [f"A{i},\"{1000 + i:,}\",{i % 90}.5 %,{'..' if i % 7 == 0 else i / 10},{code[i]}" for i in range(300)]
+    path = tmp_path / "areas.csv"
+    path.write_text("\n".join(rows) + "\n")
+    monkeypatch.setattr(bigfile, "SAMPLE_ROWS", 200)
+    ds = load_datasets([path], big_file_mb=0.000001, threads=1)["areas"]
+    assert ds.big is not None and ds.big.scan.numbers == {"people": "thousands", "share": "percent", "rate": "number"}
+    assert ds.frame["people"].iloc[1] == 1001 and ds.frame["share"].iloc[1] == 1.5 and pd.isna(ds.frame["rate"].iloc[0])
+    assert ds.frame["code"].iloc[0] == "1,234"  # "n/a" from row 250 on: text, as pandas would leave it
+    assert ds.read_options["missing_marks"] == {"rate": ".."} and ds.read_options["numbers_from_text"]["people"] == "1,000"
+    con = connect(64, 1)
+    try:
+        total, missing, top = con.execute(f"select sum(people), count(*) - count(rate), max(share) from {scan_sql(ds.big.scan)}").fetchall()[0]
+    finally:
+        con.close()
+    assert total == sum(1000 + i for i in range(300)) and missing == len(range(0, 300, 7)) and top == 89.5
+    assert "for missing, read as missing" in profile_dataset(ds).text

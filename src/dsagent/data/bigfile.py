@@ -16,13 +16,14 @@ The profile's header says which is which. Excel workbooks stay with pandas whate
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from dsagent.data.loaders import JSON_EXTENSIONS, JSONL_EXTENSIONS, PARQUET_EXTENSIONS, TEXT_EXTENSIONS, detect_encoding, sniff_delimiter
+from dsagent.data.textnumbers import MISSING_MARK, numbers_from_text, shapes_of, written_pattern
 from dsagent.errors import UserError
 from dsagent.sandbox.duck import FileScan, connect, quote_name, scan_sql
 
@@ -46,6 +47,9 @@ class BigFile:
     """Per column, the figures DuckDB gave exactly (``low``, ``high``, ``missing``)."""
     sample_rows: int = 0
     rows_exact: bool = True
+    read_options: dict[str, Any] = field(default_factory=dict)
+    """What was read differently from the file's text, as the pandas loader records it
+    (``numbers_from_text``, ``missing_marks``): the profile and the reports name it."""
 
 
 def file_format(path: Path) -> str | None:
@@ -91,6 +95,10 @@ def open_big(path: Path, threads: int = 0) -> tuple[pd.DataFrame, BigFile]:
     try:
         con.execute(f"create view t as select * from {scan_sql(scan)}")
         sample = con.sql(f"select * from t limit {SAMPLE_ROWS}").df()
+        numbers, read_options = _text_numbers(con, sample, whole=len(sample) < SAMPLE_ROWS)
+        if numbers:
+            scan = replace(scan, numbers=numbers)
+            con.execute(f"create or replace view t as select * from {scan_sql(scan)}")
         columns = [str(c) for c in sample.columns]
         exact: dict[str, dict[str, Any]] = {}
         if fmt == "parquet":  # min, max and missing counts come from the row-group statistics
@@ -113,10 +121,35 @@ def open_big(path: Path, threads: int = 0) -> tuple[pd.DataFrame, BigFile]:
         con.close()
     if len(sample) == 0:
         raise UserError(f"{path.name}: the file has no rows (only a header or an empty table).")
-    scan = FileScan(scan.path, scan.format, scan.options, scan.size_mb, rows)
+    scan = replace(scan, rows=rows)
     if rows is None:
-        return sample, BigFile(scan, _estimate_rows(path), exact, len(sample), rows_exact=False)
-    return sample, BigFile(scan, rows, exact, len(sample))
+        return sample, BigFile(scan, _estimate_rows(path), exact, len(sample), rows_exact=False, read_options=read_options)
+    return sample, BigFile(scan, rows, exact, len(sample), read_options=read_options)
+
+
+def _text_numbers(con: Any, sample: pd.DataFrame, whole: bool) -> tuple[dict[str, str], dict[str, Any]]:
+    """The text columns to read as numbers, as the pandas loader reads them (``data.textnumbers``:
+    "4,749", "57.3 %", ".." for missing), converted in ``sample`` in place: column -> shape, and the
+    read options that record them. The sample decides which columns may be; when the sample is not
+    the whole file, one scan of the view ``t`` keeps only those whose every value has the shape, so
+    no value becomes NULL by a shape the sample did not show."""
+    trial = sample.copy()
+    converted, marked = numbers_from_text(trial)
+    shapes = shapes_of(converted, marked)
+    if shapes and not whole:
+        counts = ", ".join(f"count(*) filter (where {quote_name(name)} is not null and trim({quote_name(name)}) <> '{MISSING_MARK}' "
+                           f"and not regexp_full_match(trim({quote_name(name)}), '{written_pattern(shape)}'))"
+                           for name, shape in shapes.items())
+        others = con.execute(f"select {counts} from t").fetchall()[0]
+        shapes = {name: shape for (name, shape), other in zip(shapes.items(), others) if not other}
+    for name in shapes:
+        sample[name] = trial[name]
+    options: dict[str, Any] = {}
+    if kept := {name: shown for name, shown in converted.items() if name in shapes}:
+        options["numbers_from_text"] = kept
+    if kept := {name: mark for name, mark in marked.items() if name in shapes}:
+        options["missing_marks"] = kept
+    return shapes, options
 
 
 def _estimate_rows(path: Path) -> int:

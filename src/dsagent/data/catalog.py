@@ -118,7 +118,7 @@ def load_datasets(inputs: Iterable[DatasetInput] | Mapping[str, DatasetInput] | 
         if is_big(path, big_file_mb):
             sample, big = open_big(path, threads)
             slug = _unique(datasets, slugify(label or path.stem))
-            _add(datasets, Dataset(slug, label or path.name, path, sample, big=big))
+            _add(datasets, Dataset(slug, label or path.name, path, sample, big=big, read_options=big.read_options))
             continue
         loaded = read_file(path)
         base = label or path.stem

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import json
 import os
 import re
 import stat
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from dsagent.data.jsontext import frame_from_json_text
 from dsagent.data.textnumbers import numbers_from_text
 from dsagent.errors import UserError
 
@@ -358,44 +358,5 @@ def _read_json(path: Path, lines: bool) -> LoadedFrame:
         raise UserError(_reencode_msg(path.name)) from None
     if not text.strip():
         raise UserError(f"{path.name}: the file is empty; it has no rows to analyse.")
-    if not lines:
-        try:
-            return LoadedFrame(_frame_from_json(path.name, json.loads(text)), read_options={"format": "json"})
-        except json.JSONDecodeError as exc:
-            if exc.msg != "Extra data":
-                raise UserError(
-                    f"{path.name}: could not be parsed as JSON (line {exc.lineno}, column {exc.colno}: "
-                    f"{exc.msg}). Fix the JSON, or save one record per line as .jsonl."
-                ) from None
-            # "Extra data" right after a first object: it is JSON Lines with a .json name.
-    records = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise UserError(
-                f"{path.name}: line {number} could not be parsed as JSON ({exc.msg}). "
-                "Each line of a JSON Lines file must be one complete JSON object."
-            ) from None
-    return LoadedFrame(_frame_from_json(path.name, records), read_options={"format": "jsonl"})
-
-
-def _frame_from_json(name: str, data: object) -> pd.DataFrame:
-    # A lone wrapper key ({"data": [...]}) is common in API dumps: unwrap it.
-    if isinstance(data, dict) and len(data) == 1 and isinstance(next(iter(data.values())), list):
-        inner = next(iter(data.values()))
-        if inner and all(isinstance(r, dict) for r in inner):
-            data = inner
-    if isinstance(data, list) and all(isinstance(r, dict) for r in data):
-        return pd.DataFrame.from_records(data)
-    if isinstance(data, dict) and all(isinstance(v, (list, dict)) for v in data.values()):
-        try:
-            return pd.DataFrame(data)
-        except ValueError as exc:
-            raise UserError(f"{name}: the JSON columns do not line up ({exc}).") from None
-    raise UserError(
-        f"{name}: JSON must be an array of records ([{{...}}, ...]) or an object of columns "
-        '({"col": [...]}); this file is neither.'
-    )
+    frame, form = frame_from_json_text(path.name, text, lines)
+    return LoadedFrame(frame, read_options={"format": form})

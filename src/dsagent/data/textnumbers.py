@@ -26,6 +26,20 @@ _SHAPES = {THOUSANDS: (_NUMBER, r","), PERCENT: (rf"{_NUMBER}\s?%", r"[,%\s]")}
 _SAMPLE = 20_000
 
 
+def written_pattern(shape: str) -> str:
+    """The regular expression (RE2 too: DuckDB checks a big file with it) that every value of a
+    column of ``shape`` ("thousands", "percent", or "number": plain numbers with ".." among them)
+    matches, the marks left aside."""
+    return _SHAPES[PERCENT][0] if shape == PERCENT else _NUMBER
+
+
+def shapes_of(converted: dict[str, str], marked: dict[str, str]) -> dict[str, str]:
+    """Each column :func:`numbers_from_text` read as numbers -> its shape ("percent", "thousands",
+    or "number" when only ".." made it text)."""
+    return {name: PERCENT if "%" in converted.get(name, "") else THOUSANDS if name in converted else "number"
+            for name in dict.fromkeys([*converted, *marked])}
+
+
 def numbers_from_text(frame: pd.DataFrame) -> tuple[dict[str, str], dict[str, str]]:
     """Convert, in place, each text column of ``frame`` whose values all read as one kind of number
     (".." read as missing); return ``{column: one value as written}`` for the converted columns and
@@ -36,26 +50,29 @@ def numbers_from_text(frame: pd.DataFrame) -> tuple[dict[str, str], dict[str, st
         column = frame.iloc[:, position]
         if not isinstance(name, str) or not (column.dtype == object or pd.api.types.is_string_dtype(column.dtype)):
             continue
-        numbers = _as_numbers(column)
-        if numbers is not None:
-            shown = column.dropna().astype(str).str.strip()
-            if (shown == MISSING_MARK).any():
-                marked[name] = MISSING_MARK
-                shown = shown[shown != MISSING_MARK]
-            if shown.str.contains(",|%", regex=True).any():
-                converted[name] = next(v for v in shown if "," in v or "%" in v)
-            frame.isetitem(position, numbers)
+        read = _as_numbers(column)
+        if read is None:
+            continue
+        numbers, has_marks, example = read
+        if has_marks:
+            marked[name] = MISSING_MARK
+        if example is not None:
+            converted[name] = example
+        frame.isetitem(position, numbers)
     return converted, marked
 
 
-def _as_numbers(column: pd.Series) -> pd.Series | None:
+def _as_numbers(column: pd.Series) -> tuple[pd.Series, bool, str | None] | None:
+    """The column as numbers, whether ".." was among its values, and one value written with a
+    separator or a percent sign (None when only the marks made it text); None when it stays text."""
     present = column.dropna()
     if present.empty or not all(isinstance(v, str) for v in present.head(_SAMPLE)):
         return None
     text = present.astype(str).str.strip()
     marks = text == MISSING_MARK
     text = text[~marks]
-    if text.empty or not (marks.any() or text.str.contains(",|%", regex=True).any()):
+    written = text[text.str.contains(",|%", regex=True)]
+    if text.empty or not (marks.any() or len(written)):
         return None
     for kind, (pattern, strip) in _SHAPES.items():
         if not text.str.fullmatch(pattern).all():
@@ -66,5 +83,5 @@ def _as_numbers(column: pd.Series) -> pd.Series | None:
         out = pd.Series(float("nan"), index=column.index, dtype="float64")
         out[values.index] = values
         whole = kind == THOUSANDS and (values % 1 == 0).all() and column.notna().all() and not marks.any()
-        return out.astype("int64") if whole else out
+        return (out.astype("int64") if whole else out), bool(marks.any()), (written.iloc[0] if len(written) else None)
     return None

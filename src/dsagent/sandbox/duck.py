@@ -45,6 +45,9 @@ class FileScan:
     size_mb: float = 0.0
     rows: int | None = None
     """Row count when known (Parquet metadata), else None."""
+    numbers: dict[str, str] = field(default_factory=dict)
+    """Text columns read as numbers (``data.textnumbers``: every value in the file has the shape):
+    column -> "thousands" ("4,749"), "percent" ("57.3 %") or "number" (numbers with ".." for missing)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -63,7 +66,21 @@ def scan_sql(scan: FileScan | dict[str, Any]) -> str:
     data = scan.to_json() if isinstance(scan, FileScan) else scan
     reader = {"csv": "read_csv", "parquet": "read_parquet", "json": "read_json_auto"}[data["format"]]
     options = "".join(f", {key}={_literal(value)}" for key, value in sorted((data.get("options") or {}).items()))
-    return f"{reader}({_literal(data['path'])}{options})"
+    read = f"{reader}({_literal(data['path'])}{options})"
+    numbers = data.get("numbers") or {}
+    if not numbers:
+        return read
+    replaced = ", ".join(f"{number_sql(name, shape)} as {quote_name(name)}" for name, shape in numbers.items())
+    return f"(select * replace ({replaced}) from {read})"
+
+
+def number_sql(name: str, shape: str) -> str:
+    """The SQL that reads a text column of one number shape as DOUBLE: separators and the percent
+    sign stripped, ".." (not available) as NULL. A plain CAST: a value of another shape fails
+    loudly rather than becoming NULL (the shape was checked over the whole file first)."""
+    text = f"trim({quote_name(name)})"
+    bare = {"thousands": f"replace({text}, ',', '')", "percent": f"regexp_replace({text}, '[,%\\s]', '', 'g')"}.get(shape, text)
+    return f"cast(nullif({bare}, '..') as double)"
 
 
 def options_from_settings(settings: Any) -> dict[str, Any]:
