@@ -1,5 +1,7 @@
 """The result must fit the question (checked by code), and mechanical mends of moved pandas APIs."""
 
+import ast
+
 import pytest
 
 from dsagent.sandbox.api_drift import drift_hint
@@ -55,6 +57,25 @@ def test_a_row_position_for_which_goes_back():
     finding = result_misfit("Which country had the highest life expectancy in 2007?", code, {"result_type": "int", "result_str": "803"},
                             text_columns=["continent", "country"])
     assert finding and "result = df.loc[d['lifeExp'].idxmax(), 'country']" in finding
+
+
+def test_a_drop_calls_row_labels_are_read_once_for_every_check():
+    from dsagent.workflows.common.naming import drop_labels, row_number_call
+    def call(text: str) -> ast.Call:
+        return ast.parse(text).body[0].value
+    assert drop_labels(call("df.drop([0, 1])")) == [0, 1]
+    assert drop_labels(call("df.drop(index='Total')")) == ["Total"]
+    assert drop_labels(call("df.drop(labels=('A', 'B'))")) == ["A", "B"]
+    for other in ("df.drop(columns=['a'])", "df.drop(['a'], axis=1)", "df.drop(df.index[:2])", "df.drop([0, n])"):
+        assert drop_labels(call(other)) is None, other
+    for labelled in ("df.describe()['x'].idxmax()", "df.stack().idxmax()", "df.set_index('k')['x'].idxmax()"):
+        tree = ast.parse(labelled)
+        assert not row_number_call(tree.body[0].value, tree), labelled
+    for numbered in ("df['x'].idxmax()", "df.describe()\ndf['x'].idxmax()"):  # a bare describe() changes no index
+        tree = ast.parse(numbered)
+        assert row_number_call(tree.body[-1].value, tree), numbered
+    tree = ast.parse("df.set_index('k', inplace=True)\ndf['x'].idxmax()")
+    assert not row_number_call(tree.body[-1].value, tree)
 
 
 def test_a_group_label_from_idxmax_after_groupby_fits():
@@ -548,6 +569,15 @@ def test_a_gloss_needs_a_list_of_codes_and_a_sequence_start_a_period():
 
     assert glossed("Written C (Cherbourg), Q (Queenstown) or S (Southampton).", "Southampton")
     assert not glossed("What was the total revenue of Germany (EUR)?", "Germany")  # a unit, not a code's meaning
+    listed = "The scheme column writes EC for the European Community scheme and RSA for Regional Selective Assistance."
+    assert glossed(listed, "EC") and glossed(listed, "RSA") and glossed(listed, "European Community")
+    assert not glossed("What were the sales of Boston for the third quarter?", "Boston")
+    assert not glossed("How many of the 10 for sale are in NY for April?", "NY")  # one code-shaped gloss at most
+    assert not glossed("Compare the top 10 for Canada with the top 5 for Mexico.", "Canada")  # numbers are no codes here
+    assert not glossed("Compare Q1 for Germany with Q2 for France.", "Germany")  # nor quarters
+    usa = "The country column writes USA for the United States and GBR for the United Kingdom. What was the mean gdp of USA?"
+    assert not glossed(usa, "USA", "result = df['gdp'].mean()")  # asked about, and the code uses neither side
+    assert glossed(usa, "USA", "result = df.loc[df['name'] == 'United States', 'gdp'].mean()")
     assert bounds("so the first pair is 1947Q3 with 1947Q2", "1947Q3")
     assert not bounds("What is the average delay of flights starting in Denver?", "Denver")
     assert not bounds("Of the first ten orders, how many were Returned?", "Returned")
@@ -573,3 +603,27 @@ def test_students_t_distribution_of_a_correlation_is_no_t_test():
     assert found is None or "t-test" not in found
     assert "t-test" in (result_misfit("Run Student's t test of a against b.", "result = 1.0",
                                       {"result_type": "float", "result_str": "1.0"}) or "")
+
+
+def test_a_year_whose_values_are_written_as_a_placeholder_is_left_out_by_value():
+    """Batch O (seen): "the four quarters of 1947 are written 0" describes no rows to keep; code that
+    drops the zeros leaves them out, code that keeps them is told to leave the year out."""
+    from dsagent.workflows.common.wording import written_missing
+    question = ("What is the mean unemployment rate over all quarters, to 2 decimals? "
+                "The four quarters of 1947 are written 0 (not available).")
+    er = {"result_type": "float", "result_str": "5.72"}
+    columns = ["year", "quarter", "unemployment_rate"]
+    dropped = "result = round(df.loc[df['unemployment_rate'] > 0, 'unemployment_rate'].mean(), 2)"
+    assert result_misfit(question, dropped, er, columns=columns) is None
+    kept = "result = round(df['unemployment_rate'].mean(), 2)"
+    assert "leaves 1947 out" in (result_misfit(question, kept, er, columns=columns) or "")
+    assert written_missing(question, "1947") == "0" and written_missing("2020 is recorded as '..' (not available).", "2020") == ".."
+    assert result_misfit(question.replace("written 0", "written '..'"), kept, er, columns=columns) is None  # read as missing already
+    for other, value in (("How many 2019 values are written as '..' (not available)?", "2019"),  # the question asks about them
+                         ("The 1947 figures are written in thousands.", "1947"),
+                         ("In 2020 many stores closed and their sales were recorded as 0. What were total sales in 2020?", "2020"),
+                         ("Patients in the placebo group were given 0 mg, not available to others.", "placebo"),
+                         ("Compute the mean of 2019 sales, where missing months are recorded as 0.", "2019")):
+        assert written_missing(other, value) is None, other
+    assert "leaves 1947 out" in (result_misfit(question, "result = round(df['unemployment_rate'].dropna().mean(), 2)", er,
+                                                columns=columns) or "")  # dropna() keeps the 0s

@@ -212,6 +212,21 @@ def test_a_test_statistic_outside_its_range_is_sent_back():
         assert result_misfit("Run the test.", "result = stats.x(df)", {"result_type": "dict", "result_str": shown}) is None, shown
 
 
+def test_a_test_that_compares_a_thing_with_itself_is_sent_back():
+    question = "Is there an association? Give the chi-square statistic and its p-value."
+    degenerate = "{'chi_square': 0.0, 'p_value': 1.0}"
+    for code in ("t = pd.crosstab(df['a'], df['a'])\nchi2, p, dof, exp = stats.chi2_contingency(t)\nresult = {'chi_square': chi2, 'p_value': p}",
+                 "s, p = stats.chisquare(f_obs=obs, f_exp=obs)\nresult = {'chi_square': s, 'p_value': p}",
+                 "t, p = stats.ttest_ind(a, a)\nresult = {'t_statistic': t, 'p_value': p}"):
+        sent = result_misfit(question, code, {"result_type": "dict", "result_str": degenerate})
+        assert sent and sent.startswith("ResultDegenerate:") and "crosstab(df['a'], df['b'])" in sent, code
+    honest = "t = pd.crosstab(df['a'], df['b'])\nchi2, p, dof, exp = stats.chi2_contingency(t)\nresult = {'chi_square': chi2, 'p_value': p}"
+    assert result_misfit(question, honest, {"result_type": "dict", "result_str": degenerate}) is None  # Yates on a 2x2 may give 0 and 1
+    selfish = "t = pd.crosstab(df['a'], df['a'])\nchi2, p, dof, exp = stats.chi2_contingency(t)\nresult = {'chi_square': chi2, 'p_value': p}"
+    for shown in ("{'chi_square': 12.5, 'p_value': 0.002}", "{'u_statistic': 0.0, 'p_value': 1.0}"):
+        assert result_misfit(question, selfish, {"result_type": "dict", "result_str": shown}) is None, shown
+
+
 def test_the_longest_run_recipe_is_given_and_its_code_counts_the_earliest_longest_run():
     recipe = recipes_for("What was the longest stretch of consecutive months with a rate below 4, and when did it begin?")
     assert "ids = (~m).cumsum()[m]" in recipe
@@ -235,3 +250,31 @@ def test_a_fit_holding_others_fixed_and_an_elasticity_get_their_recipes():
     import statsmodels.formula.api as smf
     slope = smf.ols("np.log(y) ~ np.log(x)", data=frame).fit().params["np.log(x)"]  # the recipe's formula runs
     assert abs(slope - 0.5) < 1e-9
+
+
+def test_a_mean_of_a_named_column_outside_its_values_is_sent_back():
+    from dsagent.workflows.common.fit.sanity import mean_outside_range
+    from dsagent.workflows.common.mends.facts import mend_facts
+    ranges = mend_facts({"t": pd.DataFrame({"unemployment_rate": [3.9, 4.8, 10.8], "gdp": [1.0, 2.0, 3.0]})}).ranges
+    assert ranges == {"unemployment_rate": (3.9, 10.8), "gdp": (1.0, 3.0)}
+    question = "What is the mean unemployment rate over the quarters of 1950, to 2 decimals?"
+    sent = mean_outside_range(question, "float", "477.92", ranges)
+    assert sent and sent.startswith("ResultOutOfRange:") and "'unemployment_rate'" in sent
+    assert mean_outside_range(question, "float", "4.78", ranges) is None
+    assert mean_outside_range(question, "int", "11", ranges) is None  # 10.8 rounded to a whole number
+    for other in ("What is the mean unemployment rate as a percentage of its 1950 value?",  # changed values
+                  "What is the mean of gdp and unemployment rate?",  # two columns
+                  "What is the total unemployment rate?",  # no mean asked
+                  "What is the mean unemployment rate? Give it per 1,000 people.",
+                  "What is the average annual unemployment rate?", "What is the mean unemployment rate in thousands?"):
+        assert mean_outside_range(other, "float", "477.92", ranges) is None, other
+    assert mean_outside_range(question, "str", "477.92", ranges) is None
+
+
+def test_column_ranges_skip_what_has_no_order_of_numbers():
+    from dsagent.workflows.common.mends.facts import mend_facts
+    frame = pd.DataFrame({"flag": [True, False], "span": pd.arrays.IntervalArray.from_breaks([0, 1, 2]),
+                          "n": pd.array([1, None], dtype="Int64"), "empty": [float("nan")] * 2})
+    assert mend_facts({"t": frame}).ranges == {"n": (1.0, 1.0)}
+    twice = pd.DataFrame([[1, 2]], columns=["a", "a"])
+    assert "a" not in mend_facts({"t": twice}).ranges  # a name two columns share: no one range

@@ -37,15 +37,18 @@ def run_misfit(ctx: "RunContext", question: str, code: str, execution_result: di
     """:func:`fit.result_misfit` with what the run's data gives it (its text values, its text
     columns and every column name, each read once per run context): the one way the code step,
     the independent checks and quick's evaluate ask whether a result fits the question. An answer
-    written out by code that never reads the data (``fit.sanity.written_out``) fits no question."""
+    written out by code that never reads the data (``fit.sanity.written_out``) fits no question, nor
+    a mean of a column outside the column's values (``fit.sanity.mean_outside_range``)."""
     from dsagent.workflows.common.fit import result_misfit
-    from dsagent.workflows.common.fit.sanity import written_out
+    from dsagent.workflows.common.fit.sanity import mean_outside_range, written_out
     from dsagent.workflows.common.mends import run_facts
 
     facts = run_facts(ctx)
+    shown = execution_result or {}
     return (result_misfit(question, code, execution_result, run_labels(ctx), facts.text_columns, facts.columns, facts.periods,
                           facts.values, facts.per_year, facts.rows)
-            or written_out(code))
+            or written_out(code)
+            or mean_outside_range(question, str(shown.get("result_type") or ""), str(shown.get("result_str") or ""), facts.ranges))
 
 
 def code_conditions(code: str | list[str] | None) -> str:

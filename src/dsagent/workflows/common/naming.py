@@ -22,7 +22,7 @@ REDUCTIONS = {"sum", "mean", "median", "count", "max", "min", "std", "var", "nun
 _AGGREGATES = REDUCTIONS | {"size", "agg", "aggregate", "first", "last", "prod"}
 GROUPING = {"groupby", "resample", "pivot_table", "crosstab", "value_counts"}
 """The calls that turn rows into groups (``pd.crosstab`` and ``df.groupby`` alike)."""
-_LABEL_CHAINS = GROUPING | _AGGREGATES | {"set_index", "pivot", "T", "transpose"}
+LABEL_CHAINS = GROUPING | _AGGREGATES | {"set_index", "pivot", "T", "transpose", "stack", "unstack", "describe"}
 """Calls after which a frame's or series' labels are names (groups, an index set), not row numbers."""
 
 
@@ -49,13 +49,13 @@ def row_number_call(node: ast.AST, tree: ast.AST) -> bool:
     ``read_csv(index_col=…)``), whose labels are names already."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _POSITION_CALLS):
         return False
-    return not _labelled(node.func.value, tree, depth=0)
+    return not _labelled(node.func.value, tree)
 
 
-def _labelled(expr: ast.AST, tree: ast.AST, depth: int) -> bool:
+def _labelled(expr: ast.AST, tree: ast.AST, depth: int = 0) -> bool:
     """Does ``expr`` (or a name it reads, as the code binds it) carry labels rather than row numbers?"""
     for n in ast.walk(expr):
-        if isinstance(n, ast.Attribute) and n.attr in _LABEL_CHAINS:
+        if isinstance(n, ast.Attribute) and n.attr in LABEL_CHAINS:
             return True
         if isinstance(n, ast.keyword) and n.arg == "index_col":
             return True
@@ -67,10 +67,24 @@ def _labelled(expr: ast.AST, tree: ast.AST, depth: int) -> bool:
             if _labelled(node.value, tree, depth + 1):
                 return True
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
-                and node.value.func.attr in _LABEL_CHAINS and isinstance(node.value.func.value, ast.Name)
-                and node.value.func.value.id in names):  # df.set_index('year', inplace=True)
+                and node.value.func.attr in LABEL_CHAINS and isinstance(node.value.func.value, ast.Name)
+                and node.value.func.value.id in names
+                and any(k.arg == "inplace" for k in node.value.keywords)):  # df.set_index('year', inplace=True), not a bare df.describe()
             return True
     return False
+
+
+def drop_labels(call: ast.Call) -> list[object] | None:
+    """The constant row labels a ``drop`` call removes (positional, ``index=`` or ``labels=``):
+    ``[0, 1]`` for ``df.drop([0, 1])``, ``['A']`` for ``df.drop(index='A')``. None when it drops
+    columns (``columns=``, ``axis=``, ``level=``) or a label is not a constant. The callers read
+    ints as row positions and strings as names."""
+    if any(k.arg in ("columns", "axis", "level") for k in call.keywords):
+        return None
+    given = call.args[0] if len(call.args) == 1 else next((k.value for k in call.keywords if k.arg in ("index", "labels")), None)
+    items = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
+    labels = [i.value for i in items if isinstance(i, ast.Constant)]
+    return labels if labels and len(labels) == len(items) else None
 
 
 def _result_names(tree: ast.AST) -> set[str]:

@@ -160,16 +160,55 @@ def excluded(text: str, value: str) -> bool:
     return bool(re.search(f"{after}|{before}|{clause}|{listed}|{pointed}", text or "", re.I))
 
 
-def glossed(text: str, label: str) -> bool:
+_NOT_AVAILABLE = r"(?:not\s+available|unavailable|missing|no\s+data|not\s+recorded|not\s+reported|unknown)"
+
+
+def written_missing(text: str, value: str) -> str | None:
+    """The placeholder a statement of ``text`` (not its question) says the values of ``value`` are
+    written as, for "not available": "0" for "the four quarters of 1947 are written 0 (not
+    available)", ".." for "2020 is recorded as '..', as no data was collected". None when it says
+    none, or not that the mark means missing ("sales were recorded as 0" may be real zeros).
+    Those rows hold no figures: the question leaves them out."""
+    name = re.escape(value)
+    written = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.;?!,]{{0,50}}?\b(?:is|are|was|were)\s+(?:written|recorded|entered)\s+(?:as\s+)?"
+               rf"['\"]?(0(?![.\d])|zero|-|\.\.|n/?a|blank|empty)['\"]?(?=[\s.,;:()]|$)")
+    for sentence in sentence_spans(text or ""):
+        said = sentence.group(0)
+        match = None if said.rstrip().endswith("?") else re.search(written, said, re.I)
+        if match and re.search(_NOT_AVAILABLE, said[match.end():match.end() + 60], re.I):
+            return "0" if match.group(1).lower() == "zero" else match.group(1)
+    return None
+
+
+def glossed(text: str, label: str, code: str = "") -> bool:
     """Is ``label`` written in brackets as the meaning of a short code ("S (Southampton)") or with its
-    code in brackets ("Southampton (S)"), in a list of two or more such glosses ("C (Cherbourg), Q
-    (Queenstown) or S (Southampton)")? It says how a column writes its values, not which rows to
-    keep. One code in brackets alone may be a unit ("Germany (EUR)"): not a gloss."""
+    code in brackets ("Southampton (S)"), or as a code said to stand for a meaning ("EC for the
+    European Community", "RSA for …"), in a list of two or more such glosses? It says how a column
+    writes its values, not which rows to keep, unless the text names ``label`` outside its gloss
+    too ("What was the mean gdp of USA?") and the ``code`` uses neither it nor its other side
+    ("Q" for Queenstown). One code in brackets alone may be a unit ("Germany (EUR)"): not a gloss;
+    a code said to stand for something has a letter and is no quarter or month ("10 for Canada",
+    "Q1 for Germany" are no glosses)."""
+    text = text or ""
     name = rf"(?i:{re.escape(label)})"
-    code = r"['\"]?[A-Z0-9]{1,3}['\"]?"
-    glosses = len(re.findall(rf"(?<![\w'\"]){code}\s*\(\s*['\"]?[A-Za-z][^()]{{0,40}}\)|(?<=\w)\s*\(\s*{code}\s*\)", text or ""))
-    return glosses >= 2 and bool(re.search(rf"(?<![\w'\"]){code}\s*\(\s*['\"]?{name}['\"]?\s*\)"
-                                           rf"|(?<!\w){name}\s*\(\s*(?!\d+\b){code}\s*\)", text or ""))
+    short = r"['\"]?([A-Z0-9]{1,3})['\"]?"
+    lettered = r"['\"]?((?=[A-Z0-9]{0,2}[A-Z])(?![QMHW]\d\b)[A-Z0-9]{1,3})['\"]?"
+    means = r"\s+(?:for|=|means|stands\s+for|denotes)\s+(?:the\s+)?"
+    glosses = len(re.findall(rf"(?<![\w'\"]){short}\s*\(\s*['\"]?[A-Za-z][^()]{{0,40}}\)|(?<=\w)\s*\(\s*{short}\s*\)"
+                             rf"|(?<![\w'\"]){lettered}{means}['\"]?[A-Z]", text))
+    forms = [rf"(?<![\w'\"]){short}\s*\(\s*['\"]?{name}['\"]?\s*\)", rf"(?<!\w){name}\s*\(\s*(?!\d+\b){short}\s*\)",
+             rf"(?<![\w'\"]){lettered}{means}['\"]?{name}\b"]
+    if re.fullmatch(r"[A-Z0-9]{1,3}", label):
+        forms.append(rf"(?<![\w'\"])['\"]?{name}['\"]?{means}['\"]?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+    found = [m for form in forms for m in re.finditer(form, text)]
+    if glosses < 2 or not found:
+        return False
+    rest = text
+    for m in found:
+        rest = rest.replace(m.group(0), " ")
+    if not re.search(rf"(?<!\w){name}(?!\w)", rest):
+        return True  # named only in its gloss: how the column writes it
+    return any(re.search(rf"['\"]{re.escape(m.group(1))}['\"]", code) for m in found)
 
 
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)

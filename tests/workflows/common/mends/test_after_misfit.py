@@ -383,6 +383,16 @@ def test_groups_kept_by_a_value_where_their_size_is_asked_are_kept_by_size():
     assert names["result"] == ".csv"
     strict, _ = mend_misfit(question, code.replace(">=", ">"), {"result_type": "str", "result_str": ".csv"}, FACTS)
     assert "m[df.groupby('suffix').size() >= 3]" in strict  # "at least 3" whatever the code compared with
+    more, _ = mend_misfit(question.replace("at least", "more than"), code, {"result_type": "str", "result_str": ".csv"}, FACTS)
+    assert "m[df.groupby('suffix').size() > 3]" in more
+    fewer = question.replace("at least", "fewer than")
+    assert "m[df.groupby('suffix').size() < 3]" in mend_misfit(fewer, code.replace(">=", "<"), {"result_type": "str", "result_str": ".csv"}, FACTS)[0]
+    assert mend_misfit(fewer, code, {"result_type": "str", "result_str": ".csv"}, FACTS) is None  # compared the other way
+    for words, written in (("no less than", ">= 3"), ("at most", "<= 3"), ("no more than", "<= 3")):
+        wording = question.replace("at least", words)
+        written_code = code if written.startswith(">") else code.replace(">=", "<=")
+        assert f"m[df.groupby('suffix').size() {written}]" in mend_misfit(wording, written_code, {"result_type": "str", "result_str": ".csv"},
+                                                                         FACTS)[0], words
     for other in ("m = df.groupby('suffix')['bytes'].mean()\nresult = m[m >= 5].idxmax()\n",  # not the size asked
                   "m = df.groupby('suffix')['bytes'].mean().reset_index()\nresult = m[m >= 3]\n",  # rows numbered again
                   "m = df['bytes']\nresult = m[m >= 3].sum()\n"):  # nothing grouped

@@ -142,6 +142,10 @@ SECTORS = pd.DataFrame({"sector": ["Food", "Metals", "Other sectors", "All indus
     "result = df.drop(index=['All industries', 'Other sectors'])['value'].sum()",
     "df.drop(['Other sectors', 'All industries'], inplace=True)\nresult = df['value'].sum()",
     "d = df[df['value'] > 0]\nresult = d.drop(['Other sectors', 'All industries'])['value'].sum()",
+    # what a filter computes leaves the rows' numbers as they are
+    "d = df[df['value'] > df['value'].std() - 99]\nresult = d.drop(['Other sectors', 'All industries'])['value'].sum()",
+    "top = df.groupby('sector')['value'].sum().idxmax()\nd = df[df['sector'] != top]\ne = d.copy()\n"
+    "e.drop(['Other sectors'], inplace=True)\nresult = e['value'].sum()",
 ])
 def test_rows_dropped_by_a_columns_value_as_an_index_label_are_dropped_by_the_value(code):
     """``df.drop(['Other sectors', …])`` on a table whose index is the row number fails ("not found in
@@ -163,6 +167,7 @@ def test_rows_dropped_by_a_columns_value_as_an_index_label_are_dropped_by_the_va
     "g = df.groupby('sector')['value'].sum()\nresult = g.drop(['All industries', 'Other sectors']).idxmax()",
     "counts = df['sector'].value_counts()\nresult = counts.drop('All industries')",
     "t = df.pivot_table(index='sector', values='value')\nresult = t.drop(['Food'])",
+    "m = df.melt(id_vars='value')\nresult = m.drop(['Food'])",  # other columns
 ])
 def test_other_drops_are_left_alone(code):
     from dsagent.workflows.common.mends.rows import mend_drop_values

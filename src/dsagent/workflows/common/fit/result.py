@@ -13,17 +13,17 @@ from collections.abc import Iterable, Mapping
 from dsagent.workflows.common.fit.cycle import cycle_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
-from dsagent.workflows.common.fit.rows import (DATED, dropped_form, group_size_unread, idle_loop, kept_excluded, part_of_year,
-                                              unmatched_filter, unnamed_year, year_lag_misfit,
-                                              whole_table_column)
-from dsagent.workflows.common.fit.sanity import (every_row_unusual, impossible_result, period_count_misfit, statistic_out_of_range,
-                                                  subset_share_misfit)
+from dsagent.workflows.common.fit.rows import (DATED, by_position, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
+                                              part_of_year, unmatched_filter, unnamed_year, whole_table_column, year_lag_misfit)
+from dsagent.workflows.common.fit.sanity import (degenerate_test, every_row_unusual, impossible_result, period_count_misfit,
+                                                  statistic_out_of_range, subset_share_misfit)
 from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit, target_as_answer
 from dsagent.workflows.common.fit.wide import wide_period_misfit
-from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows, label_ranked,
-                                            name_column, named_after_which, position_call, time_column)
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows,
+                                            label_ranked, name_column, named_after_which, position_call, time_column)
 from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded, glossed,
-                                             included, listed_with, otherwise, ranged_years, requested_keys, without_examples)
+                                             included, listed_with, otherwise, ranged_years, requested_keys, without_examples,
+                                             written_missing)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -118,9 +118,11 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 "df[df['col'] == value], or compute every group at once with df.groupby('col').")
     size = group_size_unread(question, tree)
     if size is not None:
-        return (f"ResultDoesNotFitQuestion: the question keeps the groups that have at least {size} rows, but the code never "
-                f"counts rows per group (a value compared with {size} is no group size). Count them first: n = "
-                f"df.groupby('key').size(); kept = df[df['key'].isin(n[n >= {size}].index)], then compute on the kept rows.")
+        compared = (group_size_asked(question) or (">=", size))[0]
+        said = {">=": "at least", ">": "more than", "<": "fewer than", "<=": "at most"}[compared]
+        return (f"ResultDoesNotFitQuestion: the question keeps the groups that have {said} {size} rows, but the code "
+                f"never counts rows per group (a value compared with {size} is no group size). Count them first: n = "
+                f"df.groupby('key').size(); kept = df[df['key'].isin(n[n {compared} {size}].index)], then compute on the kept rows.")
     part = part_of_year(question, tree)
     if part is not None:
         return (f"ResultDoesNotFitQuestion: the question names the year {part[1]} as a whole, but `{ast.unparse(part[0])}` keeps "
@@ -133,7 +135,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                 "every group gets the same value. Aggregate per group first, e.g. g = df.groupby('key')[['a', 'b']].sum(), "
                 "then compute the value from each group's totals: g['a'] / g['b'].")
     statistic = (stats_misfit(question, tree, kind, shown) or target_as_answer(question, kind, shown, list(columns))
-                 or statistic_out_of_range(kind, shown))
+                 or statistic_out_of_range(kind, shown) or degenerate_test(kind, shown, tree))
     if statistic:
         return statistic
     decade = decade_number(question, tree)
@@ -188,9 +190,12 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks which ones (names), but the rows of `result` are row numbers, "
                 f"not names. Label them with the names: {numbered}")
     missing = _unfiltered(question, code, labels, columns)
-    if missing and excluded(question, missing) and _by_position(tree):
+    if missing and excluded(question, missing) and by_position(tree):
         missing = None  # left out by the rows' positions: "the first two rows, A and B, are totals; leave them out"
-    if missing and excluded(question, missing):
+    mark = written_missing(question, missing) if missing else None
+    if mark and (mark not in ("0", "-") or _PLACEHOLDERS_DROPPED.search(code or "")):
+        missing = None  # "1947's quarters are written 0 (not available)": the code drops the 0s; ".." is read as missing
+    if missing and (mark or excluded(question, missing)):
         return (f"ResultDoesNotFitQuestion: the question leaves {missing} out, but the code never drops its rows: "
                 f"keep the other rows first (df[df['col'] != {missing if missing.isdigit() else repr(missing)}], with the column "
                 "that holds it).")
@@ -198,6 +203,12 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
                 "filter the rows on it first.")
     return None
+
+
+_PLACEHOLDERS_DROPPED = re.compile(r"(?:!=|>)\s*0(?:\.0)?(?![.\d])|\.replace\(\s*(?:\{\s*)?(?:0(?:\.0)?|['\"]-['\"])\s*[,:]|"
+                                   r"errors\s*=\s*['\"]coerce|na_values")
+"""Code that leaves out values written 0 or "-" for missing (``!= 0``, ``> 0``, ``replace(0, np.nan)``,
+``to_numeric(errors='coerce')`` for "-")."""
 
 
 def _bounded_past(year: int, code: str) -> bool:
@@ -221,44 +232,15 @@ def _names_columns(year: str, columns: list[str]) -> bool:
                                       and int(m.group(1)) < int(year) <= int(m.group(1)) + 10) for m in spans)
 
 
-def _by_position(tree: ast.AST) -> bool:
-    """Does the code keep the table's rows by their positions (``df.iloc[2:]``, ``df.loc[2:, 'v']``,
-    ``df[:10]``, ``df.head(10)``, ``df.drop([0, 1])``)? A question that names the rows it leaves out
-    ("the first two rows, A and B, are totals; leave them out") is answered that way too. Not a slice
-    of text (``.str[:4]``), nor ``head``/``tail`` after a sort (the top n), nor a drop of columns."""
-    def numbered(node: ast.AST) -> bool:
-        return isinstance(node, ast.Slice) and any(isinstance(b, (ast.Constant, ast.UnaryOp)) for b in (node.lower, node.upper))
-
-    def sorted_first(node: ast.AST) -> bool:
-        return any(isinstance(n, ast.Attribute) and n.attr in ("sort_values", "sort_index", "nlargest", "nsmallest", "rank")
-                   for n in ast.walk(node))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript):
-            owner = node.value
-            key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
-            rows = isinstance(owner, ast.Name) or (isinstance(owner, ast.Attribute) and owner.attr in ("iloc", "loc"))
-            if rows and numbered(key):
-                return True
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            continue
-        if node.func.attr in ("head", "tail") and node.args and not sorted_first(node.func.value):
-            return True
-        if node.func.attr == "drop" and not any(k.arg in ("columns", "axis") for k in node.keywords):
-            value = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "index"), None)
-            items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
-            if value is not None and all(isinstance(i, ast.Constant) and type(i.value) is int for i in items):
-                return True
-    return False
-
-
 def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str],
              values: Mapping[str, frozenset] | None = None) -> str | None:
     """``value_counts()`` (rows per group) where the question asks the total, the mean or the rate
     ("the share of its passengers with survived equal to 1") of a number column it names, which
     the code never reads (by ``['col']`` or ``.col``). A rate only of a 0/1 column, and not when the
     counts are normalized (``value_counts(normalize=True)`` is a share of rows, which may be asked)."""
-    rate = not AGGREGATE.search(question or "")
-    asked = AGGREGATE.search(question or "") or _RATE.search(question or "")
+    aggregate = AGGREGATE.search(question or "")
+    rate = not aggregate
+    asked = aggregate or _RATE.search(question or "")
     if not asked or "value_counts(" not in (code or "") or (rate and "normalize" in code):
         return None
     texts = set(text_columns)
@@ -389,6 +371,6 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
         listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))
                   and (used or groups_rows(code)))
         if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
-                and not bounds(asked, label.lower()) and not glossed(without_examples(question), label)):
+                and not bounds(asked, label.lower()) and not glossed(without_examples(question), label, code)):
             return label
     return None

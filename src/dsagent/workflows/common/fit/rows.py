@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 
 from dsagent.data.timeline import MONTH_WORDS
-from dsagent.workflows.common.naming import GROUPING, REDUCTIONS
+from dsagent.workflows.common.naming import GROUPING, REDUCTIONS, drop_labels
 from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
 
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -218,17 +218,31 @@ def _held_text(held: frozenset) -> str:
     return ", ".join(map(repr, texts[:6])) + (" …" if len(texts) > 6 else "")
 
 
-_GROUP_SIZE = re.compile(r"\b(?:at least|more than|fewer than|less than|no fewer than|a minimum of)\s+(\d+)\s+(?:rows|observations|records)\b"
+_GROUP_SIZE = re.compile(r"\b(?:(?:no|not)\s+(?:fewer|less|more)\s+than|at least|at most|more than|fewer than|less than|a minimum of|"
+                         r"a maximum of)\s+(\d+)\s+(?:rows|observations|records)\b"
                          r"|\b(\d+)\s+or\s+more\s+(?:rows|observations|records)\b|\bgroups?\s+of\s+at\s+least\s+(\d+)\b", re.I)
 """A question that keeps groups by how many rows they have ("the values with at least 50 rows")."""
 _COUNTS_ROWS = {"size", "count", "value_counts", "filter", "nunique", "len", "shape", "transform"}
+
+
+def group_size_asked(question: str) -> tuple[str, int] | None:
+    """How a question keeps groups by their number of rows, as a comparison and N: ``('>=', 50)``
+    for "at least 50 rows" (or "no fewer than"), ``('>', 3)`` for "more than 3 rows", ``('<', 5)``
+    for "fewer than 5 rows", ``('<=', 5)`` for "at most 5 rows"; None when it keeps none that way."""
+    asked = _GROUP_SIZE.search(question or "")
+    if not asked:
+        return None
+    words = re.sub(r"\s+", " ", asked.group(0).lower())
+    compared = (">" if words.startswith("more than") else "<" if words.startswith(("fewer than", "less than"))
+                else "<=" if words.startswith(("no more than", "not more than", "at most", "a maximum of")) else ">=")
+    return compared, int(next(g for g in asked.groups() if g))
 
 
 def group_size_unread(question: str, tree: ast.AST) -> int | None:
     """The question keeps groups by their number of rows (at least N), but the code counts no rows
     at all (no size, count, value_counts, filter, len, nunique of groups): it read N as a threshold
     of a value (``df['los'] >= 50``; batches J, K and N, seen). N, else None."""
-    asked = _GROUP_SIZE.search(question or "")
+    asked = group_size_asked(question)
     if not asked:
         return None
     called = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
@@ -239,7 +253,7 @@ def group_size_unread(question: str, tree: ast.AST) -> int | None:
                           for n in ast.walk(tree))
     if called & _COUNTS_ROWS - {"nunique"} or "shape" in attributes or grouped_nunique:
         return None  # nunique counts rows per group only on a groupby; over rows it counts distinct values
-    return int(next(g for g in asked.groups() if g))
+    return asked[1]
 
 
 def idle_loop(tree: ast.AST) -> ast.For | None:
@@ -282,3 +296,31 @@ def year_lag_misfit(question: str, tree: ast.AST, per_year: int | None) -> tuple
         if isinstance(lag, ast.Constant) and type(lag.value) is int and abs(lag.value) > 1 and abs(lag.value) != per_year:
             return node, per_year
     return None
+
+
+def by_position(tree: ast.AST) -> bool:
+    """Does the code keep the table's rows by their positions (``df.iloc[2:]``, ``df.loc[2:, 'v']``,
+    ``df[:10]``, ``df.head(10)``, ``df.drop([0, 1])``)? A question that names the rows it leaves out
+    ("the first two rows, A and B, are totals; leave them out") is answered that way too. Not a slice
+    of text (``.str[:4]``), nor ``head``/``tail`` after a sort (the top n), nor a drop of columns."""
+    def numbered(node: ast.AST) -> bool:
+        return isinstance(node, ast.Slice) and any(isinstance(b, (ast.Constant, ast.UnaryOp)) for b in (node.lower, node.upper))
+
+    def sorted_first(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Attribute) and n.attr in ("sort_values", "sort_index", "nlargest", "nsmallest", "rank")
+                   for n in ast.walk(node))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            owner = node.value
+            key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+            rows = isinstance(owner, ast.Name) or (isinstance(owner, ast.Attribute) and owner.attr in ("iloc", "loc"))
+            if rows and numbered(key):
+                return True
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr in ("head", "tail") and node.args and not sorted_first(node.func.value):
+            return True
+        labels = drop_labels(node) if node.func.attr == "drop" else None
+        if labels and all(type(x) is int for x in labels):
+            return True
+    return False

@@ -2,7 +2,8 @@
 value was asked (None, NaN, an empty table, no ``result`` at all), the text of a SQL query, and a
 share of the rows outside 0–100 %, as a lone number or as a named value, and a count of calendar
 periods that the data cannot hold (:func:`period_count_misfit`), and a test's named statistic outside
-the range it has (:func:`statistic_out_of_range`: a p-value of 3, a negative chi-square). A small model states such results
+the range it has (:func:`statistic_out_of_range`: a p-value of 3, a negative chi-square), and a test that
+found what it compared identical (:func:`degenerate_test`: a statistic of 0 with p = 1). A small model states such results
 with confidence ("674.3 % of the women", "72 months" of a table of 50 months), and a check written
 the same way agrees with it."""
 
@@ -262,4 +263,94 @@ def statistic_out_of_range(kind: str, shown: str) -> str | None:
                     return (f"ResultOutOfRange: `result[{key!r}]` is {value:g}, but {why}. The code stored another number "
                             f"under that name: take each value from the test's or fit's own output, e.g. {source}.")
                 break
+    return None
+
+
+_STATISTIC_KEY = re.compile(r"(?:^|_)(?:chi\w*|t|f|h)(?:_?stat(?:istic)?)?$|^(?:test_?)?stat(?:istic)?$", re.I)
+"""A named value that is a chi-square, t, F or H statistic (not U, which is 0 whenever two samples do not overlap)."""
+
+
+_COMPARING = frozenset({"ttest_ind", "ttest_rel", "chisquare", "chi2_contingency", "mannwhitneyu", "ks_2samp", "f_oneway", "kruskal",
+                        "wilcoxon", "crosstab", "pearsonr", "spearmanr"})
+"""Calls that compare their arguments (or build the table a test compares): one passed twice is a self-comparison."""
+
+
+def _self_compared(tree: ast.AST) -> str | None:
+    """The source of a call that compares an expression with itself (``ttest_ind(a, a)``,
+    ``chisquare(f_obs=t, f_exp=t)``, ``pd.crosstab(df['a'], df['a'])``), else None."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None)) in _COMPARING):
+            continue
+        given = [ast.dump(a) for a in node.args] + [ast.dump(k.value) for k in node.keywords if k.arg in ("f_obs", "f_exp", "index", "columns")]
+        if len(given) != len(set(given)):
+            return ast.unparse(node)
+    return None
+
+
+def degenerate_test(kind: str, shown: str, tree: ast.AST | None) -> str | None:
+    """A test's named statistic of exactly 0 beside a p-value of exactly 1, where the code compares an
+    expression with itself (the observed counts as the expected, one column twice): the result says
+    nothing about the question, and a second computation written the same way agrees with it
+    (batch O, seen). Not 0 and 1 alone: a 2×2 table under Yates' correction or a paired test of
+    equal means gives them honestly."""
+    values = named_values(shown) if kind == "dict" and tree is not None else None
+    read: dict[str, object] = {}
+    for key, node in (values or {}).items():
+        try:
+            read[key] = ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError):
+            continue
+    p_key = _RANGES[0][0]
+    ones = [k for k, v in read.items() if p_key.search(k) and type(v) in (int, float) and v == 1]
+    zeros = [k for k, v in read.items() if not p_key.search(k) and _STATISTIC_KEY.search(k) and type(v) in (int, float) and v == 0]
+    itself = _self_compared(tree) if ones and zeros else None
+    if itself is None:
+        return None
+    return (f"ResultDegenerate: `result[{zeros[0]!r}]` is 0 and `result[{ones[0]!r}]` is 1 because `{itself}` compares a "
+            "thing with itself. Build what the test compares from the question's two columns or two groups, e.g. "
+            "stats.chi2_contingency(pd.crosstab(df['a'], df['b'])) or "
+            "stats.ttest_ind(df.loc[df['g'] == 'A', 'v'], df.loc[df['g'] == 'B', 'v']).")
+
+
+_MEAN_OF = r"\b(?:mean|average|median)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?{column}(?![\w])"
+_CHANGED = re.compile(r"percent|%|\bper\b|/|ratio|divid|times|chang|growth|differ|increas|decreas|\bsum\b|total|squar|\blog|z-?score|"
+                      r"annual|yearly|monthly|weekly|daily|hourly|quarterly|household|regional|adjust|inflation|"
+                      r"\bin\s+(?:fahrenheit|celsius|kelvin|kilo\w*|grams?|pounds?|ounces?|hours?|minutes?|seconds?|days?|weeks?|"
+                      r"months?|years?|km|miles?|met(?:er|re)s?|feet|inch\w*|dollars?|euros?|cents?|pence|thousands?|millions?)\b|"
+                      r"standardi|scal|normali|index|share|proportion|convert|multipl|thousand|million|billion|\bunits?\b|"
+                      r"deviation|absolute|error|residual|variance|spread|range|gap|distance|lag|lead|\brate of\b|cumulative|"
+                      r"weights?\b|predict|fitted|forecast|expected", re.I)
+"""Words that make the asked value something other than the column's own values averaged."""
+
+
+def mean_outside_range(question: str, kind: str, shown: str, ranges: Mapping[str, tuple[float, float]]) -> str | None:
+    """One number for "what is the mean (average, median) of X", X a number column the question
+    names, outside X's smallest and largest values: no mean of X's values, of any of its rows, lies
+    there. The code scaled X (×100 for a rate already in percent) or summed it; and a check written
+    by the same model can share the slip (batch O, seen: 477.92 for 4.78, marked verified). Not when
+    the question changes the values anywhere (a percentage, a ratio, a change, a total, a
+    conversion: :data:`_CHANGED`)."""
+    if kind not in NUMBER_KINDS or not ranges:
+        return None
+    try:
+        value = float(shown.strip())
+    except ValueError:
+        return None
+    if value != value or _CHANGED.search(question or ""):
+        return None
+    for sentence in re.split(r"(?<=[.?!])\s+", question or ""):
+        asked = [name for name in ranges
+                 if re.search(_MEAN_OF.format(column=re.sub(r"[_\s]+", r"[_\\s]+", re.escape(str(name)).replace("\\ ", " "))),
+                              sentence, re.I)]
+        if len(asked) != 1:
+            continue
+        low, high = ranges[asked[0]]
+        decimals = len(shown.strip().split(".")[1]) if "." in shown.strip() else 0
+        slack = 0.5 * 10 ** -decimals + 1e-9 * max(1.0, abs(value))
+        if low - slack <= value <= high + slack:
+            return None
+        return (f"ResultOutOfRange: the question asks for a mean of {asked[0]!r}, whose values lie between {low:g} and "
+                f"{high:g}, but `result` is {value:g}: no mean of them lies outside that range. The code scaled or added "
+                f"them up (×100 for a rate already written in percent, a sum): take df[{asked[0]!r}].mean() over the rows "
+                "asked, as the column writes it.")
     return None

@@ -88,13 +88,16 @@ _TESTS = frozenset({"shapiro", "normaltest", "pearsonr", "spearmanr", "kendallta
 _P_NAME = re.compile(r"(^|_)p(_?val(ue)?s?)?$|(^|_)p_?val", re.I)
 _T_TESTS = frozenset({"ttest_ind", "ttest_rel", "ttest_1samp"})
 """The tests whose result holds its degrees of freedom (``.df``, scipy 1.11+) but unpacks to two values."""
+
+
 def _scipy_call(call: ast.Call, code: str) -> bool:
     """Is this t-test scipy's (``stats.ttest_ind``, ``scipy.stats.ttest_ind``, or a bare name imported
     from scipy.stats)? statsmodels' ``ttest_ind`` returns (t, p, df) as a plain tuple: right as written."""
+    if "weightstats" in code:
+        return False
     if isinstance(call.func, ast.Attribute):
-        owner = ast.unparse(call.func.value)
-        return owner in ("stats", "scipy.stats", "st", "ss") and "weightstats" not in code
-    return bool(re.search(r"from\s+scipy\.stats\s+import[^\n]*\bttest_", code)) and "weightstats" not in code
+        return ast.unparse(call.func.value) in ("stats", "scipy.stats", "st", "ss")
+    return bool(re.search(r"from\s+scipy\.stats\s+import[^\n]*\bttest_", code))
 
 
 _DOF_NAME = re.compile(r"(?:^|_)dof(?:$|_)|degrees?_?(?:of_?)?freedom|(?:^|_)df(?:$|_)", re.I)

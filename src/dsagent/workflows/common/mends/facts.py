@@ -50,6 +50,9 @@ class MendFacts:
     """The row count of the one dataset (None for more than one, or a table not in pandas)."""
     period_labels: dict[str, str] = field(default_factory=dict)
     """Text columns of period labels ('1960q1', '1972m1') -> "quarter" or "month"."""
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Number columns of whole tables -> their smallest and largest values, over every dataset (a
+    column named in two tables spans both): no mean of a column's values lies outside them."""
 
 
 def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
@@ -92,6 +95,8 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
                     facts.year_columns.append(str(name))
             if kind.startswith(("int", "Int", "float", "Float", "uint", "UInt")):
                 facts.number_columns.append(str(name))
+                if getattr(ds, "table", None) is None and getattr(ds, "big", None) is None:
+                    _spanned(facts, str(name), column)
     facts.number_columns = [name for name in dict.fromkeys(facts.number_columns) if name not in facts.text_columns]
     return facts
 
@@ -121,6 +126,23 @@ def _few_values(facts: MendFacts, name: str, column: Any, kind: str) -> None:
         return
     if len(distinct) <= FEW_VALUES:
         facts.values[name] = facts.values.get(name, frozenset()) | frozenset(v.item() if hasattr(v, "item") else v for v in distinct)
+
+
+def _spanned(facts: MendFacts, name: str, column: Any) -> None:
+    """Widens ``facts.ranges[name]`` to hold the column's smallest and largest values (numbers only:
+    not bools, intervals, or a name two columns share)."""
+    import pandas as pd
+
+    if getattr(column, "ndim", 1) != 1 or not pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_bool_dtype(column.dtype):
+        return
+    try:
+        low, high = float(column.min()), float(column.max())
+    except (TypeError, ValueError):
+        return
+    if low != low or high != high:  # no values
+        return
+    seen = facts.ranges.get(name)
+    facts.ranges[name] = (min(low, seen[0]), max(high, seen[1])) if seen else (low, high)
 
 
 def dataset_timeline(ds: Any) -> Any:

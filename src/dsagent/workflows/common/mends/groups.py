@@ -10,14 +10,10 @@ groups' row counts on the same key, so the index lines up with ``m``.
 from __future__ import annotations
 
 import ast
-import re
 
-from dsagent.workflows.common.fit.rows import group_size_unread
+from dsagent.workflows.common.fit.rows import group_size_asked, group_size_unread
 from dsagent.workflows.common.mends._edit import parses, replace_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
-
-_MORE_THAN = re.compile(r"\bmore than\s+\d+\s+(?:rows|observations|records)\b", re.I)
-
 
 def _grouped_names(code: str, tree: ast.AST) -> dict[str, str]:
     """``{name: "frame.groupby(key)"}`` for each name assigned once from a chain that groups a frame
@@ -41,24 +37,25 @@ def _grouped_names(code: str, tree: ast.AST) -> dict[str, str]:
 
 
 def group_size_kept(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
-    """``m[m >= N]`` (or ``>``) on a grouped value, where the question keeps the groups with at least
-    N rows, as ``m[<frame>.groupby(<key>).size() >= N]`` (``>`` for "more than N rows", whatever
-    the code wrote); None when the code has no such comparison."""
-    size = group_size_unread(question, tree)
-    if size is None:
+    """``m[m >= N]`` (or ``>``; ``<`` / ``<=`` for "fewer than N rows") on a grouped value, where the
+    question keeps the groups by their number of rows, as ``m[<frame>.groupby(<key>).size() >= N]``
+    with the comparison the question words ("more than 3 rows" keeps ``> 3``, whatever the code
+    wrote); None when the code has no such comparison."""
+    asked = group_size_asked(question)
+    if asked is None or group_size_unread(question, tree) is None:
         return None
-    strict = bool(_MORE_THAN.search(question))  # "more than 3 rows" keeps > 3; "at least 3" keeps >= 3
-    wanted = ast.Gt if strict else ast.GtE
+    compared, size = asked
+    same_way = (ast.Lt, ast.LtE) if compared.startswith("<") else (ast.GtE, ast.Gt)
     grouped = _grouped_names(code, tree)
     edits: list[tuple[ast.AST, str]] = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in grouped
                 and isinstance(node.slice, ast.Compare) and len(node.slice.ops) == 1
-                and isinstance(node.slice.ops[0], (ast.GtE, ast.Gt))):
+                and isinstance(node.slice.ops[0], same_way)):
             continue
         left, right = node.slice.left, node.slice.comparators[0]
         if (isinstance(left, ast.Name) and left.id == node.value.id and isinstance(right, ast.Constant)
                 and right.value == size and not isinstance(right.value, bool)):
-            edits.append((node.slice, f"{grouped[left.id]}.size() {'>' if wanted is ast.Gt else '>='} {size}"))
+            edits.append((node.slice, f"{grouped[left.id]}.size() {compared} {size}"))
     mended = replace_nodes(code, edits) if edits else None
     return mended if mended and parses(mended) else None

@@ -14,35 +14,41 @@ import ast
 
 from dsagent.workflows.common.mends._edit import parsed, replace_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
+from dsagent.workflows.common.naming import LABEL_CHAINS, drop_labels
 
 
-def _dropped(call: ast.Call) -> list[str] | None:
-    """The text labels a ``drop`` call removes by index (positional or ``index=``), else None."""
-    if any(k.arg in ("columns", "axis", "level") for k in call.keywords):
-        return None
-    given = call.args[0] if len(call.args) == 1 else next((k.value for k in call.keywords if k.arg in ("index", "labels")), None)
-    items = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
-    labels = [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
-    return labels if labels and len(labels) == len(items) else None
+def _spine(expr: ast.AST) -> tuple[set[str], ast.AST]:
+    """The calls and attributes along an expression's own chain (not inside its filters or
+    arguments) and the name or value it starts from: ``df[df['a'] > df['a'].std()].copy()`` →
+    ({"copy"}, ``df``)."""
+    attrs: set[str] = set()
+    while True:
+        if isinstance(expr, ast.Call):
+            expr = expr.func
+        elif isinstance(expr, ast.Attribute):
+            attrs.add(expr.attr)
+            expr = expr.value
+        elif isinstance(expr, ast.Subscript):
+            expr = expr.value
+        else:
+            return attrs, expr
 
 
-_RELABELLING = frozenset({"groupby", "pivot", "pivot_table", "value_counts", "set_index", "crosstab", "agg", "aggregate", "sum",
-                          "mean", "count", "size", "median", "max", "min", "T", "transpose", "stack", "unstack", "melt", "describe"})
-"""Calls after which a frame's or series' index holds names (groups, a set index), not row numbers."""
-
-
-def _table_rows(name: str, tree: ast.AST) -> bool:
+def _table_rows(name: str, tree: ast.AST, depth: int = 0) -> bool:
     """Is ``name`` the loaded table or rows of it (``df``, ``datasets['x']``, ``df[df['a'] > 0]``,
-    ``df.copy()``): every value bound to it reads ``df`` or ``datasets`` and calls nothing that
-    turns the index into names (a ``groupby``'s sums, ``value_counts``, ``set_index`` …)?"""
+    ``df.copy()``, a name bound to such rows): every value bound to it starts from ``df`` or
+    ``datasets`` and its chain calls nothing that turns the index into names (a ``groupby``'s sums,
+    ``value_counts``, ``set_index`` …: ``naming.LABEL_CHAINS``) or gives other columns (``melt``)?
+    What its filters compute does not count."""
     bound = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
     if not bound:
         return name == "df"
     for value in bound:
-        names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
-        calls = {n.attr for n in ast.walk(value) if isinstance(n, ast.Attribute)}
-        if not names & {"df", "datasets"} or calls & _RELABELLING:
+        attrs, start = _spine(value)
+        if attrs & (LABEL_CHAINS | {"melt"}) or not isinstance(start, ast.Name):
+            return False
+        if start.id not in ("df", "datasets") and (start.id == name or depth >= 3 or not _table_rows(start.id, tree, depth + 1)):
             return False
     return True
 
@@ -60,8 +66,8 @@ def mend_drop_values(code: str, facts: MendFacts | None = None) -> str:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "drop"
                 and isinstance(node.func.value, ast.Name) and _table_rows(node.func.value.id, tree)):
             continue  # a grouped or counted result's index holds the names: drop() by them is right there
-        labels = _dropped(node)
-        if not labels or columns & set(labels):
+        labels = drop_labels(node)
+        if not labels or not all(isinstance(x, str) for x in labels) or columns & set(labels):
             continue
         holders = [c for c in facts.text_columns if set(labels) <= set(facts.values.get(c, ()))]
         if len(holders) != 1:
