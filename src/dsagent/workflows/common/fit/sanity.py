@@ -2,8 +2,9 @@
 value was asked (None, NaN, an empty table, no ``result`` at all), the text of a SQL query, and a
 share of the rows outside 0–100 %, as a lone number or as a named value, and a count of calendar
 periods that the data cannot hold (:func:`period_count_misfit`), and a test's named statistic outside
-the range it has (:func:`statistic_out_of_range`: a p-value of 3, a negative chi-square), and a test that
-found what it compared identical (:func:`degenerate_test`: a statistic of 0 with p = 1). A small model states such results
+the range it has (:func:`statistic_out_of_range`: a p-value of 3, a negative chi-square), a test that
+compares a thing with itself (:func:`degenerate_test`: a statistic of 0 with p = 1), and a mean of a
+column outside the column's values (:func:`mean_outside_range`). A small model states such results
 with confidence ("674.3 % of the women", "72 months" of a table of 50 months), and a check written
 the same way agrees with it."""
 
@@ -316,7 +317,7 @@ _MEAN_OF = r"\b(?:mean|average|median)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2
 _CHANGED = re.compile(r"percent|%|\bper\b|/|ratio|divid|times|chang|growth|differ|increas|decreas|\bsum\b|total|squar|\blog|z-?score|"
                       r"annual|yearly|monthly|weekly|daily|hourly|quarterly|household|regional|adjust|inflation|"
                       r"\bin\s+(?:fahrenheit|celsius|kelvin|kilo\w*|grams?|pounds?|ounces?|hours?|minutes?|seconds?|days?|weeks?|"
-                      r"months?|years?|km|miles?|met(?:er|re)s?|feet|inch\w*|dollars?|euros?|cents?|pence|thousands?|millions?)\b|"
+                      r"months?|years?|km|miles?|met(?:er|re)s?|feet|inch\w*|dollars?|euros?|cents?|pence)\b|"
                       r"standardi|scal|normali|index|share|proportion|convert|multipl|thousand|million|billion|\bunits?\b|"
                       r"deviation|absolute|error|residual|variance|spread|range|gap|distance|lag|lead|\brate of\b|cumulative|"
                       r"weights?\b|predict|fitted|forecast|expected", re.I)
