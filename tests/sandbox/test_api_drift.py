@@ -18,6 +18,7 @@ def _error(call) -> str:
 @pytest.mark.parametrize("call, expected", [
     (lambda: FRAME.append(FRAME), "pd.concat"),
     (lambda: FRAME["a"].iteritems(), ".items()"),
+    (lambda: pd.Series(pd.to_datetime(["2024-01-04"])).dt.weekday_name, ".dt.day_name()"),  # P 10161, seen
     (lambda: FRAME.fillna(method="ffill"), ".ffill()"),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).Ridge(normalize=True), "StandardScaler"),
     (lambda: np.float, "builtin"),

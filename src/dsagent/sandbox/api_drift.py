@@ -25,6 +25,7 @@ _DRIFT: list[tuple[str, str]] = [
     (r"object has no attribute 'applymap'", "pandas renamed it: DataFrame.map(func)."),
     (r"object has no attribute 'mad'", "pandas removed .mad(): use (s - s.mean()).abs().mean()."),
     (r"object has no attribute 'is_monotonic'", "pandas renamed it: .is_monotonic_increasing."),
+    (r"object has no attribute 'weekday_name'", "pandas removed it: .dt.day_name() gives 'Monday' …, .dt.weekday gives 0 for Monday."),
     (r"module 'numpy' has no attribute '(float|int|bool|object|str)'", "NumPy removed that alias: use the builtin (float, int, bool, object, str)."),
     (r"module 'numpy' has no attribute 'product'", "NumPy removed it: np.prod."),
     (r"module 'numpy' has no attribute 'trapz'", "NumPy renamed it: np.trapezoid."),
