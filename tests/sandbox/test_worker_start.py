@@ -84,3 +84,22 @@ def test_a_worker_starts_and_runs_when_the_process_holds_over_a_thousand_descrip
         for fd in held:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_second_start_reads_matplotlibs_cache_under_a_home_closed_to_others(new_sandbox, tmp_path):
+    """The home is 0700 (as /root is). The first start builds the font cache before it is confined;
+    a later one imports matplotlib confined, under its own uid. access() checks the real uid
+    without capabilities, so it said the cache dir could not be written: matplotlib made a
+    temporary one and printed a warning, which landed in whatever cell was running."""
+    tmp_path.chmod(0o700)
+    first = new_sandbox()
+    first.start()
+    if not first.isolation.features.get("own_uid"):
+        pytest.skip("the worker keeps the user's uid here: access() answers for it")
+    assert first.run("import matplotlib.font_manager\nresult = 'ok'").result == "ok"
+    first.close()
+    mpl_dir = (tmp_path / "home" / "cache" / "matplotlib").resolve()
+    assert any(mpl_dir.glob("fontlist-*.json"))
+    res = new_sandbox().run("import matplotlib.pyplot\nresult = matplotlib.get_cachedir()")
+    assert res.result == str(mpl_dir)
+    assert res.stdout == ""

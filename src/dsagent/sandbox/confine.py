@@ -142,6 +142,22 @@ def switch_user(uid: int | None, report: ConfinementReport) -> None:
     finally:
         libc.prctl(_PR_SET_KEEPCAPS, 0, 0, 0, 0)
     report.features["own_uid"] = True
+    _answer_access_for_effective_ids()
+
+
+def _answer_access_for_effective_ids() -> None:
+    """``os.access`` asks as the effective uid with its capabilities, as ``open`` does.
+
+    Plain access() checks the real uid and leaves capabilities out, so under a 0700 home (as
+    /root is) it says no to a directory this worker reads through CAP_DAC_READ_SEARCH. Matplotlib
+    asks it of its cache dir, then made a temporary one and printed a warning into the running
+    cell. Landlock is not asked by either form; it still refuses what it refuses."""
+    real = os.access
+
+    def access(path, mode, *, dir_fd=None, effective_ids=False, follow_symlinks=True):  # noqa: ANN001, ANN202
+        return real(path, mode, dir_fd=dir_fd, effective_ids=True, follow_symlinks=follow_symlinks)
+
+    os.access = access
 
 
 def drop_capabilities(report: ConfinementReport) -> None:
