@@ -87,6 +87,19 @@ def test_key_column_reads_the_key_as_written_spaced_or_by_its_last_word():
     assert key_column("mean_gas", columns) is None
 
 
+def test_key_column_reads_a_key_that_is_one_word_of_one_columns_name():
+    columns = ["error_condition", "sub_conditions", "message"]
+    assert key_column("condition", columns) == "error_condition"  # "sub_conditions" is another word
+    assert key_column("top_condition", columns) == "error_condition"
+    assert key_column("condition", columns + ["condition_group"]) is None  # two columns have the word: none
+    assert key_column("condition", columns, whole=True) is None
+    code = "result = {'condition': df['sub_conditions'].idxmax(), 'sub_conditions': df['sub_conditions'].max()}"
+    question = "Which error condition has the most sub-conditions, and how many?"
+    found = result_misfit(question, code, {"result_type": "dict", "result_str": "{'condition': 823, 'sub_conditions': 91}"},
+                          [], ["error_condition", "message"], columns)
+    assert found and "df.loc[df['sub_conditions'].idxmax(), 'error_condition']" in found
+
+
 def test_named_at_row_takes_the_value_at_idxmax_row_and_the_chain_keeps_it_when_it_fits():
     facts = MendFacts(text_columns=TEXTS, columns=COLUMNS)
     code = "df = datasets['d']\nresult = {'year': df['gas'].idxmax(), 'top_gas': df['gas'].max()}\n"

@@ -175,13 +175,22 @@ def singulars(word: str) -> tuple[str, ...]:
 def key_column(key: str, columns: Iterable[str], whole: bool = False) -> str | None:
     """The column a named value's key names: as written, with spaces for underscores, or (unless
     ``whole``) its last word in the singular too ("model_year" → "year", "top_countries" →
-    "country"). ``whole`` for a rule that must not read "avg_gas_per_region" as a region. None
-    when none does."""
+    "country"), or the one column with that word in its name ("condition" → "error_condition").
+    ``whole`` for a rule that must not read "avg_gas_per_region" as a region. None when none does."""
     if whole:
         names = {str(c).lower(): str(c) for c in columns}
         return next((names[c.lower()] for c in (key, key.replace("_", " ")) if c.lower() in names), None)
     words = [w for w in re.split(r"[_\W]+", key) if w]
-    return column_among([key, key.replace("_", " "), words[-1] if words else None], list(columns))
+    found = column_among([key, key.replace("_", " "), words[-1] if words else None], list(columns))
+    return found or (_column_with_word(words[-1], columns) if words else None)
+
+
+def _column_with_word(word: str, columns: Iterable[str]) -> str | None:
+    """The one column that has ``word`` (or its singular) as one word of its name ("condition" →
+    "error_condition", not "sub_conditions"); None when no column or more than one has it."""
+    wanted = set(singulars(word.lower()))
+    hits = [str(c) for c in columns if wanted & {w.lower() for w in re.split(r"[_\W]+", str(c)) if w}]
+    return hits[0] if len(hits) == 1 else None
 
 
 def group_label_as_row(tree: ast.AST) -> str | None:
