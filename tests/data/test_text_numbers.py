@@ -20,6 +20,30 @@ def test_thousands_and_percent_columns_become_numbers() -> None:
     assert frame["amount"].tolist() == [1234.5, 2.0, -3.0]
 
 
+def test_digits_grouped_by_spaces_become_numbers() -> None:
+    """"1 234 567" (a blank, a no-break or a thin space between groups of three, as European
+    exports and the SI write numbers), with the SI's grouped decimals and a power of ten after a
+    blank ("6.644 657 3450 e-27")."""
+    frame = pd.DataFrame({"people": ["1 234 567", "12", "9\u00a0876"], "mass": ["6.644 657 3450 e-27", "299 792 458", "1.5"],
+                          "fine": ["1\u202f000.25", "-2 500", None]})
+    assert numbers_from_text(frame) == ({"people": "1 234 567", "mass": "6.644 657 3450 e-27", "fine": "1\u202f000.25"}, {})
+    assert frame["people"].tolist() == [1_234_567, 12, 9_876] and frame["people"].dtype == "int64"
+    assert frame["mass"].tolist() == [6.6446573450e-27, 299_792_458.0, 1.5]
+    assert frame["fine"].iloc[:2].tolist() == [1000.25, -2500.0]
+
+
+@pytest.mark.parametrize("values", [
+    ["12 34", "1", "2"],          # not groups of three: two numbers, not one
+    ["75 001", "0 123", "3"],     # a leading zero group: a code
+    ["1 000", "2,000", "3"],      # two kinds of separator in one column
+    ["1 000 kg", "2 000", "3"],   # a unit
+    ["2020 12 31", "2021 01 01"], # a date written with blanks
+])
+def test_blank_grouped_columns_that_do_not_all_agree_stay_text(values: list[str]) -> None:
+    frame = pd.DataFrame({"c": values})
+    assert numbers_from_text(frame) == ({}, {}) and frame["c"].tolist() == values
+
+
 @pytest.mark.parametrize("values", [
     ["007,123", "1", "2"],        # a leading zero: a code, not a number
     ["1,2", "3", "4"],            # not groups of three: a list or a decimal comma

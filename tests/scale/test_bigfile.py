@@ -158,21 +158,24 @@ def test_a_big_files_numbers_written_as_text_are_read_as_numbers_as_pandas_reads
     and in the sandbox's SQL view alike; a column whose shape breaks after the sample stays text, so
     no value of it becomes NULL unseen."""
     from dsagent.sandbox.duck import connect, scan_sql
-    rows = ["area,people,share,rate,code"]
+    rows = ["area,people,share,rate,code,homes"]
     code = ['"1,234"'] * 250 + ["n/a"] * 50
-    rows += [f"A{i},\"{1000 + i:,}\",{i % 90}.5 %,{'..' if i % 7 == 0 else i / 10},{code[i]}" for i in range(300)]
+    rows += [f"A{i},\"{1000 + i:,}\",{i % 90}.5 %,{'..' if i % 7 == 0 else i / 10},{code[i]},{2000 + i:,}".rsplit(",", 1)[0] + f" {i:03d}"
+             for i in range(300)]  # homes: "2 000" … "2 299", digits grouped by a blank
     path = tmp_path / "areas.csv"
     path.write_text("\n".join(rows) + "\n")
     monkeypatch.setattr(bigfile, "SAMPLE_ROWS", 200)
     ds = load_datasets([path], big_file_mb=0.000001, threads=1)["areas"]
-    assert ds.big is not None and ds.big.scan.numbers == {"people": "thousands", "share": "percent", "rate": "number"}
+    assert ds.big is not None and ds.big.scan.numbers == {"people": "thousands", "share": "percent", "rate": "number", "homes": "spaced"}
     assert ds.frame["people"].iloc[1] == 1001 and ds.frame["share"].iloc[1] == 1.5 and pd.isna(ds.frame["rate"].iloc[0])
     assert ds.frame["code"].iloc[0] == "1,234"  # "n/a" from row 250 on: text, as pandas would leave it
     assert ds.read_options["missing_marks"] == {"rate": ".."} and ds.read_options["numbers_from_text"]["people"] == "1,000"
     con = connect(64, 1)
     try:
-        total, missing, top = con.execute(f"select sum(people), count(*) - count(rate), max(share) from {scan_sql(ds.big.scan)}").fetchall()[0]
+        total, missing, top, homes = con.execute(f"select sum(people), count(*) - count(rate), max(share), sum(homes) "
+                                                 f"from {scan_sql(ds.big.scan)}").fetchall()[0]
     finally:
         con.close()
     assert total == sum(1000 + i for i in range(300)) and missing == len(range(0, 300, 7)) and top == 89.5
+    assert homes == sum(2000 + i for i in range(300)) and ds.frame["homes"].iloc[1] == 2001
     assert "for missing, read as missing" in profile_dataset(ds).text

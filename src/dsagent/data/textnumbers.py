@@ -4,7 +4,9 @@ pandas reads a column of ``"4,749"`` or ``"57.3 %"`` as text, and the code a mod
 strings (which glues them together) or compares them as text. The profile's format warning alone did
 not stop that, so the loader reads such a column as numbers, but only when every value in it has one
 shape: digits with comma thousands separators (at least one value has a separator, groups of three,
-no leading zero, so codes like ``"007,123"`` stay text), or a number followed by a percent sign
+no leading zero, so codes like ``"007,123"`` stay text), digits grouped by blanks as European
+exports and the SI write them (``"1 234 567"``, ``"6.644 657 3450 e-27"``: groups of three before
+the point, any groups after it, a power of ten after a blank), or a number followed by a percent sign
 (read as the percentage, 57.3, not the fraction 0.573). Anything else in the column (a placeholder,
 a unit, a currency sign, a decimal comma) leaves the column as text for the clean workflow to judge.
 One placeholder is read as missing: "..", the mark official statistics (ONS, OECD, the World Bank)
@@ -19,25 +21,33 @@ from __future__ import annotations
 
 import pandas as pd
 
-THOUSANDS, PERCENT = "thousands", "percent"
+THOUSANDS, SPACED, PERCENT = "thousands", "spaced", "percent"
 MISSING_MARK = ".."
+BLANKS = "[ \u00a0\u202f\u2009]"
+"""The blanks that group digits: a space, a no-break space, a narrow no-break and a thin space."""
 _NUMBER = r"[-+]?(?:0|[1-9]\d{0,2}(?:,\d{3})*|[1-9]\d*)(?:\.\d+)?"
-_SHAPES = {THOUSANDS: (_NUMBER, r","), PERCENT: (rf"{_NUMBER}\s?%", r"[,%\s]")}
+_GROUPED = (rf"[-+]?(?:0|[1-9]\d{{0,2}}(?:{BLANKS}\d{{3}})*|[1-9]\d*)(?:\.\d+(?:{BLANKS}\d+)*)?"
+            rf"(?:{BLANKS}?[eE][-+]?\d+)?")
+_SHAPES = {THOUSANDS: (_NUMBER, r","), SPACED: (_GROUPED, BLANKS), PERCENT: (rf"{_NUMBER}\s?%", r"[,%\s]")}
+_WRITTEN = rf",|%|\d{BLANKS}\d"
 _SAMPLE = 20_000
 
 
 def written_pattern(shape: str) -> str:
     """The regular expression (RE2 too: DuckDB checks a big file with it) that every value of a
-    column of ``shape`` ("thousands", "percent", or "number": plain numbers with ".." among them)
-    matches, the marks left aside."""
-    return _SHAPES[PERCENT][0] if shape == PERCENT else _NUMBER
+    column of ``shape`` ("thousands", "spaced", "percent", or "number": plain numbers with ".."
+    among them) matches, the marks left aside."""
+    return _SHAPES[shape][0] if shape in (PERCENT, SPACED) else _NUMBER
 
 
 def shapes_of(converted: dict[str, str], marked: dict[str, str]) -> dict[str, str]:
     """Each column :func:`numbers_from_text` read as numbers -> its shape ("percent", "thousands",
-    or "number" when only ".." made it text)."""
-    return {name: PERCENT if "%" in converted.get(name, "") else THOUSANDS if name in converted else "number"
-            for name in dict.fromkeys([*converted, *marked])}
+    "spaced", or "number" when only ".." made it text), told by the value it shows as written."""
+    shapes = {}
+    for name in dict.fromkeys([*converted, *marked]):
+        shown = converted.get(name, "")
+        shapes[name] = (PERCENT if "%" in shown else THOUSANDS if "," in shown else SPACED if shown else "number")
+    return shapes
 
 
 def numbers_from_text(frame: pd.DataFrame) -> tuple[dict[str, str], dict[str, str]]:
@@ -71,7 +81,7 @@ def _as_numbers(column: pd.Series) -> tuple[pd.Series, bool, str | None] | None:
     text = present.astype(str).str.strip()
     marks = text == MISSING_MARK
     text = text[~marks]
-    written = text[text.str.contains(",|%", regex=True)]
+    written = text[text.str.contains(_WRITTEN, regex=True)]
     if text.empty or not (marks.any() or len(written)):
         return None
     for kind, (pattern, strip) in _SHAPES.items():
@@ -82,6 +92,6 @@ def _as_numbers(column: pd.Series) -> tuple[pd.Series, bool, str | None] | None:
             return None
         out = pd.Series(float("nan"), index=column.index, dtype="float64")
         out[values.index] = values
-        whole = kind == THOUSANDS and (values % 1 == 0).all() and column.notna().all() and not marks.any()
+        whole = kind in (THOUSANDS, SPACED) and (values % 1 == 0).all() and column.notna().all() and not marks.any()
         return (out.astype("int64") if whole else out), bool(marks.any()), (written.iloc[0] if len(written) else None)
     return None

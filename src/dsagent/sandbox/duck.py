@@ -74,12 +74,16 @@ def scan_sql(scan: FileScan | dict[str, Any]) -> str:
     return f"(select * replace ({replaced}) from {read})"
 
 
+_BLANKS = "[ \u00a0\u202f\u2009]"  # data.textnumbers.BLANKS: the blanks that group digits (RE2 knows no Unicode \s)
+
+
 def number_sql(name: str, shape: str) -> str:
-    """The SQL that reads a text column of one number shape as DOUBLE: separators and the percent
-    sign stripped, ".." (not available) as NULL. A plain CAST: a value of another shape fails
+    """The SQL that reads a text column of one number shape as DOUBLE: separators (commas, blanks)
+    and the percent sign stripped, ".." (not available) as NULL. A plain CAST: a value of another shape fails
     loudly rather than becoming NULL (the shape was checked over the whole file first)."""
     text = f"trim({quote_name(name)})"
-    bare = {"thousands": f"replace({text}, ',', '')", "percent": f"regexp_replace({text}, '[,%\\s]', '', 'g')"}.get(shape, text)
+    bare = {"thousands": f"replace({text}, ',', '')", "percent": f"regexp_replace({text}, '[,%\\s]', '', 'g')",
+            "spaced": f"regexp_replace({text}, '{_BLANKS}', '', 'g')"}.get(shape, text)
     return f"cast(nullif({bare}, '..') as double)"
 
 
