@@ -20,6 +20,12 @@ def _error(call) -> str:
     (lambda: FRAME["a"].iteritems(), ".items()"),
     (lambda: pd.Series(pd.to_datetime(["2024-01-04"])).dt.weekday_name, ".dt.day_name()"),  # P 10161, seen
     (lambda: FRAME.fillna(method="ffill"), ".ffill()"),
+    # errors of P's seen misses whose message does not say the fix
+    (lambda: pd.Series(["2024-01-04"]).value_counts().index[0].strftime("%Y"), "pd.to_datetime(value).strftime"),
+    (lambda: pd.Series(["2024-01-04", None])[pd.Series(["2024-01-04", None]) > 0], ".notna()"),
+    (lambda: pd.Series(["6.644 657 e-27"]) / pd.Series(["0.000 021 e-27"]), "pd.to_numeric"),
+    (lambda: __import__("scipy.stats", fromlist=["x"]).chi2_contingency([[3, 0], [4, 0]]), "pd.crosstab(df['a'], df['b'])"),
+    (lambda: pd.Series(["a<b>", "c"]).str.extract(r"<\w+>"), ".str.count("),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).Ridge(normalize=True), "StandardScaler"),
     (lambda: np.float, "builtin"),
     (lambda: FRAME.groupby("b").mean(), "numeric columns"),

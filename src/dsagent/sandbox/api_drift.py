@@ -125,6 +125,25 @@ _DRIFT: list[tuple[str, str]] = [
      "a condition on a whole column has one True/False per row, so `if`, `and`, `or` and `not` cannot take it: "
      "join conditions with & and | and brackets, (df['a'] > 1) & (df['b'] < 2), and filter with it, df[mask]; "
      "for one answer use (s > 0).any() or .all(); a per-row choice is np.where(cond, x, y)."),
+    (r"'str' object has no attribute '(?:strftime|year|month|day|date|weekday|day_name|month_name|isoformat|to_period)'",
+     "that value is text (dates a CSV gives are text, and so are the labels value_counts or groupby made from them): "
+     "parse it where it is used, pd.to_datetime(value).strftime('%Y-%m-%d'), or the whole column first, "
+     "df['col'] = pd.to_datetime(df['col'])."),
+    (r"Invalid comparison between dtype=(?:str|object) and (?:int|float)",
+     "that column holds text, and text has no order against a number: turn numbers written as text into numbers "
+     "first (pd.to_numeric(df['col'], errors='coerce')), parse dates with pd.to_datetime, or compare with a text "
+     "value; rows where a value is given at all are df['col'].notna()."),
+    (r"operation '\w+' not supported for dtype '(?:str|object)'",
+     "those columns hold numbers written as text: make them numbers before any arithmetic, "
+     "pd.to_numeric(df['col'].str.replace(r'[,\s]', '', regex=True), errors='coerce') (separators and blanks "
+     "removed first)."),
+    (r"table of expected frequencies has a zero element",
+     "chi2_contingency takes a table of counts of two categories, table = pd.crosstab(df['a'], df['b']), not two "
+     "columns or one row; a category no row has gives a row or column of zeros: drop it, "
+     "table = table.loc[table.sum(axis=1) > 0, table.sum(axis=0) > 0]."),
+    (r"pattern contains no capture groups",
+     "str.extract returns what a group in brackets matches, s.str.extract(r'(\d+)'); to count the matches in "
+     "each value use s.str.count(pattern), to test for one s.str.contains(pattern)."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),
