@@ -189,3 +189,19 @@ def test_a_lone_dataset_is_announced_as_df(tmp_path: Path) -> None:
     path.write_text("id,total\n1,9.5\n2,3\n")
     text = summarize_datasets(load_datasets([path]))
     assert text.startswith("df = datasets['orders'] = orders.csv: 2 rows x 2 cols")
+
+
+def test_true_false_with_gaps_is_shown_as_booleans_not_text(tmp_path: Path) -> None:
+    """A CSV column of True/False with empty cells is read as Python bools among NaN (an object
+    column): the profile says bool and shows the values unquoted, so the model compares with
+    False, not with the text 'False' that no value equals."""
+    path = tmp_path / "models.csv"
+    path.write_text("model,open\n" + "".join(f"m{i},{'' if i % 5 == 0 else i % 2 == 0}\n" for i in range(40)))
+    ds = load_datasets([path])["models"]
+    assert ds.frame["open"].dtype == object and (ds.frame["open"] == False).sum() == 16  # noqa: E712
+    text = profile_dataset(ds).text
+    assert '"open" object bool miss=20%' in text
+    assert "top: False 16, True 16" in text and '"False"' not in text
+    from dsagent.data.profile import _compact_line
+    from dsagent.data.stats import basic_stats
+    assert _compact_line(basic_stats("open", ds.frame["open"], ds.frame["open"])) == "open: bool miss=20%"

@@ -259,7 +259,7 @@ def _compact_line(s: ColumnStats, position: int | None = None) -> str:
     # ~10 tokens: bare names when unambiguous, rounded figures (Qwen pays a token per digit).
     bare = len(s.name) <= NAME_CHARS and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s.name)
     name = s.name if bare else _name(s.name, position)
-    parts = [f"{name}: {_short_dtype(s.dtype)}"]
+    parts = [f"{name}: {'bool' if s.kind == 'bool' else _short_dtype(s.dtype)}"]
     if s.unique is not None and s.kind != "bool":
         parts.append("u=all" if _unique(s) == "all" else f"u={approx(s.unique)}")
     if s.missing:
@@ -270,7 +270,7 @@ def _compact_line(s: ColumnStats, position: int | None = None) -> str:
 
 
 def _detailed_line(s: ColumnStats, position: int | None = None) -> str:
-    parts = [f"- {_name(s.name, position)} {s.dtype}"]
+    parts = [f"- {_name(s.name, position)} {s.dtype}" + (" bool" if s.kind == "bool" and s.dtype == "object" else "")]
     if s.missing:
         parts.append(f"miss={_pct(s.missing, s.rows)}")
     if s.unique is not None:

@@ -58,9 +58,19 @@ def _kind(series: pd.Series) -> str:
         return "num"
     if pd.api.types.is_datetime64_any_dtype(dtype):
         return "datetime"
+    if dtype == object and _booleans(series):
+        return "bool"
     if pd.api.types.is_string_dtype(dtype) or dtype == object:
         return "text"
     return "other"
+
+
+def _booleans(series: pd.Series) -> bool:
+    """Is every value present True or False (a CSV's True/False column with empty cells: pandas
+    reads it as bools among NaN, an object column)?"""
+    head = series.dropna().head(1000)
+    bools = (bool, np.bool_)
+    return bool(len(head)) and head.map(type).isin(bools).all() and series.dropna().map(type).isin(bools).all()
 
 
 def basic_stats(name: str, series: pd.Series, sample: pd.Series) -> ColumnStats:
