@@ -32,12 +32,23 @@ def test_digits_grouped_by_spaces_become_numbers() -> None:
     assert frame["fine"].iloc[:2].tolist() == [1000.25, -2500.0]
 
 
+def test_whole_numbers_too_big_for_int64_stay_floats() -> None:
+    frame = pd.DataFrame({"mass": ["5.972 168 e24", "1.898 e27", "6.417 e23"], "n": ["12 345 678 901 234 567 890", "1 000", "5"]})
+    numbers_from_text(frame)
+    assert frame["mass"].tolist() == [5.972168e24, 1.898e27, 6.417e23]
+    assert frame["n"].dtype == "float64" and frame["n"].iloc[0] == 1.2345678901234568e19
+
+
 @pytest.mark.parametrize("values", [
     ["12 34", "1", "2"],          # not groups of three: two numbers, not one
     ["75 001", "0 123", "3"],     # a leading zero group: a code
     ["1 000", "2,000", "3"],      # two kinds of separator in one column
     ["1 000 kg", "2 000", "3"],   # a unit
     ["2020 12 31", "2021 01 01"], # a date written with blanks
+    ["+48 601 234 567", "601 234 568"],  # phone numbers
+    ["732 829 320", "552 100 554", "418 990 111"],  # identifiers: every value the same nine digits
+    ["4.5 5", "0.5 1"],           # two numbers after a point: no groups of three
+    ["40.7128 74", "1.5"],
 ])
 def test_blank_grouped_columns_that_do_not_all_agree_stay_text(values: list[str]) -> None:
     frame = pd.DataFrame({"c": values})

@@ -24,6 +24,8 @@ def _error(call) -> str:
     (lambda: pd.Series(["2024-01-04"]).value_counts().index[0].strftime("%Y"), "pd.to_datetime(value).strftime"),
     (lambda: pd.Series(["2024-01-04", None])[pd.Series(["2024-01-04", None]) > 0], ".notna()"),
     (lambda: pd.Series(["6.644 657 e-27"]) / pd.Series(["0.000 021 e-27"]), "pd.to_numeric"),
+    (lambda: pd.Series(["2024-01-09"]) - pd.Series(["2024-01-04"]), "pd.to_datetime(df['end'])"),
+    (lambda: pd.Series([1, 2])[pd.Series([True, None], dtype=object)], "df[df['col'] == True]"),
     (lambda: __import__("scipy.stats", fromlist=["x"]).chi2_contingency([[3, 0], [4, 0]]), "pd.crosstab(df['a'], df['b'])"),
     (lambda: pd.Series(["a<b>", "c"]).str.extract(r"<\w+>"), ".str.count("),
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).Ridge(normalize=True), "StandardScaler"),

@@ -68,9 +68,9 @@ def _kind(series: pd.Series) -> str:
 def _booleans(series: pd.Series) -> bool:
     """Is every value present True or False (a CSV's True/False column with empty cells: pandas
     reads it as bools among NaN, an object column)?"""
-    head = series.dropna().head(1000)
-    bools = (bool, np.bool_)
-    return bool(len(head)) and head.map(type).isin(bools).all() and series.dropna().map(type).isin(bools).all()
+    head = series.head(1000).dropna()
+    boolean = lambda s: pd.api.types.infer_dtype(s, skipna=True) == "boolean"  # noqa: E731
+    return bool(len(head)) and boolean(head) and boolean(series)
 
 
 def basic_stats(name: str, series: pd.Series, sample: pd.Series) -> ColumnStats:

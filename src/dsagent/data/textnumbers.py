@@ -6,7 +6,8 @@ not stop that, so the loader reads such a column as numbers, but only when every
 shape: digits with comma thousands separators (at least one value has a separator, groups of three,
 no leading zero, so codes like ``"007,123"`` stay text), digits grouped by blanks as European
 exports and the SI write them (``"1 234 567"``, ``"6.644 657 3450 e-27"``: groups of three before
-the point, any groups after it, a power of ten after a blank), or a number followed by a percent sign
+the point and after it, a power of ten after a blank; not when every value has the same seven or
+more digits, as identifiers and telephone numbers have), or a number followed by a percent sign
 (read as the percentage, 57.3, not the fraction 0.573). Anything else in the column (a placeholder,
 a unit, a currency sign, a decimal comma) leaves the column as text for the clean workflow to judge.
 One placeholder is read as missing: "..", the mark official statistics (ONS, OECD, the World Bank)
@@ -26,8 +27,11 @@ MISSING_MARK = ".."
 BLANKS = "[ \u00a0\u202f\u2009]"
 """The blanks that group digits: a space, a no-break space, a narrow no-break and a thin space."""
 _NUMBER = r"[-+]?(?:0|[1-9]\d{0,2}(?:,\d{3})*|[1-9]\d*)(?:\.\d+)?"
-_GROUPED = (rf"[-+]?(?:0|[1-9]\d{{0,2}}(?:{BLANKS}\d{{3}})*|[1-9]\d*)(?:\.\d+(?:{BLANKS}\d+)*)?"
-            rf"(?:{BLANKS}?[eE][-+]?\d+)?")
+_GROUPED = (rf"-?(?:0|[1-9]\d{{0,2}}(?:{BLANKS}\d{{3}})*|[1-9]\d*)"
+            rf"(?:\.(?:\d{{3}}(?:{BLANKS}\d{{3}})*(?:{BLANKS}\d{{1,4}})?|\d+))?(?:{BLANKS}?[eE][-+]?\d+)?")
+"""Groups of three before the point; after it, groups of three and a last one of up to four (the
+SI's and NIST's "6.644 657 3450"), or plain digits; a power of ten. No "+": "+48 601 234 567" is
+a telephone number."""
 _SHAPES = {THOUSANDS: (_NUMBER, r","), SPACED: (_GROUPED, BLANKS), PERCENT: (rf"{_NUMBER}\s?%", r"[,%\s]")}
 _WRITTEN = rf",|%|\d{BLANKS}\d"
 _SAMPLE = 20_000
@@ -87,11 +91,22 @@ def _as_numbers(column: pd.Series) -> tuple[pd.Series, bool, str | None] | None:
     for kind, (pattern, strip) in _SHAPES.items():
         if not text.str.fullmatch(pattern).all():
             continue
-        values = pd.to_numeric(text.str.replace(strip, "", regex=True), errors="coerce")
+        bare = text.str.replace(strip, "", regex=True)
+        if kind == SPACED and _identifiers(bare):
+            return None
+        values = pd.to_numeric(bare, errors="coerce")
         if values.isna().any():
             return None
         out = pd.Series(float("nan"), index=column.index, dtype="float64")
         out[values.index] = values
-        whole = kind in (THOUSANDS, SPACED) and (values % 1 == 0).all() and column.notna().all() and not marks.any()
+        whole = (kind in (THOUSANDS, SPACED) and (values % 1 == 0).all() and column.notna().all() and not marks.any()
+                 and values.abs().max() < 2**53 and not bare.str.contains("[eE]").any())
         return (out.astype("int64") if whole else out), bool(marks.any()), (written.iloc[0] if len(written) else None)
     return None
+
+
+def _identifiers(bare: pd.Series) -> bool:
+    """Every value the same count of seven or more digits: a company register's or a telephone
+    number ("732 829 320", "601 234 567"), which quantities measured in one column rarely are."""
+    widths = bare.str.len()
+    return bool(bare.str.fullmatch(r"\d+").all() and widths.min() == widths.max() >= 7)

@@ -134,15 +134,19 @@ _DRIFT: list[tuple[str, str]] = [
      "first (pd.to_numeric(df['col'], errors='coerce')), parse dates with pd.to_datetime, or compare with a text "
      "value; rows where a value is given at all are df['col'].notna()."),
     (r"operation '\w+' not supported for dtype '(?:str|object)'",
-     "those columns hold numbers written as text: make them numbers before any arithmetic, "
-     "pd.to_numeric(df['col'].str.replace(r'[,\s]', '', regex=True), errors='coerce') (separators and blanks "
+     "those columns hold text. Dates written as text are parsed first, (pd.to_datetime(df['end']) - "
+     "pd.to_datetime(df['start'])).dt.days; numbers written as text are made numbers before any arithmetic, "
+     "pd.to_numeric(df['col'].str.replace(r'[,\\s]', '', regex=True), errors='coerce') (separators and blanks "
      "removed first)."),
     (r"table of expected frequencies has a zero element",
      "chi2_contingency takes a table of counts of two categories, table = pd.crosstab(df['a'], df['b']), not two "
      "columns or one row; a category no row has gives a row or column of zeros: drop it, "
      "table = table.loc[table.sum(axis=1) > 0, table.sum(axis=0) > 0]."),
+    (r"Cannot mask with non-boolean array containing NA / NaN values",
+     "that True/False column has missing values, and a filter needs True or False on every row: "
+     "df[df['col'] == True] (missing counts as False), or df[df['col'].fillna(False).astype(bool)]."),
     (r"pattern contains no capture groups",
-     "str.extract returns what a group in brackets matches, s.str.extract(r'(\d+)'); to count the matches in "
+     "str.extract returns what a group in brackets matches, s.str.extract(r'(\\d+)'); to count the matches in "
      "each value use s.str.count(pattern), to test for one s.str.contains(pattern)."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "

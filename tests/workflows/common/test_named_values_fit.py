@@ -7,7 +7,7 @@ import ast
 
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit.named import named_values
-from dsagent.workflows.common.naming import key_column
+from dsagent.workflows.common.naming import key_column, key_word_column
 from dsagent.workflows.common.mends import MendFacts, mend_chain, mend_misfit
 
 COLUMNS = ["year", "gas", "miles", "Country", "region"]
@@ -87,17 +87,25 @@ def test_key_column_reads_the_key_as_written_spaced_or_by_its_last_word():
     assert key_column("mean_gas", columns) is None
 
 
-def test_key_column_reads_a_key_that_is_one_word_of_one_columns_name():
+def test_a_key_that_is_one_word_of_one_text_columns_name_names_it():
+    texts = ["error_condition", "message"]
+    assert key_word_column("condition", texts) == "error_condition"
+    assert key_word_column("top_condition", texts) == "error_condition"
+    assert key_word_column("condition", texts + ["condition_group"]) is None  # two columns have the word: none
+    assert key_column("condition", texts) is None  # the plain reading of a key is unchanged
+    for key, column in (("index_of_max", "temp_index"), ("row_number", "phone_number"), ("value", "market_value"),
+                        ("result", "test_result"), ("position", "player_position")):
+        assert key_word_column(key, [column]) is None, key  # words that say where or what, not which column
     columns = ["error_condition", "sub_conditions", "message"]
-    assert key_column("condition", columns) == "error_condition"  # "sub_conditions" is another word
-    assert key_column("top_condition", columns) == "error_condition"
-    assert key_column("condition", columns + ["condition_group"]) is None  # two columns have the word: none
-    assert key_column("condition", columns, whole=True) is None
     code = "result = {'condition': df['sub_conditions'].idxmax(), 'sub_conditions': df['sub_conditions'].max()}"
     question = "Which error condition has the most sub-conditions, and how many?"
     found = result_misfit(question, code, {"result_type": "dict", "result_str": "{'condition': 823, 'sub_conditions': 91}"},
                           [], ["error_condition", "message"], columns)
     assert found and "df.loc[df['sub_conditions'].idxmax(), 'error_condition']" in found
+    which = "Which patient has the highest glucose?"  # "which patient" names the column before a word of the key does
+    found = result_misfit(which, "result = {'result': df['glucose'].idxmax()}", {"result_type": "dict", "result_str": "{'result': 412}"},
+                          [], ["patient", "test_result"], ["patient", "test_result", "glucose"])
+    assert found and "df.loc[df['glucose'].idxmax(), 'patient']" in found
 
 
 def test_named_at_row_takes_the_value_at_idxmax_row_and_the_chain_keeps_it_when_it_fits():

@@ -175,21 +175,30 @@ def singulars(word: str) -> tuple[str, ...]:
 def key_column(key: str, columns: Iterable[str], whole: bool = False) -> str | None:
     """The column a named value's key names: as written, with spaces for underscores, or (unless
     ``whole``) its last word in the singular too ("model_year" → "year", "top_countries" →
-    "country"), or the one column with that word in its name ("condition" → "error_condition").
-    ``whole`` for a rule that must not read "avg_gas_per_region" as a region. None when none does."""
+    "country"). ``whole`` for a rule that must not read "avg_gas_per_region" as a region. None
+    when none does."""
     if whole:
         names = {str(c).lower(): str(c) for c in columns}
         return next((names[c.lower()] for c in (key, key.replace("_", " ")) if c.lower() in names), None)
     words = [w for w in re.split(r"[_\W]+", key) if w]
-    found = column_among([key, key.replace("_", " "), words[-1] if words else None], list(columns))
-    return found or (_column_with_word(words[-1], columns) if words else None)
+    return column_among([key, key.replace("_", " "), words[-1] if words else None], list(columns))
 
 
-def _column_with_word(word: str, columns: Iterable[str]) -> str | None:
-    """The one column that has ``word`` (or its singular) as one word of its name ("condition" →
-    "error_condition", not "sub_conditions"); None when no column or more than one has it."""
-    wanted = set(singulars(word.lower()))
-    hits = [str(c) for c in columns if wanted & {w.lower() for w in re.split(r"[_\W]+", str(c)) if w}]
+_WHERE_WORDS = frozenset({"index", "idx", "row", "number", "num", "position", "pos", "value", "result", "answer",
+                          "max", "min", "top", "count", "total", "id"})
+"""Last words of a key that say where or what a value is, not which column holds it."""
+
+
+def key_word_column(key: str, text_columns: Iterable[str]) -> str | None:
+    """The one text column that has the key's last word (or its singular) as one word of its name
+    ("condition" → "error_condition"): the names a row number from idxmax stands for when the key
+    names no column as a whole (:func:`key_column`). None when no text column or more than one has
+    it, or the word says where or what the value is ("row_number", "max_value")."""
+    words = [w.lower() for w in re.split(r"[_\W]+", key) if w]
+    if not words or words[-1] in _WHERE_WORDS:
+        return None
+    wanted = set(singulars(words[-1]))
+    hits = [str(c) for c in text_columns if wanted & {w.lower() for w in re.split(r"[_\W]+", str(c)) if w}]
     return hits[0] if len(hits) == 1 else None
 
 

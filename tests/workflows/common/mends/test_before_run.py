@@ -293,6 +293,19 @@ def test_a_yes_no_column_on_a_table_of_its_own_is_counted():
     assert code == "result = (df['returned'] == 'yes').sum()\n" and ns["result"] == 2
 
 
+def test_a_column_of_true_false_with_gaps_is_no_yes_no_text():
+    """Bools among NaN (a CSV's True/False column with empty cells) are no text: a sum of them
+    counts True already, and == 'True' would match no value."""
+    import pandas as pd
+
+    from dsagent.workflows.common.mends import mend_facts
+
+    frame = pd.DataFrame({"open": [True, None, False, True], "amount": [3, 4, 5, 6]})
+    facts = mend_facts({"models": frame})
+    assert facts.yes_no == {}
+    assert mend_before_run("result = df['open'].sum()\n", facts)[0] == "result = df['open'].sum()\n"
+
+
 FACTS = MendFacts(text_columns=["returned", "weekday"], yes_no={"returned": "yes"})
 
 

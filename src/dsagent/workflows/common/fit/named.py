@@ -7,8 +7,8 @@ import ast
 import re
 from collections.abc import Iterable
 
-from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, name_column, row_number_call,
-                                            time_column, which_column)
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, QUERY, key_column, key_word_column, name_column,
+                                            row_number_call, time_column, which_column)
 from dsagent.workflows.common.text import clip
 from dsagent.workflows.common.wording import PERIOD_ASKED, WHICH
 
@@ -119,7 +119,8 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         text = key_column(key, texts, whole=True)
         if _number(node) and text:
             return _name_wanted(key, node, text)
-        column = key_column(key, columns) or ((name_column(question, texts) or time_column(question, texts)) if which else None)
+        column = (key_column(key, columns) or ((name_column(question, texts) or time_column(question, texts)) if which else None)
+                  or key_word_column(key, texts))
         if _number(node) and type(getattr(node, "value", None)) is int and column and row_number_call(written[key], tree):
             call = ast.unparse(written[key])
             return (f"ResultDoesNotFitQuestion: `result[{key!r}]` is {node.value}, the row label that "

@@ -84,8 +84,9 @@ def mend_facts(datasets: Mapping[str, Any]) -> MendFacts:
                 facts.text_columns.append(str(name))
                 if _dates_written(column):
                     facts.date_text.append(str(name))
-                values = {str(v) for v in column.dropna().unique()[:3]}
-                if len(values) == 2:
+                present = column.dropna().unique()[:3]
+                values = {v for v in present if isinstance(v, str)}  # True/False among NaN are bools: no text to compare
+                if len(values) == 2 == len(present):
                     low = {v.strip().lower(): v for v in values}
                     yes = next((low[v] for v in low if v in _YES), None)
                     if yes is not None and any(v in _NO for v in low):

@@ -13,7 +13,7 @@ from dsagent.workflows.common.fit import name_at_label, numbered_names
 from dsagent.workflows.common.fit.named import named_values, written_values
 from dsagent.workflows.common.mends._edit import parses, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.naming import GROUPING, key_column, label_ranked, row_number_call, which_column
+from dsagent.workflows.common.naming import GROUPING, key_column, key_word_column, label_ranked, row_number_call, which_column
 from dsagent.workflows.common.wording import WHICH
 
 
@@ -31,15 +31,16 @@ def names_of_rows(question: str, code: str, tree: ast.AST, er: dict, facts: Mend
 
 def named_at_row(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """A named value the code writes as a plain ``idxmax()`` that gives a row number
-    (:func:`naming.row_number_call`) under a key that names a column (``{'year':
-    df['gas'].idxmax()}``), printed as a whole number: the value of that column at that row,
+    (:func:`naming.row_number_call`) under a key that names a column (``{'year': df['gas'].idxmax()}``),
+    or one word of a text column's name (:func:`naming.key_word_column`), printed as a whole number:
+    the value of that column at that row,
     ``df.loc[df['gas'].idxmax(), 'year']``. Only in the one frame, with row labels kept (no reset_index)."""
     if er.get("result_type") != "dict" or not facts.single_frame or "reset_index" in code or not uses_df(tree):
         return None
     shown = named_values(er.get("result_str")) or {}
     edits = []
     for key, value in written_values(tree).items():
-        column, printed = key_column(key, facts.columns), shown.get(key)
+        column, printed = key_column(key, facts.columns) or key_word_column(key, facts.text_columns), shown.get(key)
         if (column and isinstance(printed, ast.Constant) and type(printed.value) is int and row_number_call(value, tree)):
             edits.append((value, f"df.loc[{ast.unparse(value)}, {column!r}]"))
     mended = replace_nodes(code, edits) if edits else None
