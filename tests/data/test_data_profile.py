@@ -205,3 +205,39 @@ def test_true_false_with_gaps_is_shown_as_booleans_not_text(tmp_path: Path) -> N
     from dsagent.data.profile import _compact_line
     from dsagent.data.stats import basic_stats
     assert _compact_line(basic_stats("open", ds.frame["open"], ds.frame["open"])) == "open: bool miss=20%"
+
+
+def test_values_a_filter_copies_are_shown_as_the_frame_holds_them() -> None:
+    """What the profile prints is what ``==`` and ``>=`` will meet: a float among the top values
+    in full (3.258096, not 3.26), a minimum and a maximum told apart (not 108 and 108), whole
+    numbers of an integer column in full (18640101, a date as YYYYMMDD, not 1.86e7), top text
+    values long enough to be whole and told apart, a no-break space as ``\\xa0``."""
+    rows = 60
+    frame = pd.DataFrame({
+        "lncoins": [3.258096] * 30 + [4.564348] * 20 + [0.0] * 10,
+        "weight": np.linspace(107.8681079, 107.8681903, rows),
+        "day": np.arange(18640101, 18640101 + rows),
+        "levels": ["none;low;medium;high;xhigh"] * 40 + ["none;low;medium;high;xhigh;max"] * 20,
+        "kind": ["Officer-involved shooting"] * 35 + ["Other"] * 25,
+        "dates": ["April 19\xa0– 21"] * 30 + ["May 2\xa0– 3"] * 30,
+    })
+    text = profile_dataset(frame_with(frame.to_dict("list"))).text
+    assert "top: 3.258096 30, 4.564348 20, 0 10" in text
+    assert "min=107.8681 max=107.8682" in text
+    assert "min=18640101 max=18640160" in text
+    assert '"none;low;medium;high;xhigh" 40, "none;low;medium;high;xhigh;max" 20' in text
+    assert '"Officer-involved shooting" 35' in text
+    assert '"April 19\\xa0– 21" 30' in text
+
+
+def test_values_with_spaces_at_an_end_are_flagged() -> None:
+    states = ["Kansas ", "Kentucky ", "Montana "] + [f"State{i}" for i in range(40)]
+    text = profile_dataset(frame_with({"state": states, "n": list(range(43))})).text
+    assert "spaces at an end" in text and '"Kansas "' in text
+
+
+def test_two_long_names_that_begin_alike_are_told_apart() -> None:
+    head = "Percentage of pupils in last year of compulsory schooling with "
+    frame = {head + "no graded results": [1.0, 2.0], head + "5 or more Grades at levels 3-5": [3.0, 4.0]}
+    lines = [line for line in profile_dataset(frame_with(frame)).text.splitlines() if "name cut" in line]
+    assert len(lines) == 2 and "graded results" in lines[0] and "levels 3-5" in lines[1]

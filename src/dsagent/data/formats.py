@@ -47,7 +47,7 @@ def describe_format_issue(values: pa.Array, counts: np.ndarray) -> str | None:
         issue = _date_issue(values, counts) or _number_issue(values, counts) or _shape_issue(values, counts)
         if issue:
             return issue
-    return _case_issue(raw, values)
+    return _case_issue(raw, values) or _space_issue(raw, values, counts)
 
 
 def _mask(values: pa.Array, pattern: str) -> np.ndarray:
@@ -163,6 +163,16 @@ def _case_issue(raw: pa.Array, trimmed: pa.Array) -> str | None:
     example = max(variants, key=len)[:3]
     groups = f" ({len(variants)} groups)" if len(variants) > 1 else ""
     return f"case/space variants{groups}, e.g. " + " vs ".join(_quote(v) for v in example)
+
+
+def _space_issue(raw: pa.Array, trimmed: pa.Array, counts: np.ndarray) -> str | None:
+    """Values with a blank at an end ("Kansas "), which ``== 'Kansas'`` does not meet, when no
+    trimmed twin makes them a case/space variant already."""
+    padded = np.asarray(pc.not_equal(raw, trimmed).to_numpy(zero_copy_only=False), dtype=bool)
+    if not padded.any():
+        return None
+    example = _quote(_example(raw, counts, padded))
+    return f"spaces at an end of {_pct(counts[padded].sum(), counts.sum())} of values, e.g. {example}: .str.strip() before comparing"
 
 
 def _pct(n: float, total: float) -> str:

@@ -276,14 +276,15 @@ def _detailed_line(s: ColumnStats, position: int | None = None) -> str:
     if s.unique is not None:
         parts.append(f"u={_unique(s)}")
     if s.kind == "num" and s.low is not None:
-        parts.append(f"min={num(s.low)} max={num(s.high)}")
+        low, high = _bounds(s.low, s.high, s.dtype)
+        parts.append(f"min={low} max={high}")
         if s.unique and s.unique > 2:
             parts.append(f"mean={num(s.mean)} std={num(s.std)}")
     elif s.kind == "datetime" and s.low is not None:
         parts.append(f"min={_when(s.low)} max={_when(s.high)}")
     if s.top:
         unit = "%" if s.top_is_share else ""
-        shown = ", ".join(f"{_value(v)} {n}{unit}" for v, n in s.top)
+        shown = ", ".join(f"{v} {n}{unit}" for v, (_, n) in zip(_top_values([v for v, _ in s.top]), s.top))
         more = (s.unique or 0) - len(s.top)
         parts.append(f"top: {shown}" + (f" +{more} more" if more > 0 else ""))
     if s.samples:
@@ -295,21 +296,56 @@ def _detailed_line(s: ColumnStats, position: int | None = None) -> str:
 
 
 def _name(name: str, position: int | None = None) -> str:
-    """A column name as a quoted string literal (newlines escaped); a long one cut (:data:`NAME_CHARS`)."""
+    """A column name as a quoted string literal (newlines escaped); a long one cut (:data:`NAME_CHARS`)
+    to its head and its tail, where names that begin alike ("Percentage of pupils … with …") differ."""
     if len(name) <= NAME_CHARS:
         return json.dumps(name, ensure_ascii=False)
     where = f", df.columns[{position}]" if position is not None else ""
-    return json.dumps(name[: NAME_CHARS - 1] + "…", ensure_ascii=False) + f" (name cut, {len(name)} chars{where})"
+    tail = NAME_CHARS // 3
+    cut = name[: NAME_CHARS - tail - 1] + "…" + name[-tail:]
+    return json.dumps(cut, ensure_ascii=False) + f" (name cut, {len(name)} chars{where})"
+
+
+_ODD_BLANKS = {"\xa0": "\\xa0", "\u202f": "\\u202f", "\u2009": "\\u2009", "\t": "\\t", "\r": "\\r"}
 
 
 def _value(value: object, limit: int = 24) -> str:
+    """One value as code would write it: text quoted (a no-break space as ``\\xa0``, which
+    ``==`` needs and a plain blank would not match), a float short (:func:`num`)."""
     if isinstance(value, str):
         text = value if len(value) <= limit else value[: limit - 1] + "…"
+        for blank, shown in _ODD_BLANKS.items():
+            text = text.replace(blank, shown)
         return '"' + text.replace('"', "'").replace("\n", " ") + '"'
     if isinstance(value, float):
         return num(value)
     text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_TOP_CHARS = 48
+
+
+def _top_values(values: list[object]) -> list[str]:
+    """The top values as ``df[col] == value`` must write them: a float in full (3.258096, not
+    3.26), text up to :data:`_TOP_CHARS` characters, and whole where two cut ones would read alike."""
+    shown = [repr(float(v)).removesuffix(".0") if isinstance(v, float) and math.isfinite(v) else _value(v, _TOP_CHARS)
+             for v in values]
+    alike = {t for t in shown if shown.count(t) > 1}
+    return [_value(v, 10_000) if t in alike and isinstance(v, str) else t for v, t in zip(values, shown)]
+
+
+def _bounds(low: float | int, high: float | int, dtype: str) -> tuple[str, str]:
+    """The minimum and the maximum, told apart: whole numbers of an integer column in full (18640101
+    is a date written YYYYMMDD, not 1.86e7), others with the figures it takes to show they differ
+    (107.8681 and 107.8682, not 108 and 108)."""
+    if "int" in dtype.lower() and max(abs(int(low)), abs(int(high))) < 2**53:
+        return str(int(low)), str(int(high))
+    for digits in range(3, 11):
+        shown = num(low, digits), num(high, digits)
+        if shown[0] != shown[1] or low == high:
+            return shown
+    return shown
 
 
 def _short_dtype(dtype: str) -> str:
@@ -333,19 +369,19 @@ def _when(value: object) -> str:
     return stamp.strftime("%Y-%m-%d") if stamp == stamp.normalize() else stamp.strftime("%Y-%m-%d %H:%M")
 
 
-def num(value: float | int) -> str:
-    """Three significant figures, no exponent under a million: Qwen pays one token per digit."""
+def num(value: float | int, digits: int = 3) -> str:
+    """``digits`` significant figures (three), no exponent under a million: Qwen pays one token per digit."""
     value = float(value)
     if math.isnan(value) or math.isinf(value):
         return str(value)
     if value == int(value) and abs(value) < 1e6:
         return str(int(value))
-    if 100 <= abs(value) < 1e6:
+    if 10 ** (digits - 1) <= abs(value) < 1e6:
         return str(round(value))
     if abs(value) >= 1e6:
-        mantissa, exp = f"{value:.3g}".split("e") if "e" in f"{value:.3g}" else (f"{value:.3g}", "0")
+        mantissa, exp = f"{value:.{digits}g}".split("e") if "e" in f"{value:.{digits}g}" else (f"{value:.{digits}g}", "0")
         return f"{mantissa}e{int(exp)}"
-    text = f"{value:.3g}"
+    text = f"{value:.{digits}g}"
     if "e" in text:
         mantissa, exp = text.split("e")
         return f"{mantissa}e{int(exp)}"
