@@ -228,6 +228,10 @@ def test_values_a_filter_copies_are_shown_as_the_frame_holds_them() -> None:
     assert '"none;low;medium;high;xhigh" 40, "none;low;medium;high;xhigh;max" 20' in text
     assert '"Officer-involved shooting" 35' in text
     assert '"April 19\\xa0– 21" 30' in text
+    urls = [f"https://cdn.jsdelivr.net/npm/vega-datasets@2/data/t{i}.csv" for i in range(30)]
+    text = profile_dataset(frame_with({"url": urls})).text
+    shown = text.split(" eg ")[1].split(", ")
+    assert len(shown) >= 2 and len(set(shown)) == len(shown) and all("/data/t" in u for u in shown)  # whole, not four alike
 
 
 def test_values_with_spaces_at_an_end_are_flagged() -> None:

@@ -288,7 +288,7 @@ def _detailed_line(s: ColumnStats, position: int | None = None) -> str:
         more = (s.unique or 0) - len(s.top)
         parts.append(f"top: {shown}" + (f" +{more} more" if more > 0 else ""))
     if s.samples:
-        parts.append("eg " + ", ".join(_value(v) for v in s.samples))
+        parts.append("eg " + ", ".join(dict.fromkeys(_told_apart(s.samples, [_value(v) for v in s.samples], 80))))
     text = " ".join(parts)
     if s.issue:
         text += f" ! {s.issue}"
@@ -331,8 +331,14 @@ def _top_values(values: list[object]) -> list[str]:
     3.26), text up to :data:`_TOP_CHARS` characters, and whole where two cut ones would read alike."""
     shown = [repr(float(v)).removesuffix(".0") if isinstance(v, float) and math.isfinite(v) else _value(v, _TOP_CHARS)
              for v in values]
+    return _told_apart(values, shown, 10_000)
+
+
+def _told_apart(values: list[object], shown: list[str], limit: int) -> list[str]:
+    """``shown`` with the texts that read alike there (cut at the same place: URLs, long labels)
+    written again up to ``limit`` characters."""
     alike = {t for t in shown if shown.count(t) > 1}
-    return [_value(v, 10_000) if t in alike and isinstance(v, str) else t for v, t in zip(values, shown)]
+    return [_value(v, limit) if t in alike and isinstance(v, str) else t for v, t in zip(values, shown)]
 
 
 def _bounds(low: float | int, high: float | int, dtype: str) -> tuple[str, str]:
