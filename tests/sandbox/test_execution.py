@@ -242,6 +242,17 @@ def test_a_scipy_test_result_is_a_result() -> None:
         assert "statistic" in text or "slope" in text
 
 
+def test_key_error_on_a_variable_the_code_computed_says_use_it_or_add_it(sandbox: Sandbox) -> None:
+    """A difference computed into a variable, then read as a column of the frame (P 10171, seen)."""
+    code = ("def stats_of(d):\n    gap = d['amount'] - d['amount'].mean()\n    return d[d['region'] == 'north']['gap'].mean()\n"
+            "result = stats_of(df)")
+    res = sandbox.run(code)
+    assert not res.success and "KeyError" in res.error
+    assert "'gap' is no column: it is a variable this code computed" in res.error and "['gap'] = gap" in res.error
+    res = sandbox.run("gap = 3\nresult = df['gap'].sum()")  # a number is no column to add
+    assert "variable this code computed" not in res.error
+
+
 def test_key_error_on_a_column_an_earlier_step_dropped_says_so(sandbox: Sandbox) -> None:
     res = sandbox.run("numbers = df.select_dtypes('number')\nresult = numbers.groupby('region')['amount'].mean()")
     assert not res.success and "KeyError" in res.error

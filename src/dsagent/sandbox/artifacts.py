@@ -192,6 +192,23 @@ def format_error(exc: BaseException, namespace: dict[str, Any]) -> str:
     return f"{text}\n{hint}" if hint else text
 
 
+def _computed(exc: KeyError, namespace: dict[str, Any]) -> str | None:
+    """A hint for a column looked up by the name of a variable the code computed (a Series or an
+    array, in the failing cell's innermost frame or the namespace), which it never added to the frame."""
+    key = exc.args[0]
+    frame_locals: dict[str, Any] = {}
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(CELL_PREFIX):
+            frame_locals = tb.tb_frame.f_locals
+        tb = tb.tb_next
+    value = frame_locals.get(key, namespace.get(key)) if key.isidentifier() else None
+    if value is None or not hasattr(value, "shape") or not getattr(value, "shape", ()):
+        return None
+    return (f"Hint: {key!r} is no column: it is a variable this code computed. Use the variable ({key}), or add it to "
+            f"the frame before taking subsets of it: frame[{key!r}] = {key}.")
+
+
 def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") -> str:
     datasets = namespace.get("datasets") or {}
     if isinstance(exc, FileNotFoundError):
@@ -232,6 +249,9 @@ def _hint(exc: BaseException, namespace: dict[str, Any], cell_line: str = "") ->
                 f"Hint: {exc.args[0]!r} is a column of {frame}, not a dataset: `datasets` is a dict of "
                 f"DataFrames. Write {frame}[{exc.args[0]!r}], e.g. {frame}[{frame}[{exc.args[0]!r}] == value]."
             )
+        computed = _computed(exc, namespace)
+        if computed is not None:
+            return computed
         frames = _frames(namespace)
         for name, frame in frames:
             near = near_column(exc.args[0], getattr(frame, "columns", []))
