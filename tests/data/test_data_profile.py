@@ -89,7 +89,8 @@ def test_text_format_flags(values: list[str], expected: str) -> None:
 
 def test_clean_text_has_no_flag() -> None:
     prof = profile_dataset(
-        frame_with({"city": ["Paris", "Rome", "Oslo", "Lima"] * 30, "segment": ["b2b", "retail", "b2c"] * 40})
+        frame_with({"city": ["Paris", "Rome", "Oslo", "Lima"] * 30, "segment": ["b2b", "retail", "b2c"] * 40,
+                    "admitted": ["type1|2", "type3", "type1|2"] * 40})  # three labels, all shown: no format mix
     )
     assert "!" not in prof.text, prof.text
 

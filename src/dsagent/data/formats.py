@@ -131,6 +131,8 @@ def _shape_issue(values: pa.Array, counts: np.ndarray) -> str | None:
     # Only values with digits take part: "b2b" next to "retail" is a category, not a format.
     with_digit = _mask(values, r"\d")
     values, counts = values.filter(pa.array(with_digit)), counts[with_digit]
+    if len(values) <= 3:  # a few labels ("type1|2", "type3"): categories the top values show, not formats
+        return None
     shapes = pc.replace_substring_regex(values, r"\d+", "9")
     shapes = pc.replace_substring_regex(shapes, r"[A-Za-z]+", "a")
     uniq, inverse = np.unique(np.asarray(shapes.to_pylist(), dtype=object), return_inverse=True)
