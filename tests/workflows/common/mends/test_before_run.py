@@ -350,6 +350,8 @@ def test_a_column_grouped_by_another_column_groups_the_frame():
     "t = df['litres'].groupby(df['region']).sum()\n",      # a Series key: right as written
     "t = df['litres'].groupby('station').sum()\n",         # not a column: maybe an index level
     "t = df['litres'].groupby('litres').sum()\n",          # the column itself
+    "t = datasets['rain'].groupby('region')['litres'].sum()\n",  # a table, not a column (audit of correct code)
+    "t = frames['x'].groupby('region')['litres'].sum()\n",  # 'x' is no column: a frame held in a dict
 ])
 def test_a_grouping_that_may_be_right_is_left_alone(code):
     import pandas as pd
@@ -534,7 +536,10 @@ def test_rows_listed_newest_first_are_put_in_time_order_before_code_that_reads_t
     exec(mended, ns)  # noqa: S102
     assert ns["result"] == 2900.0  # 1.0 on the first day, 30.0 on the last
     assert mend_before_run(mended, facts)[0] == mended
-    for kept in ("result = df['Close'].max()\n", "df = df.sort_values('Date', key=pd.to_datetime)\nresult = df['Close'].iloc[0]\n"):
+    for kept in ("result = df['Close'].max()\n", "df = df.sort_values('Date', key=pd.to_datetime)\nresult = df['Close'].iloc[0]\n",
+                 # code that turns the rows round itself (audit of the mends on correct code)
+                 "df = df.iloc[::-1].reset_index(drop=True)\nresult = df['Close'].pct_change().iloc[-1]\n",
+                 "result = df['Close'][::-1].pct_change().iloc[-1]\n"):
         assert mend_before_run(kept, facts)[0] == kept
     assert mend_facts({"prices": frame.iloc[::-1]}).newest_first is None
     assert mend_facts({"a": frame, "b": frame}).newest_first is None  # which frame `df` is: not known

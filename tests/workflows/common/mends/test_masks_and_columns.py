@@ -86,6 +86,20 @@ def test_names_the_code_makes_or_values_are_left_alone(code):
     assert mend_column_spelling(code, mend_facts({"t": SCOT})) == code
 
 
+@pytest.mark.parametrize("code", [
+    "df = datasets['committee']\nresult = df['COMMITTEE'].nunique()\n",  # a dataset's id, not a column
+    "per = df.pivot_table(index='Region', columns='Grade', values='Total')\nresult = (per['a'] - per['b']).max()\n",  # values made labels
+    "long = df.melt(id_vars='Region')\nresult = long['value'].sum()\n",  # the names pandas makes
+    "result = df.groupby('Region').size().reset_index()['size'].max()\n",
+])
+def test_ids_values_and_names_pandas_makes_are_left_alone(code):
+    """From an audit of the mends over 516 correct label functions (seen batches C-P): a table whose
+    id is a column's name in other case, a pivot's columns that are values, melt's 'value'."""
+    frame = pd.DataFrame({"Region": ["x", "y"], "COMMITTEE": ["p", "q"], "Grade": ["a", "b"], "Total": [1, 2],
+                          "Value": [3, 4], "Size": [5, 6], "A": [1, 2], "B": [3, 4]})
+    assert mend_column_spelling(code, mend_facts({"committee": frame})) == code
+
+
 def test_without_facts_nothing_changes():
     code = "result = df['persons per sq km'].sum()\n"
     assert mend_column_spelling(code, None) == code
@@ -168,6 +182,9 @@ def test_rows_dropped_by_a_columns_value_as_an_index_label_are_dropped_by_the_va
     "counts = df['sector'].value_counts()\nresult = counts.drop('All industries')",
     "t = df.pivot_table(index='sector', values='value')\nresult = t.drop(['Food'])",
     "m = df.melt(id_vars='value')\nresult = m.drop(['Food'])",  # other columns
+    # the names made the index another way (audit of the mends on correct code)
+    "df.index = df.pop('sector')\ndf = df.drop(['Food'])\nresult = df['value'].sum()",
+    "df = df.set_axis(df['sector'], axis=0)\nresult = df.drop(['Food'])['value'].sum()",
 ])
 def test_other_drops_are_left_alone(code):
     from dsagent.workflows.common.mends.rows import mend_drop_values

@@ -187,8 +187,8 @@ def mend_series_groupby(code: str, facts: MendFacts | None = None) -> str:
                 and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys)):
             return None
         names = {k.value for k in keys}
-        if not names <= columns or selected.slice.value in names:
-            return None
+        if not names <= columns or selected.slice.value in names or selected.slice.value not in columns:
+            return None  # datasets['t'].groupby('k'): a table's id, not a column selected
         rest = "".join(", " + ast.unparse(k) for k in node.keywords)
         return node, f"{ast.unparse(selected.value)}.groupby({ast.unparse(key)}{rest})[{ast.unparse(selected.slice)}]"
 

@@ -59,11 +59,22 @@ def _renames_columns(tree: ast.AST) -> bool:
     return False
 
 
+_PANDAS_NAMES = frozenset({"value", "variable", "count", "size", "index", "mean", "sum", "proportion", "level_0", "level_1"})
+"""Columns pandas names itself (melt, value_counts, size().reset_index(), agg): no misspelled data column."""
+
+
+def _dataset_key(node: ast.Constant, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Is this string the key of ``datasets[...]`` (a table's id, not a column)?"""
+    holder = parents.get(node)
+    return isinstance(holder, ast.Subscript) and isinstance(holder.value, ast.Name) and holder.value.id == "datasets"
+
+
 def mend_column_spelling(code: str, facts: MendFacts | None = None) -> str:
     """Each string the code reads as a column that is no column, but the same letters and digits
     as exactly one (:func:`loose`), written as that column. Left alone wherever the same string is
-    also used otherwise (a name the code makes, a value it compares) or is a keyword's name, and in
-    code that renames columns by a rule (lower case, stripped)."""
+    also used otherwise (a name the code makes, a value it compares) or is a keyword's name, a
+    dataset's id, a value of a column (a pivot's columns) or a name pandas makes (melt's 'value'),
+    and in code that renames columns by a rule (lower case, stripped)."""
     tree = parsed(code) if facts is not None and facts.columns else None
     if tree is None or _renames_columns(tree):
         return code
@@ -76,11 +87,14 @@ def mend_column_spelling(code: str, facts: MendFacts | None = None) -> str:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             uses.setdefault(node.value, []).append((node, _reads_a_column(node, parents)))
-    made = {n.arg for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg}
+    made = {n.arg for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg} | _PANDAS_NAMES
+    values = {str(v) for column_values in facts.values.values() for v in column_values}  # a pivot's columns are values
     edits = []
     for text, found in uses.items():
         meant = by_letters.get(loose(text), set())
-        if text in known or text in made or len(meant) != 1 or not loose(text) or not all(read for _, read in found):
+        if text in known or text in made or text in values or len(meant) != 1 or not loose(text) or not all(read for _, read in found):
+            continue
+        if any(_dataset_key(node, parents) for node, _ in found):
             continue
         edits += [(node, repr(next(iter(meant)))) for node, _ in found]
     return (replace_nodes(code, edits) if edits else None) or code

@@ -120,8 +120,9 @@ def mend_time_order(code: str, facts: MendFacts | None = None) -> str:
     and never sorts them: ``df = df.sort_values('Date', key=…)`` (parsed as dates) is put after the
     code's last ``df = datasets[…]`` before its first statement, else first. Sorting is a no-op for
     code that reads no order, and the same line again changes nothing, so a retry is safe."""
-    if facts is None or not facts.newest_first or not _ORDERED.search(code) or re.search(r"\bsort_(values|index)\b", code):
-        return code
+    if (facts is None or not facts.newest_first or not _ORDERED.search(code)
+            or re.search(r"\bsort_(values|index)\b|\[\s*::\s*-1\s*\]|\breversed\(", code)):
+        return code  # the code puts the rows in an order of its own (sorts, or turns them round)
     try:
         tree = ast.parse(code)
     except SyntaxError:

@@ -11,6 +11,7 @@ meant the rows that hold them: ``df[~df['sector'].isin(['Other sectors', 'All in
 from __future__ import annotations
 
 import ast
+import re
 
 from dsagent.workflows.common.mends._edit import parsed, replace_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
@@ -57,8 +58,8 @@ def mend_drop_values(code: str, facts: MendFacts | None = None) -> str:
     """``x.drop(['A', 'B'])`` (or ``x.drop('A')``, ``index=``; ``inplace=True`` as a statement) where
     'A' and 'B' are values of one text column as ``x[~x['col'].isin(['A', 'B'])]``; unchanged otherwise."""
     tree = parsed(code)
-    if tree is None or facts is None or "set_index" in code or "index_col" in code:
-        return code
+    if tree is None or facts is None or re.search(r"set_index|index_col|set_axis|\.index\s*=(?!=)", code):
+        return code  # the code made the names the index: drop() by them is right
     columns = {str(c) for c in facts.columns}
     statements = {id(s.value): s for s in ast.walk(tree) if isinstance(s, ast.Expr)}
     edits: list[tuple[ast.AST, str]] = []
