@@ -627,3 +627,29 @@ def test_a_year_whose_values_are_written_as_a_placeholder_is_left_out_by_value()
         assert written_missing(other, value) is None, other
     assert "leaves 1947 out" in (result_misfit(question, "result = round(df['unemployment_rate'].dropna().mean(), 2)", er,
                                                 columns=columns) or "")  # dropna() keeps the 0s
+
+
+def test_right_code_that_the_year_and_label_checks_had_sent_back_fits():
+    """Shapes from an audit of the fit checks over 506 correct answers of the seen batches: a year
+    inside a quoted format example, a year in a table whose only date-ish names are words inside
+    other names ("Day nursery places", "Full-time pupils"), a data label that is a common word in
+    another case ("How many" against a value 'Many'), and a year left out by the question's own rule
+    that the code applies (complete groups, a lag's first row, missing values)."""
+    shown = {"result_type": "float", "result_str": "81.5"}
+    quoted = ('What was IBM\'s average price during 2005? Parse the date column (written like "Jan 1 2000"). '
+              "Take the rows whose symbol is IBM and whose date falls in 2005.")
+    code = "d = pd.to_datetime(df['date'], format='%b %d %Y')\nresult = df[(df['symbol'] == 'IBM') & (d.dt.year == 2005)]['price'].mean()"
+    assert result_misfit(quoted, code, shown, ["IBM"], ["symbol", "date"], ["symbol", "date", "price"]) is None
+    columns = ["Council", "Day nursery places", "Full-time pupils"]
+    worded = "How many full-time pupils were there in 1996 across all councils?"
+    assert result_misfit(worded, "result = df['Full-time pupils'].sum()", shown, ["Glasgow"], ["Council"], columns) is None
+    assert "1996" in (result_misfit(worded, "result = df['v'].sum()", shown, [], [], ["Year", "v"]) or "")  # a Year column: rows
+    assert "1996" in (result_misfit(worded, "result = df['v'].sum()", shown, [], [], ["release_date", "v"]) or "")
+    common = "How many states have a rate above 5?"
+    assert result_misfit(common, "result = int((df['rate'] > 5).sum())", shown, ["Many", "Few"], ["size"], ["size", "rate"]) is None
+    assert "Alaska" in (result_misfit("What is the rate in Alaska?", "result = df['rate'].mean()", shown, ["Alaska"]) or "")
+    assert "North" in (result_misfit("What is the rate in the 'north' region?", "result = df['rate'].mean()", shown, ["North"]) or "")
+    complete = ("What is the mean of the yearly means? Use complete years only: 2009 has only three quarters and is left out.")
+    kept = "n = df.groupby('year')['v'].count()\nm = df.groupby('year')['v'].mean()\nresult = m[n == 4].mean()"
+    assert result_misfit(complete, kept, shown, columns=["year", "quarter", "v"]) is None
+    assert "2009" in (result_misfit(complete, "result = df.groupby('year')['v'].mean().mean()", shown, columns=["year", "quarter", "v"]) or "")

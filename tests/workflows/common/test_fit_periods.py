@@ -137,7 +137,10 @@ def test_groups_kept_by_their_size_need_a_count_of_rows():
                           columns=["codes", "los"])
     assert found and "at least 50 rows" in found and "groupby('key').size()" in found
     for fine in ("n = df.groupby('codes').size()\nresult = df[df['codes'].isin(n[n >= 50].index)].groupby('codes')['los'].mean().idxmin()\n",
-                 "result = df.groupby('codes').filter(lambda g: len(g) >= 50).groupby('codes')['los'].mean().idxmin()\n"):
+                 "result = df.groupby('codes').filter(lambda g: len(g) >= 50).groupby('codes')['los'].mean().idxmin()\n",
+                 # the rows counted by agg's 'size' or 'count' (audit of correct code, seen batches)
+                 "g = df.groupby('codes')['los'].agg(['mean', 'size'])\nresult = g[g['size'] >= 50]['mean'].idxmin()\n",
+                 "g = df.groupby('codes').agg(n=('los', 'count'), m=('los', 'mean'))\nresult = g[g['n'] >= 50]['m'].idxmin()\n"):
         assert "rows per group" not in (result_misfit(question, fine, ran, columns=["codes", "los"]) or ""), fine
     distinct = "How many codes are shared? Count the codes values that occur on 5 or more rows."
     found = result_misfit(distinct, "result = df[df['a'] + df['b'] >= 5]['codes'].nunique()\n", ran, columns=["codes", "a", "b"])

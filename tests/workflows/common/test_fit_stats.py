@@ -166,6 +166,15 @@ def test_a_median_or_standard_deviation_the_code_never_computes_is_sent_back():
         assert asked_statistic_misfit(question, ast.parse(fine)) is None, fine
     assert "standard deviation" in (asked_statistic_misfit("What is the standard deviation of x?", ast.parse(totals)) or "")
     assert asked_statistic_misfit("What is the mean of x?", ast.parse(totals)) is None
+    # a median or a spread that names a quantity or a reference, not what is asked (audit of correct code, seen batches)
+    mean = "result = df.groupby('SOUTH')['INCOME'].mean().diff().iloc[-1]\n"
+    for question in ("How much higher is the average median per-capita income of the north?",
+                     "What percentage of the pupils scored above the national median?",
+                     "Do year-round districts have a different share above the national maths median?"):
+        assert asked_statistic_misfit(question, ast.parse(mean)) is None, question
+    paired = "res = stats.ttest_rel(per['a'], per['b'])\nresult = res.statistic\n"
+    assert asked_statistic_misfit("Paired t-test: t = mean difference / (sample standard deviation of the differences / sqrt(8)).",
+                                  ast.parse(paired)) is None  # the test computes the spread its formula names
 
 
 def test_a_test_on_values_repeated_per_group_is_sent_back():

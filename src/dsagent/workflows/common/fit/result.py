@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dsagent.workflows.common.fit.cycle import cycle_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
-from dsagent.workflows.common.fit.rows import (DATED, by_position, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
+from dsagent.workflows.common.fit.rows import (by_position, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
                                               part_of_year, unmatched_filter, unnamed_year, whole_table_column, year_lag_misfit)
 from dsagent.workflows.common.fit.sanity import (degenerate_test, every_row_unusual, impossible_result, period_count_misfit,
                                                   statistic_out_of_range, subset_share_misfit)
@@ -190,8 +190,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: the question asks which ones (names), but the rows of `result` are row numbers, "
                 f"not names. Label them with the names: {numbered}")
     missing = _unfiltered(question, code, labels, columns)
-    if missing and excluded(question, missing) and by_position(tree):
-        missing = None  # left out by the rows' positions: "the first two rows, A and B, are totals; leave them out"
+    if missing and excluded(question, missing) and (by_position(tree) or _LEFT_OUT_BY_RULE.search(code or "")):
+        missing = None  # left out by the rows' positions ("the first two rows … are totals"), or by the rule the code applies
     mark = written_missing(question, missing) if missing else None
     if mark and (mark not in ("0", "-") or _PLACEHOLDERS_DROPPED.search(code or "")):
         missing = None  # "1947's quarters are written 0 (not available)": the code drops the 0s; ".." is read as missing
@@ -205,6 +205,10 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     return None
 
 
+_LEFT_OUT_BY_RULE = re.compile(r"(?:==|>=)\s*(?:4|12|52)\b|\.filter\(|\.dropna\(|\.(?:diff|shift|pct_change)\(")
+"""Code that leaves rows out by a rule a question gives for leaving one out ("2009 has only three
+quarters and is left out": complete groups kept, ``n == 4``; "has no quarter before": a lag's first
+row; missing values dropped)."""
 _PLACEHOLDERS_DROPPED = re.compile(r"(?:!=|>)\s*0(?:\.0)?(?![.\d])|\.replace\(\s*(?:\{\s*)?(?:0(?:\.0)?|['\"]-['\"])\s*[,:]|"
                                    r"errors\s*=\s*['\"]coerce|na_values")
 """Code that leaves out values written 0 or "-" for missing (``!= 0``, ``> 0``, ``replace(0, np.nan)``,
@@ -225,7 +229,7 @@ def _names_columns(year: str, columns: list[str]) -> bool:
     rows to keep."""
     if sum(1 for c in columns if re.search(rf"(?<!\d){year[2:]}$", c)) >= 2:
         return True
-    if any(DATED.search(re.sub(r"(1[89]|20)\d\d", "", c)) for c in columns):
+    if any(date_named(c) for c in columns):
         return False  # a column of years or dates: the year may be rows of it
     spans = (m for c in columns for m in re.finditer(r"(?<!\d)((?:1[89]|20)\d\d)(?:\s*[-/–]\s*(\d\d(?:\d\d)?))?(?!\d)", c))
     return any(year == m.group(1) or (m.group(2) and year[-len(m.group(2)):] == m.group(2)
@@ -340,6 +344,14 @@ def decade_number(question: str, tree: ast.AST) -> ast.BinOp | None:
     return None
 
 
+def _names_label(text: str, label: str) -> bool:
+    """Does ``text`` name the data label: as the data writes it, or in any case between quotes
+    ("the 'north' region")? Not a common word in another case ("How many" for a value 'Many')."""
+    if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", text):
+        return True
+    return bool(re.search(rf"[\"'‘“]{re.escape(label)}[\"'’”]", text, re.I))
+
+
 def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterable[str] = ()) -> str | None:
     """A year or a data label the question names as what to keep and the code never mentions.
 
@@ -355,7 +367,7 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     lowered = (code or "").lower()
     spans = ranged_years(question or "")
     names = [str(c) for c in columns]
-    dated = not names or any(DATED.search(c) for c in names)
+    dated = not names or any(date_named(c) or re.search(r"(?<!\d)(1[89]|20)\d\d(?!\d)", c) for c in names)
     ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
     plain = without_examples(question)
     for year in YEAR.findall(plain) if dated else ():  # not a format's example ("like Jan-1-1995")
@@ -364,8 +376,9 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
         if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not _bounded_past(int(year), lowered) and not (
                 len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
             return year
-    asked = without_examples(question).lower()
-    named = [label for label in labels if len(label) >= 3 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", asked)]
+    plain = without_examples(question)
+    asked = plain.lower()
+    named = [label for label in labels if len(label) >= 3 and _names_label(plain, label)]
     used = [label for label in named if label.lower() in lowered]
     for label in named:
         listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))

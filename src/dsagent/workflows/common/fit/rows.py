@@ -103,8 +103,18 @@ def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
 
 _YEAR_WORDS = r"year|\byr|^yr|date|\bfy|^fy|period|season"
 _YEARISH = re.compile(_YEAR_WORDS, re.I)
-DATED = re.compile(_YEAR_WORDS + r"|time|day|month|quarter|week|(1[89]|20)\d\d", re.I)
-"""A column name that says the table has years or dates in it (a wide table's year columns too)."""
+_DATE_WORD = re.compile(r"(?:year|yr|date|fy|period|season|time|day|month|quarter|week|datetime|timestamp)s?", re.I)
+
+
+def date_named(column: str) -> bool:
+    """Does the name say the column holds years or dates: its last word is a date word ("Year",
+    "release_date", "fiscal year"), or its first is year, date or period in a short name ("Date of
+    sale")? Not a date word inside another name ("Day nursery places", "Full-time pupils", "3 year
+    average"), nor a year in the name (a wide table's column)."""
+    words = [w for w in re.split(r"[^A-Za-z]+", re.sub(r"(1[89]|20)\d\d", " ", column)) if w]
+    if not words or re.search(r"(1[89]|20)\d\d", column):
+        return False
+    return bool(_DATE_WORD.fullmatch(words[-1]) or (len(words) <= 3 and re.fullmatch(r"(?i)year|date|period", words[0])))
 
 
 def _year_column(node: ast.AST) -> bool:
@@ -247,6 +257,7 @@ def group_size_unread(question: str, tree: ast.AST) -> int | None:
         return None
     called = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
               for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    called |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in ("size", "count")}  # agg(['mean', 'size'])
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     grouped_nunique = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "nunique"
                           and any(isinstance(m, ast.Attribute) and m.attr == "groupby" for m in ast.walk(n.func.value))
