@@ -28,6 +28,7 @@ def _error(call) -> str:
     (lambda: pd.Series([1, 2])[pd.Series([True, None], dtype=object)], "df[df['col'] == True]"),
     (lambda: __import__("scipy.stats", fromlist=["x"]).chi2_contingency([[3, 0], [4, 0]]), "pd.crosstab(df['a'], df['b'])"),
     (lambda: pd.Series(["a<b>", "c"]).str.extract(r"<\w+>"), ".str.count("),
+    (lambda: pd.to_datetime(pd.Series(["010798"]), format="%m%d%Y"), "two-digit one (98) is %y"),  # Q 10182-10184, seen
     (lambda: __import__("sklearn.linear_model", fromlist=["x"]).Ridge(normalize=True), "StandardScaler"),
     (lambda: np.float, "builtin"),
     (lambda: FRAME.groupby("b").mean(), "numeric columns"),

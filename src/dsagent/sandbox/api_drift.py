@@ -142,6 +142,9 @@ _DRIFT: list[tuple[str, str]] = [
      "chi2_contingency takes a table of counts of two categories, table = pd.crosstab(df['a'], df['b']), not two "
      "columns or one row; a category no row has gives a row or column of zeros: drop it, "
      "table = table.loc[table.sum(axis=1) > 0, table.sum(axis=0) > 0]."),
+    (r"time data \"(?:[^\"\d]*\d){5,6}[^\"\d]*\" doesn't match format \"[^\"]*%Y",
+     "%Y reads a four-digit year (1998); a two-digit one (98) is %y, format='%m%d%y'. A date stored as a number "
+     "that lost its leading zero is padded first: df['col'].astype(str).str.zfill(6)."),
     (r"Cannot mask with non-boolean array containing NA / NaN values",
      "that True/False column has missing values, and a filter needs True or False on every row: "
      "df[df['col'] == True] (missing counts as False), or df[df['col'].fillna(False).astype(bool)]."),
