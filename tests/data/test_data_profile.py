@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from dsagent.data import Dataset, load_datasets, profile_dataset, summarize_datasets
-from dsagent.data.profile import approx, num
+from dsagent.data.rendering import approx, num
 from dsagent.data.tokens import count_tokens, estimate_tokens, set_token_counter
 
 ROWS = 400
@@ -203,7 +203,7 @@ def test_true_false_with_gaps_is_shown_as_booleans_not_text(tmp_path: Path) -> N
     text = profile_dataset(ds).text
     assert '"open" object bool miss=20%' in text
     assert "top: False 16, True 16" in text and '"False"' not in text
-    from dsagent.data.profile import _compact_line
+    from dsagent.data.rendering import compact_line as _compact_line
     from dsagent.data.stats import basic_stats
     assert _compact_line(basic_stats("open", ds.frame["open"], ds.frame["open"])) == "open: bool miss=20%"
 

@@ -17,7 +17,7 @@ from conftest import REAL_HOME
 
 from dsagent.cli.main import main
 from dsagent.config import load_settings
-from dsagent.data.profile import NAME_CHARS
+from dsagent.data.rendering import NAME_CHARS
 from dsagent.data.tokens import count_tokens
 from dsagent.session import Session
 from dsagent.store import RunLog

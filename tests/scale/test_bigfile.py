@@ -179,3 +179,13 @@ def test_a_big_files_numbers_written_as_text_are_read_as_numbers_as_pandas_reads
     assert total == sum(1000 + i for i in range(300)) and missing == len(range(0, 300, 7)) and top == 89.5
     assert homes == sum(2000 + i for i in range(300)) and ds.frame["homes"].iloc[1] == 2001
     assert "for missing, read as missing" in profile_dataset(ds).text
+
+
+def test_the_sandbox_strips_the_blanks_the_loader_reads_as_digit_groups() -> None:
+    """The sandbox may not import the data layer, so ``duck`` writes the blanks that group digits
+    again: it must be the same set as ``data.textnumbers.BLANKS``, or a big file's column read as a
+    number in pandas fails its cast in DuckDB."""
+    from dsagent.data.textnumbers import BLANKS
+    from dsagent.sandbox import duck
+
+    assert duck._BLANKS == BLANKS

@@ -8,18 +8,15 @@ local model reads ~50 tokens/s, so every figure here has to earn its place.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import pandas as pd
-
 from dsagent.data.bigfile import BigFile, header_note
 from dsagent.data.shape import shape_notes
 from dsagent.data.catalog import Dataset
+from dsagent.data.rendering import compact_line, detailed_line, numbers_note, short_dtype
 from dsagent.data.stats import SAMPLE_ROWS, ColumnStats, add_details, basic_stats, sample_positions
 from dsagent.data.tokens import count_tokens
 
@@ -36,10 +33,6 @@ share (:func:`budget_share`), at most ``TOKEN_BUDGET``, so three tables of 5,000
 same ~3k tokens of profile as one (three full budgets had made ~6.3k-token prompts)."""
 MIN_SHARE = 300
 """The least a table's profile is given however many tables there are (its header and counts)."""
-NAME_CHARS = 60
-"""A longer column name is shown cut, with its position (``df.columns[i]``): names are data, and a
-sentence-long one ("ignore previous instructions and …") must not read as a prompt of its own."""
-_SHORT_DTYPES = {"int": "int", "uint": "int", "float": "float", "bool": "bool", "datetime": "date"}
 _KEY_NAME = re.compile(r"(^|[_\s])(id|key|code|uuid|no|number)$|id$", re.IGNORECASE)
 _MAX_FORCED = 10
 _STOPWORDS = {"the", "and", "for", "with", "what", "which", "how", "many", "per", "are", "from", "of", "in", "by"}
@@ -84,7 +77,7 @@ def profile_dataset(
         _use_exact(stats, ds.big)
     elif positions is not None:
         header += f" (top %/samples from a {SAMPLE_ROWS // 1000}k-row sample)"
-    header += _numbers_note(ds.read_options or {})
+    header += numbers_note(ds.read_options or {})
     if ds.big is None and ds.table is None:  # the whole table is in the frame
         try:
             header += "".join(f"\n{note}" for note in shape_notes(frame, ds.timeline))
@@ -95,7 +88,7 @@ def profile_dataset(
 
     def detail(name: str) -> str:
         i = position[name]
-        return _detailed_line(add_details(stats[name], frame.iloc[:, i], sampled.iloc[:, i]), i)
+        return detailed_line(add_details(stats[name], frame.iloc[:, i], sampled.iloc[:, i]), i)
 
     if cols <= WIDE_COLUMNS:
         summary_b = "\n".join(detail(name) for name in names)
@@ -145,7 +138,7 @@ def _summary_a(stats: Mapping[str, ColumnStats], position: Mapping[str, int], qu
     rest by dtype."""
     budget, used, listed = budget_a - header_tokens, 0, {}
     for name in rank_columns(stats, question, None):
-        line = _compact_line(stats[name], position[name])
+        line = compact_line(stats[name], position[name])
         cost = count_tokens(line) + 1
         if used + cost > budget:
             break
@@ -153,7 +146,7 @@ def _summary_a(stats: Mapping[str, ColumnStats], position: Mapping[str, int], qu
     head = "All columns (name: dtype u=unique miss=missing% mean):\n"
     if len(listed) == len(stats):
         return head + "\n".join(listed[name] for name in stats)
-    rest = Counter(_short_dtype(s.dtype) for name, s in stats.items() if name not in listed)
+    rest = Counter(short_dtype(s.dtype) for name, s in stats.items() if name not in listed)
     kinds = ", ".join(f"{n:,} {dtype}" for dtype, n in rest.most_common())
     return (f"Columns (name: dtype u=unique miss=missing% mean), {len(listed)} of {len(stats):,} listed:\n"
             + "\n".join(listed[name] for name in stats if name in listed)
@@ -241,166 +234,3 @@ def must_detail(stats: Mapping[str, ColumnStats], question: str | None, relevant
 
 
 # --- rendering --------------------------------------------------------------------------------
-
-
-def _numbers_note(options: Mapping) -> str:
-    """Which text columns the loader read as numbers, each with one value as the file writes it."""
-    converted = options.get("numbers_from_text") or {}
-    parts = [f"{_name(name)} (file writes {_value(shown)}" + (", a percentage 0-100)" if "%" in shown else ")")
-             for name, shown in converted.items()]
-    note = "\nread as numbers from text: " + ", ".join(parts) if parts else ""
-    marked = options.get("missing_marks") or {}
-    if marked:  # ".." is "not available" in official statistics: read as missing, so notna() counts the figures
-        note += f"\nfile writes {_value(next(iter(marked.values())))} for missing, read as missing (NaN) in: " + ", ".join(map(_name, marked))
-    return note
-
-
-def _compact_line(s: ColumnStats, position: int | None = None) -> str:
-    # ~10 tokens: bare names when unambiguous, rounded figures (Qwen pays a token per digit).
-    bare = len(s.name) <= NAME_CHARS and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s.name)
-    name = s.name if bare else _name(s.name, position)
-    parts = [f"{name}: {'bool' if s.kind == 'bool' else _short_dtype(s.dtype)}"]
-    if s.unique is not None and s.kind != "bool":
-        parts.append("u=all" if _unique(s) == "all" else f"u={approx(s.unique)}")
-    if s.missing:
-        parts.append(f"miss={_pct(s.missing, s.rows)}")
-    if s.mean is not None and s.kind == "num" and s.unique and s.unique > 2:
-        parts.append(f"mean={approx(s.mean)}")
-    return " ".join(parts)
-
-
-def _detailed_line(s: ColumnStats, position: int | None = None) -> str:
-    parts = [f"- {_name(s.name, position)} {s.dtype}" + (" bool" if s.kind == "bool" and s.dtype == "object" else "")]
-    if s.missing:
-        parts.append(f"miss={_pct(s.missing, s.rows)}")
-    if s.unique is not None:
-        parts.append(f"u={_unique(s)}")
-    if s.kind == "num" and s.low is not None:
-        low, high = _bounds(s.low, s.high, s.dtype)
-        parts.append(f"min={low} max={high}")
-        if s.unique and s.unique > 2:
-            parts.append(f"mean={num(s.mean)} std={num(s.std)}")
-    elif s.kind == "datetime" and s.low is not None:
-        parts.append(f"min={_when(s.low)} max={_when(s.high)}")
-    if s.top:
-        unit = "%" if s.top_is_share else ""
-        shown = ", ".join(f"{v} {n}{unit}" for v, (_, n) in zip(_top_values([v for v, _ in s.top]), s.top))
-        more = (s.unique or 0) - len(s.top)
-        parts.append(f"top: {shown}" + (f" +{more} more" if more > 0 else ""))
-    if s.samples:
-        parts.append("eg " + ", ".join(dict.fromkeys(_told_apart(s.samples, [_value(v) for v in s.samples], 80))))
-    text = " ".join(parts)
-    if s.issue:
-        text += f" ! {s.issue}"
-    return text
-
-
-def _name(name: str, position: int | None = None) -> str:
-    """A column name as a quoted string literal (newlines escaped); a long one cut (:data:`NAME_CHARS`)
-    to its head and its tail, where names that begin alike ("Percentage of pupils … with …") differ."""
-    if len(name) <= NAME_CHARS:
-        return json.dumps(name, ensure_ascii=False)
-    where = f", df.columns[{position}]" if position is not None else ""
-    tail = NAME_CHARS // 3
-    cut = name[: NAME_CHARS - tail - 1] + "…" + name[-tail:]
-    return json.dumps(cut, ensure_ascii=False) + f" (name cut, {len(name)} chars{where})"
-
-
-_ODD_BLANKS = {"\xa0": "\\xa0", "\u202f": "\\u202f", "\u2009": "\\u2009", "\t": "\\t", "\r": "\\r"}
-
-
-def _value(value: object, limit: int = 24) -> str:
-    """One value as code would write it: text quoted (a no-break space as ``\\xa0``, which
-    ``==`` needs and a plain blank would not match), a float short (:func:`num`)."""
-    if isinstance(value, str):
-        text = value if len(value) <= limit else value[: limit - 1] + "…"
-        for blank, shown in _ODD_BLANKS.items():
-            text = text.replace(blank, shown)
-        return '"' + text.replace('"', "'").replace("\n", " ") + '"'
-    if isinstance(value, float):
-        return num(value)
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-_TOP_CHARS = 48
-
-
-def _top_values(values: list[object]) -> list[str]:
-    """The top values as ``df[col] == value`` must write them: a float in full (3.258096, not
-    3.26), text up to :data:`_TOP_CHARS` characters, and whole where two cut ones would read alike."""
-    shown = [repr(float(v)).removesuffix(".0") if isinstance(v, float) and math.isfinite(v) else _value(v, _TOP_CHARS)
-             for v in values]
-    return _told_apart(values, shown, 10_000)
-
-
-def _told_apart(values: list[object], shown: list[str], limit: int) -> list[str]:
-    """``shown`` with the texts that read alike there (cut at the same place: URLs, long labels)
-    written again up to ``limit`` characters."""
-    alike = {t for t in shown if shown.count(t) > 1}
-    return [_value(v, limit) if t in alike and isinstance(v, str) else t for v, t in zip(values, shown)]
-
-
-def _bounds(low: float | int, high: float | int, dtype: str) -> tuple[str, str]:
-    """The minimum and the maximum, told apart: whole numbers of an integer column in full (18640101
-    is a date written YYYYMMDD, not 1.86e7), others with the figures it takes to show they differ
-    (107.8681 and 107.8682, not 108 and 108)."""
-    if "int" in dtype.lower() and max(abs(int(low)), abs(int(high))) < 2**53:
-        return str(int(low)), str(int(high))
-    for digits in range(3, 11):
-        shown = num(low, digits), num(high, digits)
-        if shown[0] != shown[1] or low == high:
-            return shown
-    return shown
-
-
-def _short_dtype(dtype: str) -> str:
-    base = re.sub(r"\d+$|\[.*\]$", "", dtype.lower())
-    return _SHORT_DTYPES.get(base.replace("datetime64", "datetime"), "str" if base in ("object", "string") else base)
-
-
-def _unique(s: ColumnStats) -> str:
-    if s.unique == s.rows - s.missing and s.unique > 1 and not s.unique_approx:
-        return "all"
-    return ("~" if s.unique_approx else "") + num(s.unique)
-
-
-def _pct(part: int, whole: int) -> str:
-    share = 100 * part / whole
-    return f"{share:.0f}%" if share >= 1 else f"{share:.1g}%"
-
-
-def _when(value: object) -> str:
-    stamp = pd.Timestamp(value)
-    return stamp.strftime("%Y-%m-%d") if stamp == stamp.normalize() else stamp.strftime("%Y-%m-%d %H:%M")
-
-
-def num(value: float | int, digits: int = 3) -> str:
-    """``digits`` significant figures (three), no exponent under a million: Qwen pays one token per digit."""
-    value = float(value)
-    if math.isnan(value) or math.isinf(value):
-        return str(value)
-    if value == int(value) and abs(value) < 1e6:
-        return str(int(value))
-    if 10 ** (digits - 1) <= abs(value) < 1e6:
-        return str(round(value))
-    if abs(value) >= 1e6:
-        mantissa, exp = f"{value:.{digits}g}".split("e") if "e" in f"{value:.{digits}g}" else (f"{value:.{digits}g}", "0")
-        return f"{mantissa}e{int(exp)}"
-    text = f"{value:.{digits}g}"
-    if "e" in text:
-        mantissa, exp = text.split("e")
-        return f"{mantissa}e{int(exp)}"
-    return text
-
-
-def approx(value: float | int) -> str:
-    """Two significant figures with k/M/B: the compact overview only needs magnitudes."""
-    value = float(value)
-    if math.isnan(value) or math.isinf(value):
-        return str(value)
-    value = float(f"{value:.2g}")
-    for limit, scale, suffix in ((1e9, 1e9, "B"), (1e6, 1e6, "M"), (1e4, 1e3, "k")):
-        if abs(value) >= limit:
-            return f"{value / scale:g}{suffix}"
-    return num(value)

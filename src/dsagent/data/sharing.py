@@ -34,7 +34,7 @@ _MAX_MASKED = 50_000
 
 def schema_profile(ds: Dataset) -> str:
     """One line per column: name, dtype, missing share, unique count. No value of any cell."""
-    from dsagent.data.profile import _name, _pct  # the profile's own formatting
+    from dsagent.data.rendering import column_name as _name, pct as _pct  # the profile's own formatting
 
     frame = ds.frame
     where = ", a DuckDB SQL table for sql(), not loaded into pandas; missing and unique counts of its first rows" if ds.big else ""
@@ -179,7 +179,7 @@ def _column_note(value: Any) -> str:
 
 def notes_text(notes: Mapping[str, Any], columns: Iterable[str], budget: int = NOTES_TOKEN_BUDGET) -> str:
     """The notes as prompt lines (columns of this table only), cut to ``budget`` tokens."""
-    from dsagent.data.profile import _name
+    from dsagent.data.rendering import column_name as _name
     from dsagent.data.tokens import count_tokens, within_budget
 
     present = set(columns)

@@ -32,7 +32,7 @@ def sql_name(name: str) -> str:
 def _column_line(info: Any, name: str, dtype: str, sharing: str) -> str:
     """One column of a table's profile: name, type, missing share, distinct count, and (unless
     ``schema``) its range."""
-    from dsagent.data.profile import _name, _pct, _value, num
+    from dsagent.data.rendering import column_name as _name, num, pct as _pct, value_text as _value
 
     s = info.stats.get(name) or {}
     part = f"- {sql_name(name) if len(name) <= 60 else _name(name)} {dtype}"

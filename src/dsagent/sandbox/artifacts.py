@@ -203,7 +203,7 @@ def _computed(exc: KeyError, namespace: dict[str, Any]) -> str | None:
             frame_locals = tb.tb_frame.f_locals
         tb = tb.tb_next
     value = frame_locals.get(key, namespace.get(key)) if key.isidentifier() else None
-    if value is None or not hasattr(value, "shape") or not getattr(value, "shape", ()):
+    if not getattr(value, "shape", ()):  # a Series or a frame the code computed, not a scalar or None
         return None
     return (f"Hint: {key!r} is no column: it is a variable this code computed. Use the variable ({key}), or add it to "
             f"the frame before taking subsets of it: frame[{key!r}] = {key}.")

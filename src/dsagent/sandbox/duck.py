@@ -74,7 +74,7 @@ def scan_sql(scan: FileScan | dict[str, Any]) -> str:
     return f"(select * replace ({replaced}) from {read})"
 
 
-_BLANKS = "[ \u00a0\u202f\u2009]"  # data.textnumbers.BLANKS: the blanks that group digits (RE2 knows no Unicode \s)
+_BLANKS = "[ \u00a0\u202f\u2009]"  # data.textnumbers.BLANKS (the sandbox may not import data; a test keeps them equal). RE2 knows no Unicode \s
 
 
 def number_sql(name: str, shape: str) -> str:

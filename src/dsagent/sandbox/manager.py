@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from dsagent.errors import DsagentError
-from dsagent.sandbox import duck, fsafe, memory, outputs, sql_bridge
+from dsagent.sandbox import duck, fsafe, memory, outputs
 from dsagent.sandbox.leftovers import DATA_PREFIX, breach_message
 from dsagent.sandbox.limits import cell_limits, idle_limits
 from dsagent.sandbox.leftovers import cleanup as _cleanup
@@ -30,11 +30,10 @@ from dsagent.sandbox.leftovers import remove_leftovers as _remove_leftovers
 from dsagent.sandbox.base import CodeRun, Isolation, Limits
 from dsagent.sandbox.process import EndedSilently, WorkerProcess, build_isolation, how_it_ended, sandbox_uid, worker_env
 from dsagent.sandbox.protocol import ProtocolError
+from dsagent.sandbox.watch import watch_cell
 
 START_TIMEOUT_S = 120.0  # the very first start builds matplotlib's font cache
 _STARTS = 3  # a worker killed from outside before it is ready is started again, twice at most
-_POLL_S = 0.1  # trap 7: an OOM kill is only seen when polled
-_SIZE_EVERY_S = 0.5  # how often the parent measures the code's directory during a cell
 SANDBOX_DIR = "sandbox"
 """The code's own directory inside the workspace (its cwd, HOME and TMPDIR): the only place it may
 write. dsagent's own files (cells/, figures/, tables/, report.*) are beside it, out of its reach."""
@@ -304,34 +303,10 @@ class Sandbox:
             sent = worker.send({"op": "run", "cell": n, "code": code, "output_bytes": limits.output_kb * 1024,
                                 "allowed_imports": None if allowed_imports is None else list(allowed_imports), "apart": apart,
                                 "fresh_data": fresh_data})
-            deadline, next_size = started + limits.wall_s, started + _SIZE_EVERY_S
-            while sent:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    killed_for = "wall_time"
-                    break
-                try:
-                    got, reply = worker.poll_reply(min(_POLL_S, remaining))
-                except ProtocolError as exc:
-                    killed_for, violation = "protocol", str(exc)
-                    break
-                if got and reply is not None and reply.get("type") == "sql":  # the code's sql(): the broker answers
-                    if not sql_bridge.serve(worker.command_w, sql_bridge.answer(self._broker, reply), deadline):
-                        killed_for, reply = "wall_time", None
-                        break
-                    got, reply = False, None
-                vm = memory.read_status(worker.pid)
-                peak_kb = max(peak_kb, vm.get("VmHWM", 0), vm.get("VmRSS", 0))
-                if got or time.monotonic() >= next_size:
-                    next_size = time.monotonic() + _SIZE_EVERY_S
-                    if fsafe.tree_bytes(self.sandbox_dir, limits.workspace_mb * memory.MB) > limits.workspace_mb * memory.MB:
-                        killed_for, reply = "workspace", None
-                        break
-                if got:
-                    break
-                if self._state["cgroup"] is None and vm.get("VmRSS", 0) / 1024 > cap_mb:
-                    killed_for = "memory"
-                    break
+            if sent:
+                reply, killed_for, violation, peak_kb = watch_cell(
+                    worker, limits, started, self.sandbox_dir, self._broker,
+                    cap_mb if self._state["cgroup"] is None else None)
         duration = time.monotonic() - started
         peak_mb = peak_kb / 1024
         if reply is not None and killed_for is None:

@@ -176,3 +176,14 @@ def test_a_year_on_year_change_on_quarters_lags_four_rows():
                                              per_year=4) or "")
     assert "rows back" not in (result_misfit("Which quarter grew fastest?", code, ran, columns=["quarter", "inc"], per_year=4) or "")
     assert "rows back" not in (result_misfit(question, code, ran, columns=["quarter", "inc"]) or "")
+
+
+def test_a_name_says_it_holds_dates_by_its_last_word_or_a_leading_date_word():
+    """``date_named``: the last word a date word, or a short name that starts with year, date or
+    period; not a date word inside another name, a number before it, nor a year in the name."""
+    from dsagent.workflows.common.fit.rows import date_named
+
+    for name in ("Year", "release_date", "fiscal year", "Date of sale", "Year_of_birth", "Period ending", "yr"):
+        assert date_named(name), name
+    for name in ("Day nursery places", "Full-time pupils", "3 year average", "pop_2015", "Sales 1995-96", "revenue"):
+        assert not date_named(name), name

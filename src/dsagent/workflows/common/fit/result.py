@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dsagent.workflows.common.fit.cycle import cycle_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
-from dsagent.workflows.common.fit.rows import (by_position, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
+from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
                                               part_of_year, unmatched_filter, unnamed_year, whole_table_column, year_lag_misfit)
 from dsagent.workflows.common.fit.sanity import (degenerate_test, every_row_unusual, impossible_result, period_count_misfit,
                                                   statistic_out_of_range, subset_share_misfit)
@@ -367,7 +367,7 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     lowered = (code or "").lower()
     spans = ranged_years(question or "")
     names = [str(c) for c in columns]
-    dated = not names or any(date_named(c) or re.search(r"(?<!\d)(1[89]|20)\d\d(?!\d)", c) for c in names)
+    dated = not names or any(date_named(c) or YEAR_IN_NAME.search(c) for c in names)
     ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
     plain = without_examples(question)
     for year in YEAR.findall(plain) if dated else ():  # not a format's example ("like Jan-1-1995")

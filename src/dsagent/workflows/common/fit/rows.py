@@ -101,9 +101,13 @@ def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
     return [node for node, value in kept if value not in dropped]
 
 
-_YEAR_WORDS = r"year|\byr|^yr|date|\bfy|^fy|period|season"
-_YEARISH = re.compile(_YEAR_WORDS, re.I)
-_DATE_WORD = re.compile(r"(?:year|yr|date|fy|period|season|time|day|month|quarter|week|datetime|timestamp)s?", re.I)
+YEAR_IN_NAME = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
+"""A year inside a column name: a wide table's column ("pop_2015", "1995-96")."""
+_YEARLY = ("year", "yr", "date", "fy", "period", "season")
+_YEARISH = re.compile("|".join(w if len(w) > 2 else rf"\b{w}" for w in _YEARLY), re.I)
+"""A year or date word anywhere in a name ("fiscal_year", "yr"): a number compared with it is a year."""
+_DATE_WORD = re.compile(rf"(?:{'|'.join(_YEARLY)}|time|day|month|quarter|week|datetime|timestamp)s?", re.I)
+"""One word that names a date column's content, whole (``date_named``'s last word)."""
 
 
 def date_named(column: str) -> bool:
@@ -111,10 +115,10 @@ def date_named(column: str) -> bool:
     "release_date", "fiscal year"), or its first is year, date or period in a short name ("Date of
     sale")? Not a date word inside another name ("Day nursery places", "Full-time pupils", "3 year
     average"), nor a year in the name (a wide table's column)."""
-    words = [w for w in re.split(r"[^A-Za-z]+", re.sub(r"(1[89]|20)\d\d", " ", column)) if w]
-    if not words or re.search(r"(1[89]|20)\d\d", column):
+    words = [w for w in re.split(r"[^A-Za-z]+", column) if w]
+    if not words or YEAR_IN_NAME.search(column):
         return False
-    return bool(_DATE_WORD.fullmatch(words[-1]) or (len(words) <= 3 and re.fullmatch(r"(?i)year|date|period", words[0])))
+    return bool(_DATE_WORD.fullmatch(words[-1]) or (len(words) <= 3 and re.match(r"(?i)(?:year|date|period)(?![a-z])", column.strip())))
 
 
 def _year_column(node: ast.AST) -> bool:
