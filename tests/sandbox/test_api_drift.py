@@ -72,6 +72,8 @@ def _error(call) -> str:
     # a row's value asked for the row before it (apply(axis=1) gives one number per column)
     (lambda: FRAME.fillna(0).apply(lambda row: row["a"] > row["a"].shift(1), axis=1), "df['y'].shift(1)"),
     (lambda: FRAME["a"] > 1 and FRAME["a"] < 3, "(df['a'] > 1) & (df['b'] < 2)"),
+    # one number unpacked into two names (a t statistic written by hand, with its degrees of freedom)
+    (lambda: exec("t, dof = np.float64(1.5)", {"np": np}), "compute each name on its own line"),  # noqa: S102
 ])
 def test_moved_apis_get_a_hint(call, expected):
     assert expected in drift_hint(_error(call))

@@ -151,6 +151,10 @@ _DRIFT: list[tuple[str, str]] = [
     (r"pattern contains no capture groups",
      "str.extract returns what a group in brackets matches, s.str.extract(r'(\\d+)'); to count the matches in "
      "each value use s.str.count(pattern), to test for one s.str.contains(pattern)."),
+    (r"cannot unpack non-iterable (?:numpy\.)?(?:float|int)",
+     "the right side is one number, and one number cannot be unpacked into several names: compute each name on its "
+     "own line. A scipy test's result unpacks as stat, p = stats.ttest_ind(a, b) (no .pvalue after it); its degrees "
+     "of freedom are res.df of res = stats.ttest_ind(a, b, equal_var=False)."),
     (r"expected 1D vector for x",
      "np.polyfit takes 1-D arrays: pass one column, df['x'] (not df[['x']]); for R-squared, sklearn's "
      "LinearRegression takes df[['x']] and model.score(X, y)."),

@@ -287,3 +287,29 @@ def test_column_ranges_skip_what_has_no_order_of_numbers():
     assert mend_facts({"t": frame}).ranges == {"n": (1.0, 1.0)}
     twice = pd.DataFrame([[1, 2]], columns=["a", "a"])
     assert "a" not in mend_facts({"t": twice}).ranges  # a name two columns share: no one range
+
+
+def test_a_chi_square_follows_the_continuity_correction_the_question_names():
+    """scipy's chi2_contingency applies Yates' correction to a 2 x 2 table unless told not to: a
+    question that says which it wants is sent back when the call does the other; silent questions
+    and calls that match are left alone."""
+    from dsagent.workflows.common.fit.stats import continuity_misfit
+
+    default = "chi2, p, dof, exp = stats.chi2_contingency(pd.crosstab(df['a'], df['b']))\nresult = chi2"
+    off = "chi2, p, dof, exp = stats.chi2_contingency(pd.crosstab(df['a'], df['b']), correction=False)\nresult = chi2"
+    for question in ("Run a chi-square test of independence of a and b without a continuity correction.",
+                     "Chi-square statistic of a and b (no Yates correction)?",
+                     "Test a against b with a chi-square test; do not apply the continuity correction.",
+                     "Is a independent of b? Use an uncorrected chi-square test (continuity correction off).",
+                     "Run Pearson's chi-square test of independence on it without any continuity correction.",
+                     "Chi-square of a and b; Yates' correction is not applied."):
+        found = continuity_misfit(question, ast.parse(default))
+        assert found and "correction=False" in found, question
+        assert continuity_misfit(question, ast.parse(off)) is None, question
+    wanted = "Chi-square test of a and b with Yates' continuity correction: what is the statistic?"
+    assert "correction=True" in (continuity_misfit(wanted, ast.parse(off)) or "")
+    assert continuity_misfit(wanted, ast.parse(default)) is None
+    assert continuity_misfit("Is a independent of b (chi-square test)?", ast.parse(off)) is None
+    assert continuity_misfit("Is a independent of b (chi-square test)?", ast.parse(default)) is None
+    through = result_misfit("Chi-square of a and b, without continuity correction?", default, FLOAT, columns=["a", "b"])
+    assert through and "correction=False" in through

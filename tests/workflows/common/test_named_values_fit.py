@@ -433,3 +433,16 @@ def test_a_span_of_two_years_or_a_year_and_its_quarter_asked_is_no_finer_period(
     from dsagent.workflows.common.fit.named import finer_than_year
 
     assert bool(finer_than_year(question, value)) is back
+
+
+def test_two_named_values_that_are_one_number_go_back():
+    """Two keys holding the same precise number: one holds the other's variable (a slope written
+    where R squared was asked; Q 10214, seen). Round numbers and counts may agree by right."""
+    code = ("fit = stats.linregress(df['gas'], df['miles'])\nslope = fit.slope\nr2 = fit.rvalue ** 2\n"
+            "result = {'slope': slope, 'r_squared': slope}")
+    found = misfit("Slope and R squared of miles on gas?", code, "{'slope': 0.41237, 'r_squared': 0.41237}")
+    assert found and "'slope'" in found and "'r_squared'" in found
+    right = code.replace("'r_squared': slope", "'r_squared': r2")
+    assert misfit("Slope and R squared of miles on gas?", right, "{'slope': 0.41237, 'r_squared': 0.17005}") is None
+    assert misfit("Mean and median of gas?", "result = {'mean': m, 'median': d}", "{'mean': 2.5, 'median': 2.5}") is None
+    assert misfit("How many rows and countries?", "result = {'rows': a, 'countries': b}", "{'rows': 12, 'countries': 12}") is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from dsagent.data.shape import TIME_NAME
 from dsagent.workflows.common.wording import MOMENT_ASKED
@@ -203,10 +203,15 @@ def key_word_column(key: str, text_columns: Iterable[str]) -> str | None:
 
 
 def group_label_as_row(tree: ast.AST) -> str | None:
-    """The ``frame.loc[…]`` that looks a row up by the label ``.idxmax()`` gives over grouped and
+    """The first ``frame.loc[…]`` of :func:`group_labels_as_rows`, as written; None when there is none."""
+    return next((ast.unparse(node) for node in group_labels_as_rows(tree)), None)
+
+
+def group_labels_as_rows(tree: ast.AST) -> Iterator[ast.Subscript]:
+    """Each ``frame.loc[…]`` that looks a row up by the label ``.idxmax()`` gives over grouped and
     aggregated values (``df.loc[s.groupby(m).mean().idxmax(), 'DATE']``, ``value_counts().idxmax()``):
     that label is a group's (a month, a name), not a row's, so the lookup reads an unrelated row.
-    None when the frame looked in is the grouped table itself, or the idxmax is a groupby's own
+    Not when the frame looked in is the grouped table itself, or the idxmax is a groupby's own
     (each group's row label, ``df.groupby('g')['x'].idxmax()``)."""
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr in ("loc", "at")
@@ -217,8 +222,7 @@ def group_label_as_row(tree: ast.AST) -> str | None:
             continue
         source = key.func.value
         if (_aggregated(source) or assigned_from(source, tree, _aggregated)) and not assigned_from(node.value.value, tree, _grouped):
-            return ast.unparse(node)
-    return None
+            yield node
 
 
 def group_label(loc: str) -> str:

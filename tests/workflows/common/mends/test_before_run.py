@@ -1,6 +1,7 @@
 """The before-run mends (common/mends/before_run.py, BEFORE_RUN): each rewrites one mistake of
 written code before it runs, only where it applies, and the code step applies them all in order."""
 
+import contextlib
 import pytest
 
 from dsagent.workflows.common.code import extract_code
@@ -647,3 +648,60 @@ def test_a_percent_minus_one_is_read_as_the_change_in_percent():
     assert eval("100 * (a / b - 1)", {"a": 11.0, "b": 10.0}) == pytest.approx(10.0)  # noqa: S307 - what the mend writes
     for kept in ("g = 100 * (a / b - 1)\n", "g = 100 * a / b - 2\n", "g = 50 * a / b - 1\n", "g = a / b - 1\n"):
         assert mend_before_run(kept, None)[0] == kept
+
+
+def _run(code: str, frame) -> object:
+    import numpy as np
+    from scipy import stats
+
+    ns = {"df": frame, "pd": __import__("pandas"), "np": np, "stats": stats}
+    exec(code, ns)  # noqa: S102 — the test's own code
+    return ns["result"]
+
+
+def test_a_grouping_spread_into_a_test_passes_one_sample_per_group():
+    """``stats.f_oneway(*df.groupby('g')['v'])`` spreads (name, values) pairs, not samples: each
+    group's values are passed, directly or through a name bound once to the grouping."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"g": list("aabbcc") * 3, "v": [1.0, 2, 3, 5, 8, 9, 1.5, 2, 3.5, 5, 7, 9, 1, 2.5, 3, 4, 8, 9.5]})
+    right = _run("result = stats.f_oneway(*[g['v'] for _, g in df.groupby('g')]).statistic", frame)
+    for code in ("result = stats.f_oneway(*df.groupby('g')['v']).statistic",
+                 "groups = df.groupby('g')['v']\nf, p = stats.f_oneway(*groups)\nresult = f",
+                 "result = stats.kruskal(*df.groupby('g')['v']).statistic"):
+        mended, labels = mend_before_run(code)
+        assert labels == ["groups spread as samples"], code
+        if "kruskal" not in code:
+            assert _run(mended, frame) == pytest.approx(right), code
+    assert right > 0
+    kept = "groups = [g['v'] for _, g in df.groupby('g')]\nresult = stats.f_oneway(*groups).statistic"
+    assert mend_before_run(kept)[0] == kept
+    assert mend_before_run("means = df.groupby('g')['v'].mean()\nresult = max(*means)")[0].endswith("max(*means)")
+
+
+def test_a_groups_label_read_back_as_a_row_of_the_frame_is_the_label_itself():
+    """``df.loc[df.groupby('k')['v'].mean().idxmax(), 'k']``: idxmax gives the group's label, which
+    is no row label of ``df`` (a KeyError, or for small whole-number labels another row's value)."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"state": ["MD", "MD", "VA", "VA", "NY"], "vote": [60, 70, 40, 45, 50], "month": [3, 3, 1, 1, 2]})
+    for code, want in (("result = df.loc[df.groupby('state')['vote'].mean().idxmax(), 'state']", "MD"),
+                       ("m = df.groupby('month')['vote'].mean()\nresult = df.loc[m.idxmin(), 'month']", 1)):
+        with pytest.raises(KeyError) if want == "MD" else contextlib.nullcontext():
+            assert _run(code, frame) != want
+        mended, labels = mend_before_run(code)
+        assert labels == ["group label read as itself"] and _run(mended, frame) == want, mended
+    kept = "result = df.loc[df['vote'].idxmax(), 'state']"
+    assert mend_before_run(kept)[0] == kept
+    kept = "t = df.groupby('state')['vote'].mean().reset_index()\nresult = t.loc[t['vote'].idxmax(), 'state']"
+    assert mend_before_run(kept)[0] == kept
+
+
+def test_a_test_results_one_value_unpacked_into_two_names_unpacks_the_result():
+    """``f, p = stats.f_oneway(*groups).pvalue``: one number cannot be unpacked into two names."""
+    code = "f, p = stats.f_oneway([1, 2, 3], [4, 5, 7]).pvalue\nresult = {'f': f, 'p': p}"
+    mended, labels = mend_before_run(code)
+    assert labels == ["test result unpacked"] and "f, p = stats.f_oneway([1, 2, 3], [4, 5, 7])\n" in mended
+    assert set(_run(mended, None)) == {"f", "p"}
+    kept = "p = stats.f_oneway([1, 2, 3], [4, 5, 7]).pvalue\nresult = p"
+    assert mend_before_run(kept)[0] == kept

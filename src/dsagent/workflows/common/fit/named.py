@@ -4,6 +4,7 @@ result is: the part of the fit check (``common.fit.result_misfit``) for answers 
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Iterable
 
@@ -100,6 +101,12 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and QUERY.match(node.value.strip()):
             return (f"ResultIsQueryText: `result[{key!r}]` is the text of a SQL query, not its answer. Run the query and "
                     "keep what it returns: sql(query)['col'].iloc[0].")
+    twice = _one_number_twice(values)
+    if twice:
+        first, second, shown_value = twice
+        return (f"ResultDoesNotFitQuestion: `result[{first!r}]` and `result[{second!r}]` are the same number ({shown_value}): "
+                "each named value is its own computation, so one key holds the other's variable. Compute each from its "
+                "own expression (a slope from the fit's slope, R squared from its rvalue ** 2 or rsquared).")
     options = listed_options(question)
     for key, node in values.items() if options and len(values) == 1 else ():
         value = node.value if isinstance(node, ast.Constant) else ast.unparse(node)
@@ -164,6 +171,22 @@ def finer_than_year(question: str, value: object, where: str = "result") -> str 
     return (f"ResultDoesNotFitQuestion: the question asks which year, but `{where}` is {value!r}, a "
             f"{'quarter' if finer.group(1) else 'month or a day'}. Add the rows up to years first (group by the year, "
             "e.g. the first four characters of the period), compare the years, and answer with the year.")
+
+
+def _one_number_twice(values: dict[str, ast.expr]) -> tuple[str, str, str] | None:
+    """Two keys whose values are one precise number (four significant figures or more, not
+    whole): ``(first key, second key, the value)``. Counts and round shares may agree by right."""
+    seen: dict[float, str] = {}
+    for key, node in values.items():
+        value = node.value if isinstance(node, ast.Constant) else None
+        if type(value) is not float or not math.isfinite(value) or value == round(value):
+            continue
+        if len(f"{abs(value):.15e}".split("e")[0].replace(".", "").rstrip("0")) < 4:
+            continue
+        if value in seen:
+            return seen[value], key, repr(value)
+        seen[value] = key
+    return None
 
 
 def _is_period(unit: str, node: ast.expr) -> bool:

@@ -230,6 +230,43 @@ def named_test_misfit(question: str, tree: ast.AST) -> str | None:
     return None
 
 
+_CORRECTION = re.compile(r"\b(?:continuity|yates(?:'s|'|s)?)(?:\s+(?:continuity\s+)?correction)?\b|\bcorrection\s*=\s*(?:true|false)\b", re.I)
+_NOT_BEFORE = re.compile(r"\b(?:no|not|without|never|uncorrected|nor)\b[^.;?]*$", re.I)
+_NOT_AFTER = re.compile(r"^\W*(?:(?:is|was|be)\s+)?(?:off|not|none)\b", re.I)
+
+
+def _correction_asked(question: str) -> bool | None:
+    """Whether the question asks for the continuity correction (True), says not to use it
+    (False), or does not name it (None): a negation in the few words before its name
+    ("without any continuity correction", "uncorrected … (continuity correction off)") or right
+    after it ("Yates' correction is not applied")."""
+    found = _CORRECTION.search(question or "")
+    if found is None:
+        return None
+    if "=" in found.group(0):
+        return found.group(0).lower().endswith("true")
+    before, after = question[max(0, found.start() - 40): found.start()], question[found.end(): found.end() + 30]
+    return not (_NOT_BEFORE.search(before) or _NOT_AFTER.search(after))
+
+
+def continuity_misfit(question: str, tree: ast.AST) -> str | None:
+    """The question says whether a chi-square test takes the continuity correction and a
+    ``chi2_contingency`` call does the other: scipy applies Yates' correction to a 2 x 2 table by
+    default, so "without a continuity correction" needs ``correction=False`` (Q 10209, seen)."""
+    wanted = _correction_asked(question)
+    if wanted is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and called_name(node) == "chi2_contingency":
+            given = next((k.value for k in node.keywords if k.arg == "correction"), ast.Constant(True))
+            if isinstance(given, ast.Constant) and bool(given.value) != wanted:
+                said = "no continuity correction" if not wanted else "Yates' continuity correction"
+                return (f"ResultDoesNotFitQuestion: the question asks for {said}, but `{ast.unparse(node)[:80]}` "
+                        f"{'applies it (scipy corrects a 2 x 2 table by default)' if not wanted else 'turns it off'}. "
+                        f"Pass correction={wanted}.")
+    return None
+
+
 _SAMPLE = re.compile(r"\bsample (?:standard deviation|std|variance)|ddof\s*=\s*1\b|\bn\s*-\s*1\b|\bbessel", re.I)
 _POPULATION = re.compile(r"\bpopulation (?:standard deviation|std|variance)|ddof\s*=\s*0\b|divided by n\b", re.I)
 _NUMPY_SPREAD = {"std", "var", "nanstd", "nanvar"}
@@ -288,7 +325,7 @@ def repeated_group_values(tree: ast.AST) -> tuple[str, str] | None:
 
 def stats_misfit(question: str, tree: ast.AST, kind: str, shown: str) -> str | None:
     """Why the statistic in the code is not the one the question names; else None."""
-    named = named_test_misfit(question, tree) or asked_statistic_misfit(question, tree)
+    named = named_test_misfit(question, tree) or asked_statistic_misfit(question, tree) or continuity_misfit(question, tree)
     if named:
         return named
     repeated = repeated_group_values(tree)

@@ -21,6 +21,7 @@ from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shad
 from dsagent.workflows.common.mends.dates import (mend_last_day, mend_month_number_date, mend_period_format, mend_text_date_sort, mend_text_date_value,
                                                      mend_text_dates, mend_time_order)
 from dsagent.workflows.common.mends.facts import MendFacts
+from dsagent.workflows.common.mends.grouped import mend_grouped_samples, mend_label_at_group
 from dsagent.workflows.common.mends.imports import mend_imports
 from dsagent.workflows.common.mends.loops import mend_iterrows_pair
 from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_scaled_difference
@@ -109,8 +110,14 @@ def mend_test_unpacking(code: str, facts: MendFacts | None = None) -> str:
     a wrong number. Only when the first name says p-value and the second does not. Also
     ``chi2, p = stats.chi2_contingency(t)`` (four values returned: a ValueError) as ``chi2, p, *_ = …``.
     And a t-test's degrees of freedom unpacked (``t, dof = stats.ttest_ind(…)``: the p-value stored
-    as the degrees of freedom; three names fail) read from the result: ``(_test := …).statistic, _test.df``."""
+    as the degrees of freedom; three names fail) read from the result: ``(_test := …).statistic, _test.df``.
+    And ``f, p = stats.f_oneway(…).pvalue`` (one number into two names: a TypeError) as ``f, p = stats.f_oneway(…)``."""
     def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
+                and len(node.targets[0].elts) == 2 and isinstance(node.value, ast.Attribute)
+                and node.value.attr in ("pvalue", "statistic") and isinstance(node.value.value, ast.Call)
+                and called_name(node.value.value) in _TESTS):  # one number unpacked into two names: the result unpacks
+            return node.value, ast.get_source_segment(code, node.value.value) or ast.unparse(node.value.value)
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             return None
         target = node.targets[0]
@@ -322,6 +329,8 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("renamed keyword", mend_renamed_keywords),
     ("groupby columns as a list", mend_groupby_tuple),
     ("column grouped as the frame", mend_series_groupby),
+    ("groups spread as samples", mend_grouped_samples),
+    ("group label read as itself", mend_label_at_group),
     ("whole frame over its numbers", mend_numeric_only),
     ("groupby arithmetic per row", mend_groupby_arithmetic),
     ("chart kept out of result", mend_result_figure),
@@ -355,6 +364,6 @@ def mend_before_run(code: str, facts: MendFacts | None = None) -> tuple[str, lis
     return code, labels
 
 
-__all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_chained_mask", "mend_column_spelling", "mend_strip_on_numbers", "mend_groupby_arithmetic", "mend_groupby_tuple",
+__all__ = ["BEFORE_RUN", "Mend", "mend_before_run", "mend_chained_mask", "mend_column_spelling", "mend_strip_on_numbers", "mend_groupby_arithmetic", "mend_groupby_tuple", "mend_grouped_samples", "mend_label_at_group",
            "mend_imports", "mend_iterrows_pair", "mend_last_day", "mend_percent_change", "mend_month_number_date", "mend_period_format", "mend_text_date_sort", "mend_text_date_value", "mend_text_dates", "mend_time_order", "mend_mask_precedence", "mend_numeric_only", "mend_read_sql", "mend_profile_header", "mend_renamed_keywords", "mend_result_figure", "mend_scaled_difference", "mend_result_unbound", "mend_self_reference", "mend_series_groupby",
            "mend_squared_keyword", "mend_syntax_slips", "mend_test_unpacking", "mend_yes_no"]
