@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "left-out year dropped", "decade named by its first year", "the group of the value beside it", "row label → name",
+    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "continuity correction as asked", "unit kept as written", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "left-out year dropped", "decade named by its first year", "the group of the value beside it", "row label → name",
                                                      "row label → value at the row", "row numbers → names",
                                                      "the picked row's name, not its value", "share among the subset asked", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values",
@@ -290,7 +290,7 @@ def test_a_standard_deviation_with_another_ddof_than_asked_is_given_it():
     import numpy as np
     from scipy import stats
 
-    from dsagent.workflows.common.mends.after_misfit import ddof_as_asked
+    from dsagent.workflows.common.mends.as_asked import ddof_as_asked
     from dsagent.workflows.common.mends.facts import MendFacts
 
     question = "Standardise the returns with their mean and sample standard deviation (ddof = 1) and count |z| > 2."
@@ -397,3 +397,30 @@ def test_groups_kept_by_a_value_where_their_size_is_asked_are_kept_by_size():
                   "m = df.groupby('suffix')['bytes'].mean().reset_index()\nresult = m[m >= 3]\n",  # rows numbered again
                   "m = df['bytes']\nresult = m[m >= 3].sum()\n"):  # nothing grouped
         assert mend_misfit(question, other, {"result_type": "str", "result_str": ".csv"}, FACTS) is None
+
+
+def test_a_unit_the_question_restates_is_kept_as_the_column_writes_it():
+    """"salary is in thousands; answer in thousands" computed as ``df['salary'].median() / 1000``:
+    the mend takes the factor out, wherever the code scales (Q 10197, 10201, seen)."""
+    question = "What is the median CEO salary, in thousands of dollars?\nConstraints: salary is in thousands of dollars."
+    frame = pd.DataFrame({"salary": [500.0, 707.0, 900.0]})
+    code = "m = df['salary'].median() / 1000\nresult = {'median_salary': round(m, 1)}"
+    mended, label = mend_misfit(question, code, {"result_type": "dict", "result_str": "{'median_salary': 0.7}"}, mend_facts({"t": frame}))
+    assert label == "unit kept as written" and "/ 1000" not in mended
+    ns = {"df": frame}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == {"median_salary": 707.0}
+
+
+def test_a_chi_square_is_given_the_continuity_correction_the_question_names():
+    """``chi2_contingency(t)`` for "without Yates' continuity correction" (Q 10209, seen): the call
+    gets ``correction=False`` (a call that already says another value gets the one asked)."""
+    question = "Chi-square statistic of a by b, without Yates' continuity correction?"
+    frame = pd.DataFrame({"a": [0, 0, 1, 1, 1, 0, 1, 1], "b": [0, 1, 1, 1, 0, 0, 1, 1]})
+    code = "chi2, p, dof, e = stats.chi2_contingency(pd.crosstab(df['a'], df['b']))\nresult = round(chi2, 3)"
+    mended, label = mend_misfit(question, code, {"result_type": "float", "result_str": "0.0"}, mend_facts({"t": frame}))
+    assert label == "continuity correction as asked" and "correction=False" in mended
+    wanted = "Chi-square of a by b with Yates' continuity correction?"
+    off = code.replace("['b']))", "['b']), correction=False)")
+    mended, label = mend_misfit(wanted, off, {"result_type": "float", "result_str": "0.1"}, mend_facts({"t": frame}))
+    assert "correction=True" in mended and "correction=False" not in mended

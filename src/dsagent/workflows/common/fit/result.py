@@ -13,10 +13,12 @@ from collections.abc import Iterable, Mapping
 from dsagent.workflows.common.fit.cycle import cycle_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
-from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
+from dsagent.workflows.common.fit.regression import swapped_response
+from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, contradictory_filter, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
                                               part_of_year, unmatched_filter, unnamed_year, whole_table_column, year_lag_misfit)
 from dsagent.workflows.common.fit.sanity import (degenerate_test, every_row_unusual, impossible_result, period_count_misfit,
                                                   statistic_out_of_range, subset_share_misfit)
+from dsagent.workflows.common.fit.units import rescaled_misfit
 from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit, target_as_answer
 from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows,
@@ -91,7 +93,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     impossible = (impossible_result(question, kind, shown, one or bool(requested_keys(question)))
                   or _counted(question, code, columns, text_columns, values) or _self_grouped(code)
                   or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree)
-                  or every_row_unusual(question, kind, shown, rows))
+                  or every_row_unusual(question, kind, shown, rows) or rescaled_misfit(question, tree)
+                  or contradictory_filter(tree) or swapped_response(question, tree, columns))
     if impossible:
         return impossible
     invented = unnamed_year(question, tree)

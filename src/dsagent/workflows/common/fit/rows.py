@@ -339,3 +339,32 @@ def by_position(tree: ast.AST) -> bool:
         if labels and all(type(x) is int for x in labels):
             return True
     return False
+
+
+def _and_parts(node: ast.AST) -> list[ast.AST]:
+    """The conditions ``a & b & c`` joins, flattened."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+        return _and_parts(node.left) + _and_parts(node.right)
+    return [node]
+
+
+def contradictory_filter(tree: ast.AST) -> str | None:
+    """``(df['year'] == 'a') & (df['year'] == 'b')``: one column asked for two values on the same
+    row keeps no row (a count of 0 stated as the answer; Q 10206, 10208, seen). What is in both is
+    found across rows."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd)):
+            continue
+        asked: dict[str, object] = {}
+        for part in _and_parts(node):
+            if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq)
+                    and isinstance(part.comparators[0], ast.Constant)):
+                continue
+            side, value = ast.unparse(part.left), part.comparators[0].value
+            if side in asked and asked[side] != value:
+                return (f"ResultDoesNotFitQuestion: `{side} == {asked[side]!r}` and `{side} == {value!r}` joined with & keep no "
+                        f"row: a row holds one value of {side}. What is in both is found across rows: the ids of one "
+                        f"(set(df.loc[{side} == {asked[side]!r}, 'id_col'])) that are also in the other, or one row per id "
+                        "with a column per value (df.pivot_table(index='id_col', columns='col', values='x')).")
+            asked[side] = value
+    return None

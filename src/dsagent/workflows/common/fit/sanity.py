@@ -14,6 +14,7 @@ import ast
 import re
 from collections.abc import Mapping
 
+from dsagent.workflows.common.fit.units import SCALE_WORD, restated_scale
 from dsagent.workflows.common.fit.named import named_values
 from dsagent.workflows.common.naming import QUERY, only_literals_in_result
 from dsagent.workflows.common.wording import CHANGE, MOMENT_ASKED, SHARE_OF, WHICH
@@ -337,7 +338,8 @@ def mean_outside_range(question: str, kind: str, shown: str, ranges: Mapping[str
         value = float(shown.strip())
     except ValueError:
         return None
-    if value != value or _CHANGED.search(question or ""):
+    said = SCALE_WORD.sub(" ", question or "") if restated_scale(question) else question or ""  # the column's own unit
+    if value != value or _CHANGED.search(said):
         return None
     for sentence in re.split(r"(?<=[.?!])\s+", question or ""):
         asked = [name for name in ranges

@@ -249,22 +249,33 @@ def _correction_asked(question: str) -> bool | None:
     return not (_NOT_BEFORE.search(before) or _NOT_AFTER.search(after))
 
 
-def continuity_misfit(question: str, tree: ast.AST) -> str | None:
-    """The question says whether a chi-square test takes the continuity correction and a
-    ``chi2_contingency`` call does the other: scipy applies Yates' correction to a 2 x 2 table by
-    default, so "without a continuity correction" needs ``correction=False`` (Q 10209, seen)."""
+def continuity_calls(question: str, tree: ast.AST) -> tuple[bool, list[ast.Call]] | None:
+    """The continuity correction the question names (True / False) and each ``chi2_contingency``
+    call that does the other; None when the question names none or every call follows it."""
     wanted = _correction_asked(question)
     if wanted is None:
         return None
+    calls = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and called_name(node) == "chi2_contingency":
             given = next((k.value for k in node.keywords if k.arg == "correction"), ast.Constant(True))
             if isinstance(given, ast.Constant) and bool(given.value) != wanted:
-                said = "no continuity correction" if not wanted else "Yates' continuity correction"
-                return (f"ResultDoesNotFitQuestion: the question asks for {said}, but `{ast.unparse(node)[:80]}` "
-                        f"{'applies it (scipy corrects a 2 x 2 table by default)' if not wanted else 'turns it off'}. "
-                        f"Pass correction={wanted}.")
-    return None
+                calls.append(node)
+    return (wanted, calls) if calls else None
+
+
+def continuity_misfit(question: str, tree: ast.AST) -> str | None:
+    """The question says whether a chi-square test takes the continuity correction and a
+    ``chi2_contingency`` call does the other: scipy applies Yates' correction to a 2 x 2 table by
+    default, so "without a continuity correction" needs ``correction=False`` (Q 10209, seen)."""
+    found = continuity_calls(question, tree)
+    if found is None:
+        return None
+    wanted, calls = found
+    said = "no continuity correction" if not wanted else "Yates' continuity correction"
+    return (f"ResultDoesNotFitQuestion: the question asks for {said}, but `{ast.unparse(calls[0])[:80]}` "
+            f"{'applies it (scipy corrects a 2 x 2 table by default)' if not wanted else 'turns it off'}. "
+            f"Pass correction={wanted}.")
 
 
 _SAMPLE = re.compile(r"\bsample (?:standard deviation|std|variance)|ddof\s*=\s*1\b|\bn\s*-\s*1\b|\bbessel", re.I)

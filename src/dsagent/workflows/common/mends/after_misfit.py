@@ -19,10 +19,11 @@ from typing import Any
 from dsagent.workflows.common.fit import asks_one_value, decade_number
 from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit.named import named_values, written_values
+from dsagent.workflows.common.mends.as_asked import correction_as_asked, ddof_as_asked, unit_as_written
 from dsagent.workflows.common.mends.groups import group_size_kept
 from dsagent.workflows.common.mends.picks import group_of_the_value, name_at_row, named_at_row, name_of_the_pick, names_of_rows
 from dsagent.workflows.common.fit.sanity import subset_share_division
-from dsagent.workflows.common.fit.stats import ddof_calls, model_without_intercept, named_rank_method, pearson_calls
+from dsagent.workflows.common.fit.stats import model_without_intercept, named_rank_method, pearson_calls
 from dsagent.workflows.common.naming import GROUPING
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
@@ -237,22 +238,6 @@ def intercept_added(question: str, code: str, tree: ast.AST, er: dict, facts: Me
     return mended if mended and parses(mended) else None
 
 
-def ddof_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
-    """A sample standard deviation computed with ddof 0 (``stats.zscore``, ``np.std``), or a
-    population one with pandas' ddof 1 (``fit.stats.ddof_calls``): each such call given the ddof
-    the question asks."""
-    spread = ddof_calls(question, tree)
-    if spread is None:
-        return None
-    wanted, calls = spread
-    edits = []
-    for call in calls:
-        args = [ast.unparse(a) for a in call.args] + [ast.unparse(k) for k in call.keywords if k.arg != "ddof"] + [f"ddof={wanted}"]
-        edits.append((call, f"{ast.unparse(call.func)}({', '.join(args)})"))
-    mended = replace_nodes(code, edits)
-    return mended if mended and parses(mended) else None
-
-
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I)
 
 
@@ -327,6 +312,8 @@ AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("rank correlation named", rank_method),
     ("intercept added", intercept_added),
     ("ddof as asked", ddof_as_asked),
+    ("continuity correction as asked", correction_as_asked),
+    ("unit kept as written", unit_as_written),
     ("a year back in rows", year_lag),
     ("year filter added", year_filter),
     ("unnamed year's filter dropped", unnamed_year_dropped),

@@ -1,0 +1,55 @@
+"""A scale the question restates for a column: "salary is in thousands of dollars; answer in
+thousands". The column already holds that unit, so the answer takes its values as written; a small
+model that reads "in thousands" divides by 1000 anyway (0.707 for a median salary of 707; Q 10187,
+10197, 10201, seen), and its check, written by the same model, can share the slip.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+SCALE_WORD = re.compile(r"\b(thousand|million|billion)s?\b", re.I)
+_SAID_OF_COLUMN = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+\s+)?in\s+(?:thousand|million|billion)s?\b|"
+                             r"\(\s*(?:in\s+)?(?:thousand|million|billion)s?\s+of\b", re.I)
+_CONVERSION = re.compile(r"\bin\s+(?:dollars?|euros?|pounds?|yen|units?|cents?)\b|\bconvert|\bmultipl", re.I)
+
+
+def restated_scale(question: str) -> str | None:
+    """"thousand", "million" or "billion" when the question says a column is in that scale and
+    names no other scale nor a conversion (into dollars, units): the answer is in the column's own
+    unit. None otherwise ("the total revenue in thousands" of a column in dollars is a conversion)."""
+    text = question or ""
+    if not _SAID_OF_COLUMN.search(text) or _CONVERSION.search(text):
+        return None
+    words = {word.lower() for word in SCALE_WORD.findall(text)}
+    return words.pop() if len(words) == 1 else None
+
+
+def rescaled(question: str, tree: ast.AST) -> tuple[str, list[ast.BinOp]]:
+    """The scale the question restates and each division or multiplication of the code by its
+    factor (the operations to take out); ``("", [])`` when the question restates none."""
+    scale = restated_scale(question)
+    if scale is None:
+        return "", []
+    factor = _FACTORS[scale]
+    return scale, [node for node in ast.walk(tree)
+                   if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult, ast.FloorDiv))
+                   and any(isinstance(side, ast.Constant) and type(side.value) in (int, float) and side.value == factor
+                           for side in (node.left, node.right))]
+
+
+def rescaled_misfit(question: str, tree: ast.AST) -> str | None:
+    """Code that divides or multiplies by the factor of a scale the question only restates."""
+    scale, nodes = rescaled(question, tree)
+    if not nodes:
+        return None
+    return (f"ResultDoesNotFitQuestion: the question says the values are in {scale}s and asks for {scale}s, but "
+            f"`{ast.unparse(nodes[0])[:80]}` scales them by {_FACTORS[scale]:,.0f}. Take the values as the column writes "
+            "them (no conversion).")
+
+
+def unscaled(node: ast.BinOp) -> ast.AST:
+    """The side of ``x / 1000`` (``1000 * x``) that is not the factor."""
+    return node.right if isinstance(node.left, ast.Constant) else node.left

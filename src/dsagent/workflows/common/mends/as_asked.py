@@ -1,0 +1,57 @@
+"""After a misfit: a setting the question states, given to the code that did otherwise. Each is an
+after-misfit mend (``mend(question, code, tree, execution_result, facts)``, registered in
+``after_misfit.AFTER_MISFIT``) on what a fit check found, so the check and the mend read the
+question the same way:
+
+- the ddof of a standard deviation (``fit.stats.ddof_calls``);
+- the continuity correction of a chi-square test (``fit.stats.continuity_calls``);
+- a unit the question only restates for a column, taken as the column writes it (``fit.units.rescaled``).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from dsagent.workflows.common.fit.stats import continuity_calls, ddof_calls
+from dsagent.workflows.common.fit.units import rescaled, unscaled
+from dsagent.workflows.common.mends._edit import parses, replace_nodes
+from dsagent.workflows.common.mends.facts import MendFacts
+
+
+def _with_keyword(code: str, call: ast.Call, name: str, value: object) -> str:
+    """``call`` written again with ``name=value`` (replacing that keyword if it was there)."""
+    args = ([ast.get_source_segment(code, a) or ast.unparse(a) for a in call.args]
+            + [ast.get_source_segment(code, k) or ast.unparse(k) for k in call.keywords if k.arg != name] + [f"{name}={value}"])
+    return f"{ast.get_source_segment(code, call.func) or ast.unparse(call.func)}({', '.join(args)})"
+
+
+def _mended(code: str, edits: list[tuple[ast.AST, str]]) -> str | None:
+    mended = replace_nodes(code, edits) if edits else None
+    return mended if mended and parses(mended) else None
+
+
+def _given(code: str, found: tuple[object, list[ast.Call]] | None, keyword: str) -> str | None:
+    """Each call a check found (``(value asked, calls)``) written with ``keyword=value``."""
+    if found is None:
+        return None
+    wanted, calls = found
+    return _mended(code, [(call, _with_keyword(code, call, keyword, wanted)) for call in calls])
+
+
+def ddof_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A sample standard deviation computed with ddof 0 (``stats.zscore``, ``np.std``), or a
+    population one with pandas' ddof 1: each such call given the ddof the question asks."""
+    return _given(code, ddof_calls(question, tree), "ddof")
+
+
+def correction_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """Each ``chi2_contingency`` call given the continuity correction the question names."""
+    return _given(code, continuity_calls(question, tree), "correction")
+
+
+def unit_as_written(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``x / 1000`` (``x * 1000``) where the question says the column is in thousands and asks
+    thousands: ``x``, bracketed."""
+    _, nodes = rescaled(question, tree)
+    return _mended(code, [(node, f"({ast.get_source_segment(code, unscaled(node)) or ast.unparse(unscaled(node))})")
+                          for node in nodes])

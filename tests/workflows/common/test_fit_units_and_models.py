@@ -1,0 +1,69 @@
+"""Fit checks on a unit the question restates, a filter that keeps no row by contradiction, and a
+regression whose response is not the one the question names (common/fit/units.py, rows.py,
+regression.py), each through ``result_misfit`` as the code step calls it."""
+
+import ast
+
+from dsagent.workflows.common.fit import result_misfit
+from dsagent.workflows.common.fit.regression import swapped_response
+from dsagent.workflows.common.fit.rows import contradictory_filter
+from dsagent.workflows.common.fit.sanity import mean_outside_range
+from dsagent.workflows.common.fit.units import restated_scale
+
+FLOAT = {"result_type": "float", "result_str": "0.707"}
+COLUMNS = ["salary", "age", "faminc", "voteA", "shareA", "approve", "gasprice", "unemploy", "year", "team"]
+
+
+def misfit(question: str, code: str, shown: dict = FLOAT) -> str | None:
+    return result_misfit(question, code, shown, columns=COLUMNS)
+
+
+def test_a_unit_the_question_restates_for_a_column_and_its_answer_is_read():
+    assert restated_scale("What is the median CEO salary, in thousands of dollars? salary is in thousands of dollars.") == "thousand"
+    assert restated_scale("Mean family income? faminc is in thousands of dollars; answer in thousands of dollars.") == "thousand"
+    assert restated_scale("Compare the mean salary (thousands of dollars) of the groups.") == "thousand"
+    assert restated_scale("What is the total revenue in thousands?") is None  # the column's unit is not said
+    assert restated_scale("salary is in thousands of dollars; give the mean in dollars.") is None  # a conversion
+    assert restated_scale("sales are in thousands; give the total in millions.") is None
+
+
+def test_values_scaled_by_the_unit_the_question_restates_go_back():
+    question = "What is the median CEO salary, in thousands of dollars?\nConstraints: salary is in thousands of dollars."
+    found = misfit(question, "result = df['salary'].median() / 1000")
+    assert found and "1000" in found and "thousands" in found
+    assert misfit(question, "result = df['salary'].median()") is None
+    other = "What is the total revenue in thousands?\nConstraints: Sum revenue."
+    assert misfit(other, "result = df['revenue'].sum() / 1000") is None
+
+
+def test_a_mean_outside_its_column_is_no_conversion_when_the_unit_is_only_restated():
+    question = "What is the average faminc of the respondents? faminc is in thousands of dollars; answer in thousands of dollars."
+    assert mean_outside_range(question, "float", "0.0366", {"faminc": (5.0, 250.0)})
+    assert mean_outside_range("Average faminc in dollars? faminc is in thousands.", "float", "36607.1", {"faminc": (5.0, 250.0)}) is None
+
+
+def test_a_filter_that_asks_one_column_for_two_values_at_once_goes_back():
+    code = "result = df[(df['year'] == '2012-2013') & (df['year'] == '2015-2016')]['team'].nunique()"
+    found = contradictory_filter(ast.parse(code))
+    assert found and "keep no row" in found
+    assert misfit("How many teams played in both seasons?", code, {"result_type": "int", "result_str": "0"})
+    for kept in ("result = df[(df['year'] == '2012-2013') | (df['year'] == '2015-2016')]['team'].nunique()",
+                 "result = df[(df['year'] == '2012-2013') & (df['team'] == 'A')]['team'].nunique()",
+                 "result = df[(df['year'] >= 2000) & (df['year'] <= 2010)].shape[0]"):
+        assert contradictory_filter(ast.parse(kept)) is None, kept
+
+
+def test_a_regression_whose_response_is_another_column_than_the_question_names_goes_back():
+    question = ("Fit a multiple regression and give the gas price coefficient.\nConstraints: Ordinary least squares with an "
+                "intercept of approve on gasprice and unemploy, over all rows.")
+    swapped = "m = smf.ols('gasprice ~ approve + unemploy', data=df).fit()\nresult = m.params['approve']"
+    found = swapped_response(question, ast.parse(swapped), COLUMNS)
+    assert found and "approve ~ gasprice" in found
+    assert misfit(question, swapped)
+    right = "m = smf.ols('approve ~ gasprice + unemploy', data=df).fit()\nresult = m.params['gasprice']"
+    assert swapped_response(question, ast.parse(right), COLUMNS) is None
+    arrays = "m = sm.OLS(df['shareA'], sm.add_constant(df[['voteA']])).fit()\nresult = m.params['voteA']"
+    assert swapped_response("Regression of voteA on shareA: the slope?", ast.parse(arrays), COLUMNS)
+    assert swapped_response("Regression of voteA on shareA: the slope?", ast.parse(
+        "m = sm.OLS(df['voteA'], sm.add_constant(df[['shareA']])).fit()\nresult = m.params['shareA']"), COLUMNS) is None
+    assert swapped_response("How does salary depend on age?", ast.parse(swapped), COLUMNS) is None  # no "of Y on X"
