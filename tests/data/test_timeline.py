@@ -67,3 +67,16 @@ def test_rows_of_one_quarter_or_one_month_know_how_many_make_a_year():
     assert timeline(days).per_year is None
     twice = pd.DataFrame({"m": list(pd.date_range("2000-01-01", periods=12, freq="MS")) * 2, "v": range(24)})
     assert timeline(twice).per_year is None
+
+
+def test_dates_with_a_time_zone_are_counted_on_their_own_clock_without_a_warning():
+    """Timestamps written with an offset ("2013-01-01T05:00:00Z") parse as dates with a time zone;
+    their periods are read on that clock, and loading them warns about nothing."""
+    import warnings
+
+    hours = pd.date_range("2013-01-01 05:00", periods=24 * 40, freq="h", tz="UTC")
+    frame = pd.DataFrame({"time_hour": hours.strftime("%Y-%m-%dT%H:%M:%SZ"), "temp": np.arange(len(hours), dtype=float)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        line = timeline(frame)
+    assert line is not None and line.periods["month"] == 2 and line.periods["day"] == 41

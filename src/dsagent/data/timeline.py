@@ -103,7 +103,11 @@ def _dates(column: Any, name: str, rows: int) -> tuple[Any, str | None] | None:
 
 
 def _periods(dates: Any) -> dict[str, int]:
+    """The distinct calendar periods the dates cover, read on their own clock (a time zone dropped,
+    as ``to_period`` does, without its warning on every load)."""
     dates = dates.dropna()
+    if getattr(dates.dt, "tz", None) is not None:
+        dates = dates.dt.tz_localize(None)
     return {"year": int(dates.dt.year.nunique()), "quarter": int(dates.dt.to_period("Q").nunique()),
             "month": int(dates.dt.to_period("M").nunique()), "week": int(dates.dt.to_period("W").nunique()),
             "day": int(dates.dt.normalize().nunique())}
