@@ -67,3 +67,31 @@ def test_a_regression_whose_response_is_another_column_than_the_question_names_g
     assert swapped_response("Regression of voteA on shareA: the slope?", ast.parse(
         "m = sm.OLS(df['voteA'], sm.add_constant(df[['shareA']])).fit()\nresult = m.params['shareA']"), COLUMNS) is None
     assert swapped_response("How does salary depend on age?", ast.parse(swapped), COLUMNS) is None  # no "of Y on X"
+
+
+def test_a_text_test_the_question_negates_but_the_code_keeps_goes_back_and_is_negated():
+    """"device name not ending with ' landscape'" filtered as ``df['device'].str.endswith(' landscape')``
+    keeps exactly the rows left out (P 10155, 10172, seen); the after-misfit mend negates the test."""
+    import pandas as pd
+
+    from dsagent.workflows.common.fit.rows import kept_text_tests
+    from dsagent.workflows.common.mends import mend_facts, mend_misfit
+
+    question = ("Which upright device has the widest viewport?\nConstraints: Use the upright descriptors (device name not "
+                "ending with ' landscape').")
+    code = "d = df[df['device'].str.endswith(' landscape')]\nresult = d.loc[d['width'].idxmax(), 'device']"
+    assert [ast.unparse(n) for n in kept_text_tests(question, ast.parse(code))] == ["df['device'].str.endswith(' landscape')"]
+    shown = {"result_type": "str", "result_str": "Pad landscape"}
+    assert "~df['device'].str.endswith(' landscape')" in (result_misfit(question, code, shown, columns=["device", "width"]) or "")
+    frame = pd.DataFrame({"device": ["Pad", "Pad landscape", "Phone"], "width": [800, 1200, 400]})
+    mended, label = mend_misfit(question, code, shown, mend_facts({"t": frame}))
+    assert label == "left-out rows dropped"
+    ns = {"df": frame}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == "Pad"
+    for kept in ("d = df[~df['device'].str.endswith(' landscape')]", "d = df[df['device'].str.endswith(' landscape') == False]",
+                 "m = df['device'].str.endswith(' landscape')\nd = df[~m]"):
+        assert kept_text_tests(question, ast.parse(kept)) == [], kept
+    for other in ("Use the descriptors ending with ' landscape'.", "Devices that do not contain 'Pad'."):
+        assert kept_text_tests(other, ast.parse(code)) == [], other
+    assert kept_text_tests("Names that do not contain 'Pad'.", ast.parse("d = df[df['device'].str.contains('Pad')]"))

@@ -14,7 +14,7 @@ from dsagent.workflows.common.fit.cycle import cycle_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
 from dsagent.workflows.common.fit.regression import swapped_response
-from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, contradictory_filter, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded,
+from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, contradictory_filter, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded, kept_text_tests,
                                               part_of_year, unmatched_filter, unnamed_year, whole_table_column, year_lag_misfit)
 from dsagent.workflows.common.fit.sanity import (degenerate_test, every_row_unusual, impossible_result, period_count_misfit,
                                                   statistic_out_of_range, subset_share_misfit)
@@ -146,7 +146,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         text = ast.unparse(decade)
         return (f"ResultDoesNotFitQuestion: `{text}` numbers the decades (195 for the 1950s), but a decade is named by its "
                 f"first year: `{text} * 10` (1950).")
-    kept = kept_excluded(question, tree)
+    kept = kept_excluded(question, tree) or kept_text_tests(question, tree)
     if kept:
         return (f"ResultDoesNotFitQuestion: the question leaves those rows out, but `{ast.unparse(kept[0])}` keeps only them. "
                 f"Keep the other rows instead: `{dropped_form(kept[0])}`.")

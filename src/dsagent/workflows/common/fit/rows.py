@@ -68,16 +68,17 @@ def _year_constant(node: ast.AST) -> int | None:
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int and 1800 <= node.value <= 2099 else None
 
 
-def dropped_form(compare: ast.Compare) -> str:
-    """``column == value`` written as the rows other than those, ``column != value``."""
-    return ast.unparse(ast.Compare(left=compare.left, ops=[ast.NotEq()], comparators=compare.comparators))
+def dropped_form(kept: ast.Compare | ast.Call) -> str:
+    """``column == value`` written as the rows other than those, ``column != value``; a text test
+    (:func:`kept_text_tests`) negated, ``~s.str.endswith('x')``."""
+    if isinstance(kept, ast.Call):
+        return f"~{ast.unparse(kept)}"
+    return ast.unparse(ast.Compare(left=kept.left, ops=[ast.NotEq()], comparators=kept.comparators))
 
 
-def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
-    """Each ``column == value`` that keeps only the rows the question leaves out (``df['year'] ==
-    2009`` for "2009 is incomplete and left out"); none of a value the code drops anywhere
-    (``!= 2009``, under ``~`` or ``not``, inside ``.drop(…)``, or a mask named and then negated,
-    ``m = df['year'] == 2009`` … ``df[~m]``), where the ``==`` serves that drop."""
+def _dropping(tree: ast.AST) -> set[int]:
+    """The ids of the nodes inside a negation: under ``~`` or ``not``, compared ``== False``, inside
+    ``.drop(…)``, or a mask named and then negated (``m = …`` … ``df[~m]``)."""
     dropping: set[int] = set()
     negated_names = {node.operand.id for node in ast.walk(tree) if isinstance(node, ast.UnaryOp)
                      and isinstance(node.op, (ast.Invert, ast.Not)) and isinstance(node.operand, ast.Name)}
@@ -88,6 +89,38 @@ def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
             dropping |= {id(n) for arg in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(arg)}
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in negated_names for t in node.targets):
             dropping |= {id(n) for n in ast.walk(node.value)}
+        elif (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.comparators[0], ast.Constant)
+              and (node.comparators[0].value, type(node.ops[0])) in ((False, ast.Eq), (True, ast.NotEq))):
+            dropping |= {id(n) for n in ast.walk(node.left)}
+    return dropping
+
+
+_TEXT_VERBS = {"endswith": r"end", "startswith": r"(?:start|begin)", "contains": r"contain"}
+
+
+def kept_text_tests(question: str, tree: ast.AST) -> list[ast.Call]:
+    """Each ``s.str.endswith('x')`` (``startswith``, ``contains``) that keeps the rows the question
+    negates ("not ending with ' landscape'", "does not contain 'Pad'"): not negated anywhere in the
+    code (:func:`_dropping`)."""
+    dropping, found = _dropping(tree), []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_VERBS
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "str" and node.args
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)) or id(node) in dropping:
+            continue
+        said = re.escape(node.args[0].value.strip())
+        if said and re.search(rf"(?:\bnot|n't|\bnever)\s+{_TEXT_VERBS[node.func.attr]}\w*(?:\s+with)?\s+(?:the\s+\w+\s+)?"
+                              rf"['\"]?\s*{said}", question or "", re.I):
+            found.append(node)
+    return found
+
+
+def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
+    """Each ``column == value`` that keeps only the rows the question leaves out (``df['year'] ==
+    2009`` for "2009 is incomplete and left out"); none of a value the code drops anywhere
+    (``!= 2009``, under ``~`` or ``not``, inside ``.drop(…)``, or a mask named and then negated,
+    ``m = df['year'] == 2009`` … ``df[~m]``), where the ``==`` serves that drop."""
+    dropping = _dropping(tree)
     kept, dropped = [], set()
     for node in ast.walk(tree):
         found = _compared_value(node) if isinstance(node, ast.Compare) else None

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.workflows.common.fit import asks_one_value, decade_number
-from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, unnamed_years, year_lag_misfit
+from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, kept_text_tests, unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit.named import named_values, written_values
 from dsagent.workflows.common.mends.as_asked import correction_as_asked, ddof_as_asked, unit_as_written
 from dsagent.workflows.common.mends.groups import group_size_kept
@@ -140,7 +140,7 @@ def unnamed_year_dropped(question: str, code: str, tree: ast.AST, er: dict, fact
 def excluded_dropped(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """``df['year'] == 2009`` where the question leaves 2009 out (:func:`fit.kept_excluded`): the
     rows other than those, ``df['year'] != 2009``."""
-    edits = [(node, dropped_form(node)) for node in kept_excluded(question, tree)]
+    edits = [(node, dropped_form(node)) for node in kept_excluded(question, tree) or kept_text_tests(question, tree)]
     mended = replace_nodes(code, edits) if edits else None
     return mended if mended and parses(mended) else None
 
