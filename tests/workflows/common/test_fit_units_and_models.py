@@ -1,12 +1,12 @@
 """Fit checks on a unit the question restates, a filter that keeps no row by contradiction, and a
-regression whose response is not the one the question names (common/fit/units.py, rows.py,
+regression whose response is not the one the question names (common/fit/units.py, negation.py,
 regression.py), each through ``result_misfit`` as the code step calls it."""
 
 import ast
 
 from dsagent.workflows.common.fit import result_misfit
 from dsagent.workflows.common.fit.regression import swapped_response
-from dsagent.workflows.common.fit.rows import contradictory_filter
+from dsagent.workflows.common.fit.negation import contradictory_filter
 from dsagent.workflows.common.fit.sanity import mean_outside_range
 from dsagent.workflows.common.fit.units import restated_scale
 
@@ -74,7 +74,7 @@ def test_a_text_test_the_question_negates_but_the_code_keeps_goes_back_and_is_ne
     keeps exactly the rows left out (P 10155, 10172, seen); the after-misfit mend negates the test."""
     import pandas as pd
 
-    from dsagent.workflows.common.fit.rows import kept_text_tests
+    from dsagent.workflows.common.fit.negation import kept_text_tests
     from dsagent.workflows.common.mends import mend_facts, mend_misfit
 
     question = ("Which upright device has the widest viewport?\nConstraints: Use the upright descriptors (device name not "
@@ -95,3 +95,17 @@ def test_a_text_test_the_question_negates_but_the_code_keeps_goes_back_and_is_ne
     for other in ("Use the descriptors ending with ' landscape'.", "Devices that do not contain 'Pad'."):
         assert kept_text_tests(other, ast.parse(code)) == [], other
     assert kept_text_tests("Names that do not contain 'Pad'.", ast.parse("d = df[df['device'].str.contains('Pad')]"))
+
+
+def test_membership_the_question_negates_goes_back_negated():
+    """"in the 2022 edition but not in the 2018 edition" counted with an ``isin`` of the 2018 rows
+    kept as it is (P 10153, seen: those in both were counted)."""
+    from dsagent.workflows.common.fit.negation import kept_text_tests
+
+    question = "How many constants appear in the 2022 edition but not in the 2018 edition?"
+    code = "result = df[df['edition'] == 2022]['quantity'].isin(df[df['edition'] == 2018]['quantity']).sum()"
+    found = kept_text_tests(question, ast.parse(code))
+    assert [ast.unparse(n)[:40] for n in found] == ["df[df['edition'] == 2022]['quantity'].is"]
+    right = "result = (~df[df['edition'] == 2022]['quantity'].isin(df[df['edition'] == 2018]['quantity'])).sum()"
+    assert kept_text_tests(question, ast.parse(right)) == []
+    assert kept_text_tests("How many 2022 constants are also in the 2018 edition?", ast.parse(code)) == []

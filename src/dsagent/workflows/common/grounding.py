@@ -25,7 +25,7 @@ in :mod:`.rankings`, and workflows call it through :mod:`.grounded`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dsagent.workflows.common.agreement import answers_agree, results_agree
+from dsagent.workflows.common.agreement import answers_agree
 from dsagent.workflows.common.code import CODE_MAX_TOKENS, RESAMPLE_TEMPERATURE, clip, execution_result, extract_code, nan_problem
 from dsagent.workflows.common.prompting import code_rules, quote_data, same_prompt, stable_messages
 from dsagent.workflows.common.votes import echoes, same_code, votes_with

@@ -14,7 +14,8 @@ from dsagent.workflows.common.fit.cycle import cycle_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
 from dsagent.workflows.common.fit.regression import swapped_response
-from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, contradictory_filter, date_named, dropped_form, group_size_asked, group_size_unread, idle_loop, kept_excluded, kept_text_tests,
+from dsagent.workflows.common.fit.negation import contradictory_filter, dropped_form, kept_excluded, kept_text_tests
+from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, date_named, group_size_asked, group_size_unread, idle_loop,
                                               part_of_year, unmatched_filter, unnamed_year, whole_table_column, year_lag_misfit)
 from dsagent.workflows.common.fit.sanity import (degenerate_test, every_row_unusual, impossible_result, period_count_misfit,
                                                   statistic_out_of_range, subset_share_misfit)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from dsagent.data.timeline import MONTH_WORDS
 from dsagent.workflows.common.naming import GROUPING, REDUCTIONS, drop_labels
-from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, excluded, named_years, span_only_years
+from dsagent.workflows.common.wording import CHANGE, RELATIVE_PERIOD, named_years, span_only_years
 
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -51,7 +51,7 @@ def unnamed_years(question: str, tree: ast.AST) -> list[ast.Compare]:
     return found
 
 
-def _compared_value(node: ast.Compare) -> tuple[ast.cmpop, object] | None:
+def compared_value(node: ast.Compare) -> tuple[ast.cmpop, object] | None:
     """(operator, value) of ``column <op> value`` (either way round) with one operator, the value
     a year or a text; else None."""
     if len(node.ops) != 1:
@@ -66,72 +66,6 @@ def _compared_value(node: ast.Compare) -> tuple[ast.cmpop, object] | None:
 def _year_constant(node: ast.AST) -> int | None:
     """The year a literal writes (an int from 1800 to 2099, the span ``wording.YEAR`` reads), else None."""
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int and 1800 <= node.value <= 2099 else None
-
-
-def dropped_form(kept: ast.Compare | ast.Call) -> str:
-    """``column == value`` written as the rows other than those, ``column != value``; a text test
-    (:func:`kept_text_tests`) negated, ``~s.str.endswith('x')``."""
-    if isinstance(kept, ast.Call):
-        return f"~{ast.unparse(kept)}"
-    return ast.unparse(ast.Compare(left=kept.left, ops=[ast.NotEq()], comparators=kept.comparators))
-
-
-def _dropping(tree: ast.AST) -> set[int]:
-    """The ids of the nodes inside a negation: under ``~`` or ``not``, compared ``== False``, inside
-    ``.drop(…)``, or a mask named and then negated (``m = …`` … ``df[~m]``)."""
-    dropping: set[int] = set()
-    negated_names = {node.operand.id for node in ast.walk(tree) if isinstance(node, ast.UnaryOp)
-                     and isinstance(node.op, (ast.Invert, ast.Not)) and isinstance(node.operand, ast.Name)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
-            dropping |= {id(n) for n in ast.walk(node.operand)}
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "drop":
-            dropping |= {id(n) for arg in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(arg)}
-        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in negated_names for t in node.targets):
-            dropping |= {id(n) for n in ast.walk(node.value)}
-        elif (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.comparators[0], ast.Constant)
-              and (node.comparators[0].value, type(node.ops[0])) in ((False, ast.Eq), (True, ast.NotEq))):
-            dropping |= {id(n) for n in ast.walk(node.left)}
-    return dropping
-
-
-_TEXT_VERBS = {"endswith": r"end", "startswith": r"(?:start|begin)", "contains": r"contain"}
-
-
-def kept_text_tests(question: str, tree: ast.AST) -> list[ast.Call]:
-    """Each ``s.str.endswith('x')`` (``startswith``, ``contains``) that keeps the rows the question
-    negates ("not ending with ' landscape'", "does not contain 'Pad'"): not negated anywhere in the
-    code (:func:`_dropping`)."""
-    dropping, found = _dropping(tree), []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_VERBS
-                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "str" and node.args
-                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)) or id(node) in dropping:
-            continue
-        said = re.escape(node.args[0].value.strip())
-        if said and re.search(rf"(?:\bnot|n't|\bnever)\s+{_TEXT_VERBS[node.func.attr]}\w*(?:\s+with)?\s+(?:the\s+\w+\s+)?"
-                              rf"['\"]?\s*{said}", question or "", re.I):
-            found.append(node)
-    return found
-
-
-def kept_excluded(question: str, tree: ast.AST) -> list[ast.Compare]:
-    """Each ``column == value`` that keeps only the rows the question leaves out (``df['year'] ==
-    2009`` for "2009 is incomplete and left out"); none of a value the code drops anywhere
-    (``!= 2009``, under ``~`` or ``not``, inside ``.drop(…)``, or a mask named and then negated,
-    ``m = df['year'] == 2009`` … ``df[~m]``), where the ``==`` serves that drop."""
-    dropping = _dropping(tree)
-    kept, dropped = [], set()
-    for node in ast.walk(tree):
-        found = _compared_value(node) if isinstance(node, ast.Compare) else None
-        if found is None:
-            continue
-        op, value = found
-        if id(node) in dropping or isinstance(op, ast.NotEq):
-            dropped.add(value)
-        elif isinstance(op, ast.Eq) and excluded(question, str(value)):
-            kept.append((node, value))
-    return [node for node, value in kept if value not in dropped]
 
 
 YEAR_IN_NAME = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
@@ -372,32 +306,3 @@ def by_position(tree: ast.AST) -> bool:
         if labels and all(type(x) is int for x in labels):
             return True
     return False
-
-
-def _and_parts(node: ast.AST) -> list[ast.AST]:
-    """The conditions ``a & b & c`` joins, flattened."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
-        return _and_parts(node.left) + _and_parts(node.right)
-    return [node]
-
-
-def contradictory_filter(tree: ast.AST) -> str | None:
-    """``(df['year'] == 'a') & (df['year'] == 'b')``: one column asked for two values on the same
-    row keeps no row (a count of 0 stated as the answer; Q 10206, 10208, seen). What is in both is
-    found across rows."""
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd)):
-            continue
-        asked: dict[str, object] = {}
-        for part in _and_parts(node):
-            if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq)
-                    and isinstance(part.comparators[0], ast.Constant)):
-                continue
-            side, value = ast.unparse(part.left), part.comparators[0].value
-            if side in asked and asked[side] != value:
-                return (f"ResultDoesNotFitQuestion: `{side} == {asked[side]!r}` and `{side} == {value!r}` joined with & keep no "
-                        f"row: a row holds one value of {side}. What is in both is found across rows: the ids of one "
-                        f"(set(df.loc[{side} == {asked[side]!r}, 'id_col'])) that are also in the other, or one row per id "
-                        "with a column per value (df.pivot_table(index='id_col', columns='col', values='x')).")
-            asked[side] = value
-    return None

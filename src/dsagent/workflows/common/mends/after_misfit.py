@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from dsagent.workflows.common.fit import asks_one_value, decade_number
-from dsagent.workflows.common.fit.rows import dropped_form, kept_excluded, kept_text_tests, unnamed_years, year_lag_misfit
+from dsagent.workflows.common.fit.negation import dropped_form, kept_excluded, kept_text_tests
+from dsagent.workflows.common.fit.rows import unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit.named import named_values, written_values
 from dsagent.workflows.common.mends.as_asked import correction_as_asked, ddof_as_asked, unit_as_written
 from dsagent.workflows.common.mends.groups import group_size_kept
