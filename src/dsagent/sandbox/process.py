@@ -5,7 +5,6 @@ Nothing here imports pandas: the parent only hands the worker paths and code.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess

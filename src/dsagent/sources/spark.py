@@ -10,7 +10,6 @@ cross back to the sandbox.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from dsagent.errors import UserError
 from dsagent.sources.engines import BoundedEngine

@@ -8,7 +8,6 @@ a scatter with its correlation, a comparison by group) — and the report says s
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any

@@ -100,7 +100,7 @@ def detect(frame: pd.DataFrame, keep: tuple[str, ...] = ()) -> list[dict[str, An
     ids = {c for c in frame.columns if _id_like(work[c], rows)} | set(keep)
     codes = [c for c, k in columns.items() if k == "code"]
     if codes:
-        add("code_columns", None, len(codes), f"codes with a fixed pattern (kept as text, never imputed): "
+        add("code_columns", None, len(codes), "codes with a fixed pattern (kept as text, never imputed): "
             + ", ".join(f"{c!r} ({dominant[c]})" for c in codes), columns=codes, shapes={c: dominant[c] for c in codes})
     for col, kind in columns.items():
         if col in ids:

@@ -7,7 +7,7 @@ where they are and their shape, not the rows.
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypedDict
+from typing import Optional, TypedDict
 
 
 class CleanState(TypedDict, total=False):
