@@ -298,7 +298,7 @@ def test_a_chi_square_follows_the_continuity_correction_the_question_names():
     default = "chi2, p, dof, exp = stats.chi2_contingency(pd.crosstab(df['a'], df['b']))\nresult = chi2"
     off = "chi2, p, dof, exp = stats.chi2_contingency(pd.crosstab(df['a'], df['b']), correction=False)\nresult = chi2"
     for question in ("Run a chi-square test of independence of a and b without a continuity correction.",
-                     "Chi-square statistic of a and b (no Yates correction)?",
+                     "Chi-square statistic of a and b (no Yates continuity correction)?",
                      "Test a against b with a chi-square test; do not apply the continuity correction.",
                      "Is a independent of b? Use an uncorrected chi-square test (continuity correction off).",
                      "Run Pearson's chi-square test of independence on it without any continuity correction.",
@@ -306,6 +306,23 @@ def test_a_chi_square_follows_the_continuity_correction_the_question_names():
         found = continuity_misfit(question, ast.parse(default))
         assert found and "correction=False" in found, question
         assert continuity_misfit(question, ast.parse(off)) is None, question
+    for question in ("Chi-square of a by b; the continuity correction should not be applied.",
+                     "Chi-square of a by b; Yates’ correction is not applied.",
+                     "scipy applies the Yates continuity correction by default on 2 x 2 tables; report the statistic without it.",
+                     "Is care continuity associated with b? Chi-square without continuity correction."):
+        assert "correction=False" in (continuity_misfit(question, ast.parse(default)) or ""), question
+    for question in ("Report the statistic with Yates' continuity correction, not the uncorrected one.",
+                     "Test whether there is no association of a and b using Yates' continuity correction.",
+                     "Use the continuity correction; none of the cells is below 5."):
+        assert continuity_misfit(question, ast.parse(default)) is None, question
+        assert "correction=True" in (continuity_misfit(question, ast.parse(off)) or ""), question
+    positional = default.replace("['b']))", "['b']), False)")  # chi2_contingency(observed, correction)
+    assert continuity_misfit("Chi-square of a by b without continuity correction.", ast.parse(positional)) is None
+    from dsagent.workflows.common.mends.as_asked import correction_as_asked
+
+    mended = correction_as_asked("Chi-square of a by b with Yates' continuity correction.", positional, ast.parse(positional), {},
+                                 None)
+    assert mended and "['b']), correction=True)" in mended and "False" not in mended
     wanted = "Chi-square test of a and b with Yates' continuity correction: what is the statistic?"
     assert "correction=True" in (continuity_misfit(wanted, ast.parse(off)) or "")
     assert continuity_misfit(wanted, ast.parse(default)) is None

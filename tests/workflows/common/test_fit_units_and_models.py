@@ -15,16 +15,21 @@ COLUMNS = ["salary", "age", "faminc", "voteA", "shareA", "approve", "gasprice", 
 
 
 def misfit(question: str, code: str, shown: dict = FLOAT) -> str | None:
-    return result_misfit(question, code, shown, columns=COLUMNS)
+    return result_misfit(question, code, shown, columns=COLUMNS + ["revenue"])
 
 
 def test_a_unit_the_question_restates_for_a_column_and_its_answer_is_read():
-    assert restated_scale("What is the median CEO salary, in thousands of dollars? salary is in thousands of dollars.") == "thousand"
-    assert restated_scale("Mean family income? faminc is in thousands of dollars; answer in thousands of dollars.") == "thousand"
-    assert restated_scale("Compare the mean salary (thousands of dollars) of the groups.") == "thousand"
-    assert restated_scale("What is the total revenue in thousands?") is None  # the column's unit is not said
-    assert restated_scale("salary is in thousands of dollars; give the mean in dollars.") is None  # a conversion
-    assert restated_scale("sales are in thousands; give the total in millions.") is None
+    said = lambda question: restated_scale(question, COLUMNS + ["revenue", "sales", "Population"])  # noqa: E731
+    assert said("What is the median CEO salary, in thousands of dollars? salary is in thousands of dollars.") == "thousand"
+    assert said("Mean family income? faminc is in thousands of dollars; answer in thousands of dollars.") == "thousand"
+    assert said("What is the total revenue in thousands?") is None  # the column's unit is not said: a conversion
+    assert said("What was revenue in millions in 2020?") is None
+    assert said("What is the total revenue (in thousands of dollars)?") is None
+    assert said("salary is in thousands of dollars; give the mean in dollars.") is None  # a conversion
+    assert said("sales are in thousands; give the total in millions.") is None
+    assert said("salary is in thousands of dollars. How many CEOs earn more than $100,000?") is None  # full units
+    assert said("Population is in thousands. What is the crime rate per 1,000 residents?") is None
+    assert said("The median is in thousands of dollars.") is None  # not a column
 
 
 def test_values_scaled_by_the_unit_the_question_restates_go_back():
@@ -32,6 +37,8 @@ def test_values_scaled_by_the_unit_the_question_restates_go_back():
     found = misfit(question, "result = df['salary'].median() / 1000")
     assert found and "1000" in found and "thousands" in found
     assert misfit(question, "result = df['salary'].median()") is None
+    count = "How many CEOs earn more than 150?\nConstraints: salary is in thousands of dollars."
+    assert misfit(count, "result = (df['salary'] * 1000 > 150000).sum()") is None  # a threshold in full units
     other = "What is the total revenue in thousands?\nConstraints: Sum revenue."
     assert misfit(other, "result = df['revenue'].sum() / 1000") is None
 
@@ -67,6 +74,12 @@ def test_a_regression_whose_response_is_another_column_than_the_question_names_g
     assert swapped_response("Regression of voteA on shareA: the slope?", ast.parse(
         "m = sm.OLS(df['voteA'], sm.add_constant(df[['shareA']])).fit()\nresult = m.params['shareA']"), COLUMNS) is None
     assert swapped_response("How does salary depend on age?", ast.parse(swapped), COLUMNS) is None  # no "of Y on X"
+    right_way = ast.parse(right.replace("result", "r"))
+    for question in ("Use an OLS regression to estimate the effects of gasprice on approve.",
+                     "What are the impacts of gasprice on approve? Fit a regression.",
+                     "Fit a regression for the association of gasprice on approve."):
+        assert swapped_response(question, right_way, COLUMNS) is None, question
+    assert swapped_response("Regress approve on gasprice and unemploy.", ast.parse(swapped), COLUMNS)
 
 
 def test_a_text_test_the_question_negates_but_the_code_keeps_goes_back_and_is_negated():
@@ -109,3 +122,24 @@ def test_membership_the_question_negates_goes_back_negated():
     right = "result = (~df[df['edition'] == 2022]['quantity'].isin(df[df['edition'] == 2018]['quantity'])).sum()"
     assert kept_text_tests(question, ast.parse(right)) == []
     assert kept_text_tests("How many 2022 constants are also in the 2018 edition?", ast.parse(code)) == []
+
+
+def test_a_negated_test_counted_by_subtraction_is_right_and_a_counted_one_is_mended_whole():
+    """``len(df) - df['name'].str.startswith('A').sum()`` counts the others: right as written. A
+    kept ``isin(…).sum()`` is negated whole, ``(~….isin(…)).sum()`` (not ``~(… .sum())``)."""
+    import pandas as pd
+
+    from dsagent.workflows.common.fit.negation import kept_text_tests
+    from dsagent.workflows.common.mends import mend_facts, mend_misfit
+
+    for right in ("result = int(len(df) - df['name'].str.startswith('A').sum())",
+                  "s = df['name']\nresult = len(s) - s.str.startswith('A').sum()",
+                  "result = (df['name'].str.startswith('A') == 0).sum()"):
+        assert kept_text_tests("How many names do not start with 'A'?", ast.parse(right)) == [], right
+    frame = pd.DataFrame({"edition": [2022, 2022, 2022, 2018, 2018], "quantity": ["a", "b", "c", "a", "x"]})
+    question = "How many constants appear in the 2022 edition but not in the 2018 edition?"
+    code = "result = df[df['edition'] == 2022]['quantity'].isin(df[df['edition'] == 2018]['quantity']).sum()"
+    mended, _ = mend_misfit(question, code, {"result_type": "int", "result_str": "1"}, mend_facts({"t": frame}))
+    ns = {"df": frame}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == 2

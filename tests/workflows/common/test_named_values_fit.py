@@ -446,3 +446,13 @@ def test_two_named_values_that_are_one_number_go_back():
     assert misfit("Slope and R squared of miles on gas?", right, "{'slope': 0.41237, 'r_squared': 0.17005}") is None
     assert misfit("Mean and median of gas?", "result = {'mean': m, 'median': d}", "{'mean': 2.5, 'median': 2.5}") is None
     assert misfit("How many rows and countries?", "result = {'rows': a, 'countries': b}", "{'rows': 12, 'countries': 12}") is None
+
+
+def test_values_equal_by_right_are_not_sent_back():
+    """Two means, two scores, R squared beside a squared correlation: equal by right."""
+    for shown, code in (("{'mean_before': 29.6991, 'mean_after': 29.6991}", "result = {'mean_before': a, 'mean_after': b}"),
+                        ("{'r_squared': 0.6123, 'squared_corr': 0.6123}", "result = {'r_squared': r2, 'squared_corr': c}"),
+                        ("{'accuracy_a': 0.9474, 'accuracy_b': 0.9474}", "result = {'accuracy_a': a, 'accuracy_b': b}")):
+        assert misfit("Compare them.", code, shown) is None, shown
+    found = misfit("Slope and R squared?", "result = {'slope': s, 'r_squared': r}", "{'slope': 0.9253, 'r_squared': 0.9253}")
+    assert found and "same number" in found

@@ -705,3 +705,13 @@ def test_a_test_results_one_value_unpacked_into_two_names_unpacks_the_result():
     assert set(_run(mended, None)) == {"f", "p"}
     kept = "p = stats.f_oneway([1, 2, 3], [4, 5, 7]).pvalue\nresult = p"
     assert mend_before_run(kept)[0] == kept
+
+
+def test_groups_split_by_zip_and_tests_unpacked_into_other_names_are_left_as_written():
+    """``zip(*df.groupby('g')['v'])`` splits (label, values) pairs as meant; ``t, dof = ….pvalue``
+    and ``p_value, w = ….pvalue`` would unpack into the wrong names: left for the error's hint."""
+    for code in ("names, samples = zip(*df.groupby('g')['v'])\nresult = stats.f_oneway(*samples).statistic",
+                 "pairs = [*df.groupby('g')['v']]\nresult = len(pairs)",
+                 "t, dof = stats.ttest_ind(a, b).pvalue\nresult = t",
+                 "p_value, w = stats.shapiro(x).pvalue\nresult = w"):
+        assert mend_before_run(code)[0] == code, code

@@ -101,7 +101,7 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and QUERY.match(node.value.strip()):
             return (f"ResultIsQueryText: `result[{key!r}]` is the text of a SQL query, not its answer. Run the query and "
                     "keep what it returns: sql(query)['col'].iloc[0].")
-    twice = _one_number_twice(values)
+    twice = _one_number_twice(values, written)
     if twice:
         first, second, shown_value = twice
         return (f"ResultDoesNotFitQuestion: `result[{first!r}]` and `result[{second!r}]` are the same number ({shown_value}): "
@@ -173,9 +173,23 @@ def finer_than_year(question: str, value: object, where: str = "result") -> str 
             "e.g. the first four characters of the period), compare the years, and answer with the year.")
 
 
-def _one_number_twice(values: dict[str, ast.expr]) -> tuple[str, str, str] | None:
-    """Two keys whose values are one precise number (four significant figures or more, not
-    whole): ``(first key, second key, the value)``. Counts and round shares may agree by right."""
+_KINDS = [(re.compile(p, re.I), kind) for p, kind in (
+    (r"r_?2|r_?sq|rsquared|determination", "r2"), (r"slope|coef|beta|elasticit", "slope"), (r"intercept", "intercept"),
+    (r"(?:^|_)p(?:_?val\w*)?$|pvalue", "p"), (r"(?:^|_)(?:t|f|chi\w*|h|u)(?:_?stat\w*)?$|statistic", "statistic"),
+    (r"(?:^|_)(?:std|sd)(?:$|_)|deviation|variance", "spread"), (r"corr|(?:^|_)(?:r|rho|tau)$|pearson|spearman", "correlation"))]
+_SAME_BY_RIGHT = {frozenset({"r2", "correlation"})}  # R squared of one predictor is r squared
+
+
+def _kind(key: str) -> str | None:
+    return next((kind for pattern, kind in _KINDS if pattern.search(key)), None)
+
+
+def _one_number_twice(values: dict[str, ast.expr], written: dict[str, ast.expr]) -> tuple[str, str, str] | None:
+    """Two keys that hold one precise number (four significant figures or more, not whole):
+    ``(first key, second key, the value)``, when the code writes one expression for both
+    (``{'slope': slope, 'r_squared': slope}``) or the keys name statistics that differ by nature
+    (a slope and an R squared, a statistic and its p-value). Values a question may find equal by
+    right (two means, a model's two scores, R squared and a squared correlation) are left alone."""
     seen: dict[float, str] = {}
     for key, node in values.items():
         value = node.value if isinstance(node, ast.Constant) else None
@@ -183,8 +197,12 @@ def _one_number_twice(values: dict[str, ast.expr]) -> tuple[str, str, str] | Non
             continue
         if len(f"{abs(value):.15e}".split("e")[0].replace(".", "").rstrip("0")) < 4:
             continue
-        if value in seen:
-            return seen[value], key, repr(value)
+        first = seen.get(value)
+        if first is not None:
+            kinds = {_kind(first), _kind(key)}
+            same_code = key in written and first in written and ast.dump(written[first]) == ast.dump(written[key])
+            if same_code or (None not in kinds and len(kinds) == 2 and frozenset(kinds) not in _SAME_BY_RIGHT):
+                return first, key, repr(value)
         seen[value] = key
     return None
 

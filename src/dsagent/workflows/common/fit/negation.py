@@ -15,9 +15,10 @@ from dsagent.workflows.common.wording import excluded
 
 def dropped_form(kept: ast.Compare | ast.Call) -> str:
     """``column == value`` written as the rows other than those, ``column != value``; a text test
-    (:func:`kept_text_tests`) negated, ``~s.str.endswith('x')``."""
+    (:func:`kept_text_tests`) negated and bracketed, ``(~s.str.endswith('x'))``, so a method after
+    it (``.sum()``) counts the negated test."""
     if isinstance(kept, ast.Call):
-        return f"~{ast.unparse(kept)}"
+        return f"(~{ast.unparse(kept)})"
     return ast.unparse(ast.Compare(left=kept.left, ops=[ast.NotEq()], comparators=kept.comparators))
 
 
@@ -35,9 +36,39 @@ def _dropping(tree: ast.AST) -> set[int]:
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in negated_names for t in node.targets):
             dropping |= {id(n) for n in ast.walk(node.value)}
         elif (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.comparators[0], ast.Constant)
-              and (node.comparators[0].value, type(node.ops[0])) in ((False, ast.Eq), (True, ast.NotEq))):
+              and isinstance(node.left, (ast.Compare, ast.Call)) and type(node.comparators[0].value) in (bool, int)
+              and ((node.comparators[0].value == 0 and isinstance(node.ops[0], ast.Eq))
+                   or (node.comparators[0].value == 1 and isinstance(node.ops[0], ast.NotEq)))):  # a test's False
             dropping |= {id(n) for n in ast.walk(node.left)}
     return dropping
+
+
+_REDUCED = {"sum", "mean", "any", "all", "count_nonzero"}
+
+
+def _used_as_kept(test: ast.Call, tree: ast.AST) -> bool:
+    """Is the test's True what the code keeps: inside a selection (``df[…]``, ``.loc[…]``), or
+    counted (``test.sum()``), and not subtracted from a whole (``len(df) - test.sum()`` counts
+    the others)? A test only named (``m = …``) counts where the name is used so."""
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    names = {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and any(n is test for n in ast.walk(node.value))
+             for t in node.targets if isinstance(t, ast.Name)}
+    uses = [test] + [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)]
+    for use in uses:
+        node, child = parents.get(id(use)), use
+        while node is not None:
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and node.right is child:
+                break  # the others: a whole minus the test's count
+            if isinstance(node, ast.Subscript) and node.value is not child:
+                return True
+            if isinstance(node, ast.Attribute) and node.attr in _REDUCED and isinstance(parents.get(id(node)), ast.Call):
+                reduced = parents[id(node)]
+                grand = parents.get(id(reduced))
+                return not (isinstance(grand, ast.BinOp) and isinstance(grand.op, ast.Sub) and grand.right is reduced)
+            if isinstance(node, ast.stmt):
+                break
+            node, child = parents.get(id(node)), node
+    return False
 
 
 _TEXT_VERBS = {"endswith": r"end", "startswith": r"(?:start|begin)", "contains": r"contain"}
@@ -51,7 +82,7 @@ def kept_text_tests(question: str, tree: ast.AST) -> list[ast.Call]:
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "isin" and node.args
                 and id(node) not in dropping and _not_in(question, node.args[0])):
-            found.append(node)
+            found.append(node) if _used_as_kept(node, tree) else None
             continue
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_VERBS
                 and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "str" and node.args
@@ -59,7 +90,7 @@ def kept_text_tests(question: str, tree: ast.AST) -> list[ast.Call]:
             continue
         said = re.escape(node.args[0].value.strip())
         if said and re.search(rf"(?:\bnot|n't|\bnever)\s+{_TEXT_VERBS[node.func.attr]}\w*(?:\s+with)?\s+(?:the\s+\w+\s+)?"
-                              rf"['\"]?\s*{said}", question or "", re.I):
+                              rf"['\"]?\s*{said}", question or "", re.I) and _used_as_kept(node, tree):
             found.append(node)
     return found
 

@@ -11,8 +11,10 @@ from collections.abc import Iterable
 
 from dsagent.workflows.common.naming import called_name
 
-_OF_ON = re.compile(r"(?:regress\w*|regression|least[- ]squares|\bols\b|\bfit\b)[^.;?\n]{0,40}?(?<!effect )(?<!impact )"
-                    r"(?<!influence )\bof\s+([\w.]+)\s+on\s+([\w.]+)", re.I)
+_OF_ON = re.compile(r"\b(?:regression|regressions|ols|squares|fit|intercept|model|line)\s+of\s+([\w.]+)\s+on\s+([\w.]+)|"
+                    r"\bregress(?:es|ing)?\s+([\w.]+)\s+on\s+([\w.]+)", re.I)
+"""Statistics' "regression of Y on X" (Y the response): the word before "of" names the fit
+("least squares with an intercept of Y on X"), so "the effect(s) of X on Y" is not read as one."""
 _FORMULA_FITS = {"ols", "wls", "gls", "logit", "probit", "glm", "poisson", "quantreg", "rlm"}
 _ARRAY_FITS = {"OLS", "WLS", "GLS", "Logit", "Probit", "GLM", "Poisson", "QuantReg", "RLM"}
 
@@ -44,8 +46,9 @@ def swapped_response(question: str, tree: ast.AST, columns: Iterable[str]) -> st
     the fit's predictors instead. None when the question does not say it that way."""
     names = [str(c) for c in columns]
     said = _OF_ON.search(question or "")
-    response = _column(said.group(1).strip(".,"), names) if said else None
-    predictor = _column(said.group(2).strip(".,"), names) if said else None
+    words = [w for w in (said.groups() if said else ()) if w]
+    response = _column(words[0].strip(".,"), names) if words else None
+    predictor = _column(words[1].strip(".,"), names) if words else None
     if response is None or predictor is None:
         return None
     for call, left, rest in _responses(tree):

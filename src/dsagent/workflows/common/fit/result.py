@@ -94,7 +94,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     impossible = (impossible_result(question, kind, shown, one or bool(requested_keys(question)))
                   or _counted(question, code, columns, text_columns, values) or _self_grouped(code)
                   or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree)
-                  or every_row_unusual(question, kind, shown, rows) or rescaled_misfit(question, tree)
+                  or every_row_unusual(question, kind, shown, rows) or rescaled_misfit(question, tree, columns)
                   or contradictory_filter(tree) or swapped_response(question, tree, columns))
     if impossible:
         return impossible

@@ -338,7 +338,7 @@ def mean_outside_range(question: str, kind: str, shown: str, ranges: Mapping[str
         value = float(shown.strip())
     except ValueError:
         return None
-    said = SCALE_WORD.sub(" ", question or "") if restated_scale(question) else question or ""  # the column's own unit
+    said = SCALE_WORD.sub(" ", question or "") if restated_scale(question, ranges) else question or ""  # the column's own unit
     if value != value or _CHANGED.search(said):
         return None
     for sentence in re.split(r"(?<=[.?!])\s+", question or ""):

@@ -230,23 +230,29 @@ def named_test_misfit(question: str, tree: ast.AST) -> str | None:
     return None
 
 
-_CORRECTION = re.compile(r"\b(?:continuity|yates(?:'s|'|s)?)(?:\s+(?:continuity\s+)?correction)?\b|\bcorrection\s*=\s*(?:true|false)\b", re.I)
-_NOT_BEFORE = re.compile(r"\b(?:no|not|without|never|uncorrected|nor)\b[^.;?]*$", re.I)
-_NOT_AFTER = re.compile(r"^\W*(?:(?:is|was|be)\s+)?(?:off|not|none)\b", re.I)
+_CORRECTION = re.compile(r"\b(?:(?:continuity|yates(?:'s|['’]s?)?)\s+(?:continuity\s+)?correction\b|correction\s*=\s*(?:true|false)\b)",
+                         re.I)
+_NOT_BEFORE = re.compile(r"\b(?:without|no|not\s+(?:use|apply)\w*|uncorrected)\s+(?:any\s+|an?\s+|the\s+|its\s+)?$", re.I)
+_NOT_AFTER = re.compile(r"^\s*(?:(?:is|was|are|should|must|will|to)\s+)?(?:(?:not|never)\s+(?:be\s+)?(?:applied|used)|"
+                        r"(?:be\s+)?(?:off|disabled))\b", re.I)
+_NOT_IT = re.compile(r"\b(?:without|no)\s+(?:it|this|that|one)\b|\bnot\s+(?:use|apply)\s+it\b", re.I)
 
 
 def _correction_asked(question: str) -> bool | None:
     """Whether the question asks for the continuity correction (True), says not to use it
-    (False), or does not name it (None): a negation in the few words before its name
-    ("without any continuity correction", "uncorrected … (continuity correction off)") or right
-    after it ("Yates' correction is not applied")."""
-    found = _CORRECTION.search(question or "")
-    if found is None:
-        return None
-    if "=" in found.group(0):
-        return found.group(0).lower().endswith("true")
-    before, after = question[max(0, found.start() - 40): found.start()], question[found.end(): found.end() + 30]
-    return not (_NOT_BEFORE.search(before) or _NOT_AFTER.search(after))
+    (False), or does not name it (None). A mention is negated only next to it: "without (any)
+    continuity correction", "Yates' correction is not applied", "correction=False", or "without it"
+    later on; mentions that disagree name none."""
+    text = question or ""
+    readings = set()
+    for found in _CORRECTION.finditer(text):
+        if "=" in found.group(0):
+            readings.add(found.group(0).lower().endswith("true"))
+            continue
+        negated = bool(_NOT_BEFORE.search(text[max(0, found.start() - 40): found.start()])
+                       or _NOT_AFTER.search(text[found.end(): found.end() + 40]) or _NOT_IT.search(text[found.end():]))
+        readings.add(not negated)
+    return readings.pop() if len(readings) == 1 else None
 
 
 def continuity_calls(question: str, tree: ast.AST) -> tuple[bool, list[ast.Call]] | None:
@@ -258,7 +264,8 @@ def continuity_calls(question: str, tree: ast.AST) -> tuple[bool, list[ast.Call]
     calls = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and called_name(node) == "chi2_contingency":
-            given = next((k.value for k in node.keywords if k.arg == "correction"), ast.Constant(True))
+            given = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "correction"),
+                                                                 ast.Constant(True))
             if isinstance(given, ast.Constant) and bool(given.value) != wanted:
                 calls.append(node)
     return (wanted, calls) if calls else None

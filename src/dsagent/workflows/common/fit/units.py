@@ -8,41 +8,52 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 
 _FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 SCALE_WORD = re.compile(r"\b(thousand|million|billion)s?\b", re.I)
-_SAID_OF_COLUMN = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+\s+)?in\s+(?:thousand|million|billion)s?\b|"
-                             r"\(\s*(?:in\s+)?(?:thousand|million|billion)s?\s+of\b", re.I)
+_SAID = r"\s+(?:is|are|was|were)\s+(?:(?:given|written|measured|expressed|recorded|stored|reported|counted)\s+)?in\s+" \
+        r"(?:thousand|million|billion)s?\b"
 _CONVERSION = re.compile(r"\bin\s+(?:dollars?|euros?|pounds?|yen|units?|cents?)\b|\bconvert|\bmultipl", re.I)
+_FULL_UNITS = re.compile(r"\bper\s+(?:1[, ]?000|thousand|million|billion)\b|\$\s?\d|\b\d{1,3}(?:,\d{3})+\b|"
+                         r"\b\d+(?:\.\d+)?\s+(?:thousand|million|billion)\b", re.I)
 
 
-def restated_scale(question: str) -> str | None:
-    """"thousand", "million" or "billion" when the question says a column is in that scale and
-    names no other scale nor a conversion (into dollars, units): the answer is in the column's own
-    unit. None otherwise ("the total revenue in thousands" of a column in dollars is a conversion)."""
+def restated_scale(question: str, columns: Iterable[str]) -> str | None:
+    """"thousand", "million" or "billion" when the question says a column is in that scale
+    ("salary is in thousands of dollars": the subject a column's name) and names no other scale,
+    no conversion (into dollars, units) and no amount in full units ("$100,000", "per 1,000"): the
+    answer is in the column's own unit. None otherwise ("What was revenue in millions?" asks a
+    conversion)."""
     text = question or ""
-    if not _SAID_OF_COLUMN.search(text) or _CONVERSION.search(text):
+    if _CONVERSION.search(text) or _FULL_UNITS.search(text):
+        return None
+    names = sorted({str(c) for c in columns if str(c).strip()}, key=len, reverse=True)
+    if not names or not re.search("(?<![\\w])(?:" + "|".join(re.escape(n) for n in names) + ")" + _SAID, text, re.I):
         return None
     words = {word.lower() for word in SCALE_WORD.findall(text)}
     return words.pop() if len(words) == 1 else None
 
 
-def rescaled(question: str, tree: ast.AST) -> tuple[str, list[ast.BinOp]]:
+def rescaled(question: str, tree: ast.AST, columns: Iterable[str]) -> tuple[str, list[ast.BinOp]]:
     """The scale the question restates and each division or multiplication of the code by its
-    factor (the operations to take out); ``("", [])`` when the question restates none."""
-    scale = restated_scale(question)
+    factor outside a comparison (a threshold may be written in full units): the operations to take
+    out; ``("", [])`` when the question restates none."""
+    scale = restated_scale(question, columns)
     if scale is None:
         return "", []
     factor = _FACTORS[scale]
+    compared = {id(n) for node in ast.walk(tree) if isinstance(node, ast.Compare) for n in ast.walk(node)}
     return scale, [node for node in ast.walk(tree)
                    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult, ast.FloorDiv))
+                   and id(node) not in compared
                    and any(isinstance(side, ast.Constant) and type(side.value) in (int, float) and side.value == factor
                            for side in (node.left, node.right))]
 
 
-def rescaled_misfit(question: str, tree: ast.AST) -> str | None:
+def rescaled_misfit(question: str, tree: ast.AST, columns: Iterable[str]) -> str | None:
     """Code that divides or multiplies by the factor of a scale the question only restates."""
-    scale, nodes = rescaled(question, tree)
+    scale, nodes = rescaled(question, tree, columns)
     if not nodes:
         return None
     return (f"ResultDoesNotFitQuestion: the question says the values are in {scale}s and asks for {scale}s, but "

@@ -18,9 +18,10 @@ from dsagent.workflows.common.mends._edit import parses, replace_nodes
 from dsagent.workflows.common.mends.facts import MendFacts
 
 
-def _with_keyword(code: str, call: ast.Call, name: str, value: object) -> str:
-    """``call`` written again with ``name=value`` (replacing that keyword if it was there)."""
-    args = ([ast.get_source_segment(code, a) or ast.unparse(a) for a in call.args]
+def _with_keyword(code: str, call: ast.Call, name: str, value: object, position: int | None = None) -> str:
+    """``call`` written again with ``name=value``, replacing that keyword if it was there (and the
+    positional argument at ``position``, where the function takes it so)."""
+    args = ([ast.get_source_segment(code, a) or ast.unparse(a) for a in call.args[:position]]
             + [ast.get_source_segment(code, k) or ast.unparse(k) for k in call.keywords if k.arg != name] + [f"{name}={value}"])
     return f"{ast.get_source_segment(code, call.func) or ast.unparse(call.func)}({', '.join(args)})"
 
@@ -30,12 +31,12 @@ def _mended(code: str, edits: list[tuple[ast.AST, str]]) -> str | None:
     return mended if mended and parses(mended) else None
 
 
-def _given(code: str, found: tuple[object, list[ast.Call]] | None, keyword: str) -> str | None:
+def _given(code: str, found: tuple[object, list[ast.Call]] | None, keyword: str, position: int | None = None) -> str | None:
     """Each call a check found (``(value asked, calls)``) written with ``keyword=value``."""
     if found is None:
         return None
     wanted, calls = found
-    return _mended(code, [(call, _with_keyword(code, call, keyword, wanted)) for call in calls])
+    return _mended(code, [(call, _with_keyword(code, call, keyword, wanted, position)) for call in calls])
 
 
 def ddof_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
@@ -46,12 +47,12 @@ def ddof_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: Mend
 
 def correction_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """Each ``chi2_contingency`` call given the continuity correction the question names."""
-    return _given(code, continuity_calls(question, tree), "correction")
+    return _given(code, continuity_calls(question, tree), "correction", position=1)  # chi2_contingency(observed, correction)
 
 
 def unit_as_written(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
     """``x / 1000`` (``x * 1000``) where the question says the column is in thousands and asks
     thousands: ``x``, bracketed."""
-    _, nodes = rescaled(question, tree)
+    _, nodes = rescaled(question, tree, facts.columns)
     return _mended(code, [(node, f"({ast.get_source_segment(code, unscaled(node)) or ast.unparse(unscaled(node))})")
                           for node in nodes])

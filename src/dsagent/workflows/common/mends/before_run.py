@@ -116,7 +116,9 @@ def mend_test_unpacking(code: str, facts: MendFacts | None = None) -> str:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
                 and len(node.targets[0].elts) == 2 and isinstance(node.value, ast.Attribute)
                 and node.value.attr in ("pvalue", "statistic") and isinstance(node.value.value, ast.Call)
-                and called_name(node.value.value) in _TESTS):  # one number unpacked into two names: the result unpacks
+                and called_name(node.value.value) in _TESTS and all(isinstance(e, ast.Name) for e in node.targets[0].elts)
+                and not _P_NAME.search(node.targets[0].elts[0].id)
+                and not any(_DOF_NAME.search(e.id) for e in node.targets[0].elts)):  # one number into (statistic, p-value)
             return node.value, ast.get_source_segment(code, node.value.value) or ast.unparse(node.value.value)
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             return None

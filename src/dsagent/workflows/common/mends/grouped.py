@@ -19,6 +19,11 @@ from dsagent.workflows.common.mends._edit import mend_nodes, parses, replace_nod
 from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.naming import called_name, group_labels_as_rows
 
+_SAMPLE_TESTS = {"f_oneway", "kruskal", "levene", "bartlett", "fligner", "alexandergovern", "median_test",
+                 "friedmanchisquare", "anderson_ksamp", "tukey_hsd"}
+"""scipy's tests of several samples, each passed as its own argument (``f(*samples)``)."""
+
+
 def _groupby_call(expr: ast.AST) -> ast.Call | None:
     """The ``.groupby(...)`` call ``expr`` is, or is one column selection of (``df.groupby('g')['v']``)."""
     if isinstance(expr, ast.Subscript):
@@ -34,16 +39,19 @@ def _bound_once(tree: ast.AST) -> dict[str, ast.AST]:
 
 
 def mend_grouped_samples(code: str, facts: MendFacts | None = None) -> str:
-    """``*<grouping>`` in a call (the grouping written there, or a name bound once to it) as
-    ``*[g for _, g in <grouping>]``: the groups' values, one sample each."""
+    """``*<grouping>`` as the samples of a test of several samples (:data:`_SAMPLE_TESTS`; the
+    grouping written there, or a name bound once to it) as ``*[g for _, g in <grouping>]``: the
+    groups' values, one sample each. Not elsewhere: ``zip(*grouping)`` splits the pairs as meant."""
     try:
         bound = _bound_once(ast.parse(code))
     except SyntaxError:
         return code
 
     def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
-        if not (isinstance(node, ast.Starred) and isinstance(node.ctx, ast.Load)):
+        if not (isinstance(node, ast.Call) and called_name(node) in _SAMPLE_TESTS and len(node.args) == 1
+                and isinstance(node.args[0], ast.Starred)):
             return None
+        node = node.args[0]
         grouping = node.value
         if isinstance(grouping, ast.Name) and grouping.id in bound:
             grouping = bound[grouping.id]
