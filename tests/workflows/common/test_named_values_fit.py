@@ -456,3 +456,15 @@ def test_values_equal_by_right_are_not_sent_back():
         assert misfit("Compare them.", code, shown) is None, shown
     found = misfit("Slope and R squared?", "result = {'slope': s, 'r_squared': r}", "{'slope': 0.9253, 'r_squared': 0.9253}")
     assert found and "same number" in found
+
+
+def test_a_rank_taken_among_the_selected_rows_only_goes_back():
+    """"Where does the firm with the highest value rank by salary?" ranked within the one row the
+    filter keeps: rank 1 always (Q 10200, seen). Ranked over all rows first, it is right."""
+    code = ("result = {'salary_rank': df[df['gas'] == df['gas'].max()]['miles']"
+            ".rank(method='min', ascending=False).iloc[0]}")
+    found = misfit("Where does the row with the most gas rank by miles?", code, "{'salary_rank': 1.0}")
+    assert found and "rank" in found and "all the rows" in found
+    right = "r = df['miles'].rank(method='min', ascending=False)\nresult = {'salary_rank': int(r[df['gas'].idxmax()])}"
+    assert misfit("Where does the row with the most gas rank by miles?", right, "{'salary_rank': 1}") is None
+    assert misfit("Where does it rank?", code, "{'salary_rank': 4.0}") is None

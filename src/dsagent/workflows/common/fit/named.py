@@ -101,6 +101,11 @@ def named_misfit(question: str, tree: ast.AST, shown: str, columns: Iterable[str
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and QUERY.match(node.value.strip()):
             return (f"ResultIsQueryText: `result[{key!r}]` is the text of a SQL query, not its answer. Run the query and "
                     "keep what it returns: sql(query)['col'].iloc[0].")
+    ranked = _ranked_among_selected(values, written)
+    if ranked:
+        return (f"ResultDoesNotFitQuestion: `result[{ranked!r}]` is 1 because the rank was taken among the selected rows "
+                "only (one row always ranks first). Rank all the rows first, r = df['value_col'].rank(method='min', "
+                "ascending=False), then read the rank at the row asked: r[df['other_col'].idxmax()].")
     twice = _one_number_twice(values, written)
     if twice:
         first, second, shown_value = twice
@@ -171,6 +176,19 @@ def finer_than_year(question: str, value: object, where: str = "result") -> str 
     return (f"ResultDoesNotFitQuestion: the question asks which year, but `{where}` is {value!r}, a "
             f"{'quarter' if finer.group(1) else 'month or a day'}. Add the rows up to years first (group by the year, "
             "e.g. the first four characters of the period), compare the years, and answer with the year.")
+
+
+def _ranked_among_selected(values: dict[str, ast.expr], written: dict[str, ast.expr]) -> str | None:
+    """The key of a rank of 1 whose ``.rank()`` runs over rows a filter selected (``df[df['x'] ==
+    df['x'].max()]['y'].rank()``): ranked among themselves, not among all the rows."""
+    for key, node in values.items():
+        if "rank" not in key.lower() or not (isinstance(node, ast.Constant) and node.value == 1) or key not in written:
+            continue
+        for call in ast.walk(written[key]):
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "rank" and any(
+                    isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Compare) for n in ast.walk(call.func.value))):
+                return key
+    return None
 
 
 _KINDS = [(re.compile(p, re.I), kind) for p, kind in (
