@@ -15,18 +15,16 @@ from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, p
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
 from dsagent.workflows.common.fit.regression import swapped_response
 from dsagent.workflows.common.fit.negation import contradictory_filter, dropped_form, kept_excluded, kept_text_tests
-from dsagent.workflows.common.fit.rows import (YEAR_IN_NAME, by_position, date_named, group_size_asked, group_size_unread, idle_loop,
+from dsagent.workflows.common.fit.rows import (group_size_asked, group_size_unread, idle_loop,
                                               part_of_year, unmatched_filter, unnamed_year, whole_table_column, year_lag_misfit)
 from dsagent.workflows.common.fit.sanity import (degenerate_test, every_row_unusual, impossible_result, period_count_misfit,
                                                   statistic_out_of_range, subset_share_misfit)
 from dsagent.workflows.common.fit.units import rescaled_misfit
+from dsagent.workflows.common.fit.unused import unused_label_misfit
 from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit, target_as_answer
 from dsagent.workflows.common.fit.wide import wide_period_misfit
-from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, groups_rows,
-                                            label_ranked, name_column, named_after_which, position_call, time_column)
-from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, YEAR, bounds, counts_with, excluded, glossed,
-                                             included, listed_with, otherwise, ranged_years, requested_keys, without_examples,
-                                             written_missing)
+from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, label_ranked, name_column, named_after_which, position_call, time_column)
+from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, requested_keys)
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -193,51 +191,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     if numbered:
         return (f"ResultDoesNotFitQuestion: the question asks which ones (names), but the rows of `result` are row numbers, "
                 f"not names. Label them with the names: {numbered}")
-    missing = _unfiltered(question, code, labels, columns)
-    if missing and excluded(question, missing) and (by_position(tree) or _LEFT_OUT_BY_RULE.search(code or "")):
-        missing = None  # left out by the rows' positions ("the first two rows … are totals"), or by the rule the code applies
-    mark = written_missing(question, missing) if missing else None
-    if mark and (mark not in ("0", "-") or _PLACEHOLDERS_DROPPED.search(code or "")):
-        missing = None  # "1947's quarters are written 0 (not available)": the code drops the 0s; ".." is read as missing
-    if missing and (mark or excluded(question, missing)):
-        return (f"ResultDoesNotFitQuestion: the question leaves {missing} out, but the code never drops its rows: "
-                f"keep the other rows first (df[df['col'] != {missing if missing.isdigit() else repr(missing)}], with the column "
-                "that holds it).")
-    if missing:
-        return (f"ResultDoesNotFitQuestion: the question is about {missing}, but the code never uses {missing!r}: "
-                "filter the rows on it first.")
-    return None
-
-
-_LEFT_OUT_BY_RULE = re.compile(r"(?:==|>=)\s*(?:4|12|52)\b|\.filter\(|\.dropna\(|\.(?:diff|shift|pct_change)\(")
-"""Code that leaves rows out by a rule a question gives for leaving one out ("2009 has only three
-quarters and is left out": complete groups kept, ``n == 4``; "has no quarter before": a lag's first
-row; missing values dropped)."""
-_PLACEHOLDERS_DROPPED = re.compile(r"(?:!=|>)\s*0(?:\.0)?(?![.\d])|\.replace\(\s*(?:\{\s*)?(?:0(?:\.0)?|['\"]-['\"])\s*[,:]|"
-                                   r"errors\s*=\s*['\"]coerce|na_values")
-"""Code that leaves out values written 0 or "-" for missing (``!= 0``, ``> 0``, ``replace(0, np.nan)``,
-``to_numeric(errors='coerce')`` for "-")."""
-
-
-def _bounded_past(year: int, code: str) -> bool:
-    """Does the code keep the years after ``year`` or before it by a bound next to it (``>= 1973``,
-    ``range(1973, …)``, ``<= 1971``)? Then the code has placed the year the question names: it
-    leaves it out ("1972 … must be left out") without writing it."""
-    return bool(re.search(rf"(>=\s*{year + 1}|range\(\s*{year + 1}\b|<=\s*{year - 1})(?!\d)", code))
-
-
-def _names_columns(year: str, columns: list[str]) -> bool:
-    """Do two or more column names end in the year's last two digits (s80, lw80, expr80), or, in a
-    table with no column of years or dates, does a column name hold the year itself or a span that
-    ends in it ("… 1996", "… 1995-96", "… 1996/97")? Then "in 1980" describes those columns, not
-    rows to keep."""
-    if sum(1 for c in columns if re.search(rf"(?<!\d){year[2:]}$", c)) >= 2:
-        return True
-    if any(date_named(c) for c in columns):
-        return False  # a column of years or dates: the year may be rows of it
-    spans = (m for c in columns for m in re.finditer(r"(?<!\d)((?:1[89]|20)\d\d)(?:\s*[-/–]\s*(\d\d(?:\d\d)?))?(?!\d)", c))
-    return any(year == m.group(1) or (m.group(2) and year[-len(m.group(2)):] == m.group(2)
-                                      and int(m.group(1)) < int(year) <= int(m.group(1)) + 10) for m in spans)
+    return unused_label_misfit(question, code, tree, labels, columns)
 
 
 def _counted(question: str, code: str, columns: Iterable[str], text_columns: Iterable[str],
@@ -345,49 +299,4 @@ def decade_number(question: str, tree: ast.AST) -> ast.BinOp | None:
             if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and ten(node.right)
                     and id(node) not in under_product):
                 return node
-    return None
-
-
-def _names_label(text: str, label: str) -> bool:
-    """Does ``text`` name the data label: as the data writes it, or in any case between quotes
-    ("the 'north' region")? Not a common word in another case ("How many" for a value 'Many')."""
-    if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", text):
-        return True
-    return bool(re.search(rf"[\"'‘“]{re.escape(label)}[\"'’”]", text, re.I))
-
-
-def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterable[str] = ()) -> str | None:
-    """A year or a data label the question names as what to keep and the code never mentions.
-
-    Not a year that bounds a span ("1935-1954", "since 1977": the span may be all of the data), nor
-    a label the question says is counted in ("the District of Columbia included"): asked to filter
-    on those, the model drops rows it should keep. Nor a year the question leaves out that lies
-    outside a span whose ends the code filters on ("1959 to 2017 (2018 … is left out)"). A year
-    only when some column can hold years (its name says year, date, period …; any, when the
-    columns are not known): in a table with none, a year describes a column ("violent crimes in
-    1996") and no row can be kept by it. Not a label the question lists with others as a column's
-    values ("trt is 'placebo' or 'progabide'") when the code keeps one of them or groups, nor a
-    number word that counts something else ("the two middle values" names no label 'two')."""
-    lowered = (code or "").lower()
-    spans = ranged_years(question or "")
-    names = [str(c) for c in columns]
-    dated = not names or any(date_named(c) or YEAR_IN_NAME.search(c) for c in names)
-    ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
-    plain = without_examples(question)
-    for year in YEAR.findall(plain) if dated else ():  # not a format's example ("like Jan-1-1995")
-        if all(re.match(r"[-\s]?[qQmM]\d", plain[m.end():m.end() + 3]) for m in re.finditer(year, plain)):
-            continue  # only inside period labels ('1947Q1'): the labels' own check reads them
-        if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not _bounded_past(int(year), lowered) and not (
-                len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
-            return year
-    plain = without_examples(question)
-    asked = plain.lower()
-    named = [label for label in labels if len(label) >= 3 and _names_label(plain, label)]
-    used = [label for label in named if label.lower() in lowered]
-    for label in named:
-        listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))
-                  and (used or groups_rows(code)))
-        if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
-                and not bounds(asked, label.lower()) and not glossed(without_examples(question), label, code)):
-            return label
     return None
