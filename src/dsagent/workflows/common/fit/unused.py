@@ -65,6 +65,47 @@ def _names_columns(year: str, columns: list[str]) -> bool:
                                       and int(m.group(1)) < int(year) <= int(m.group(1)) + 10) for m in spans)
 
 
+_DESCRIBES = re.compile(r"(?:^|(?<=[.\n:]))\s*(?:(?:Each|Every)\s+row\s+(?:is|holds|gives|stands)|The\s+(?:series|data|table|rows)\s+"
+                        r"(?:runs?|covers?|spans?|starts?|goes|go|holds?|lists?))\b[^.;?\n]*", re.I)
+"""A sentence that describes the rows ("Each row is one trading day of 2003", "The series runs from
+1959 Q01 to 2009 Q03"): the values in it name the data, not rows to keep."""
+_ENDS = re.compile(r"\b(?:first|last|earliest|latest|oldest|newest|initial|final|start|end)\b", re.I)
+_READS_ENDS = re.compile(r"\.iloc\[\s*-?[01]\s*[\],]|\.(?:head|tail)\(\s*1?\s*\)|\.(?:first|last|min|max|idxmin|idxmax|"
+                         r"pct_change|diff|shift)\(|\[\s*-?1\s*\]|\[\s*0\s*\]")
+_STATEMENT = re.compile(r"\b(?:is|are|was|were)\b", re.I)
+_NONE_BEFORE = re.compile(r"\b(?:has|have|with)\s+no\s+(?:\w+\s+){0,2}?(?:before|previous|prior|change|return|growth|rise)\b", re.I)
+_LAGGED = re.compile(r"\.(?:diff|shift|pct_change)\(")
+_PERIOD = re.compile(r"(?:1[89]|20)\d\d")
+_VALUE_LIKE = re.compile(r"['\"‘“][^'\"]+['\"’”]|[\w-]*\d[\w-]*")
+"""A value as a question writes one: quoted, or a code with a digit ("22", "A1")."""
+
+
+def _aside(text: str, value: str, code: str) -> bool:
+    """Is ``value`` said aside rather than asked: a period next to "first"/"last" (or earliest,
+    latest …) in its clause while the code reads the rows at the ends ("the earliest year (1956)"
+    read as ``iloc[0]``); in brackets that gloss a value the code uses ("class 22 (data
+    exception)") or that make a statement ("(all values are positive)"); or as the word of a
+    comparison ("greater than")?"""
+    name = re.escape(value)
+    for found in re.finditer(rf"(?<![\w]){name}(?![\w])", text, re.I):
+        clause = re.split(r"[.;?!]", text[max(0, found.start() - 40): found.start()])[-1] + re.split(
+            r"[.;?!]", text[found.end(): found.end() + 40])[0]
+        if _PERIOD.match(value) and _ENDS.search(clause) and _READS_ENDS.search(code):
+            return True
+        if _NONE_BEFORE.search(clause) and _LAGGED.search(code):
+            return True  # "1960q1 has no quarter before": the row a lag leaves without a value
+        if re.match(r"\s+than\b", text[found.end():], re.I):
+            return True
+        bracket = re.search(rf"(\S+)\s*\(([^()]*)(?<![\w]){name}(?![\w])([^()]*)\)", text[max(0, found.start() - 80): found.end() + 80], re.I)
+        glossed_value = bracket.group(1).strip(",") if bracket else ""
+        if bracket and ((_VALUE_LIKE.fullmatch(glossed_value) and glossed_value.strip("'\"‘’“”").lower() in code)
+                        or _STATEMENT.search(bracket.group(2) + bracket.group(3))):
+            return True
+        if bracket and re.search(rf"\b(?:each|every|per)\s+{re.escape(bracket.group(1))}\s*\(", text, re.I) and groups_rows(code):
+            return True  # "treat each admitype ('type1|2' and 'type3') separately": the groups, all of them
+    return False
+
+
 def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterable[str] = ()) -> str | None:
     """A year or a data label the question names as what to keep and the code never mentions.
 
@@ -82,14 +123,13 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     names = [str(c) for c in columns]
     dated = not names or any(date_named(c) or YEAR_IN_NAME.search(c) for c in names)
     ends = sorted(int(y) for y in spans if y in lowered)  # the span's ends the code filters on
-    plain = without_examples(question)
+    plain = _DESCRIBES.sub(" ", without_examples(question))
     for year in YEAR.findall(plain) if dated else ():  # not a format's example ("like Jan-1-1995")
         if all(re.match(r"[-\s]?[qQmM]\d", plain[m.end():m.end() + 3]) for m in re.finditer(year, plain)):
             continue  # only inside period labels ('1947Q1'): the labels' own check reads them
         if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not _bounded_past(int(year), lowered) and not (
-                len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)):
+                len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)) and not _aside(plain, year, lowered):
             return year
-    plain = without_examples(question)
     asked = plain.lower()
     named = [label for label in labels if len(label) >= 3 and _names_label(plain, label)]
     used = [label for label in named if label.lower() in lowered]
@@ -97,7 +137,8 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
         listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))
                   and (used or groups_rows(code)))
         if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
-                and not bounds(asked, label.lower()) and not glossed(without_examples(question), label, code)):
+                and not bounds(asked, label.lower()) and not glossed(without_examples(question), label, code)
+                and not _aside(plain, label, lowered)):
             return label
     return None
 
