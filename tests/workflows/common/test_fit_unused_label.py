@@ -57,3 +57,14 @@ def test_the_row_a_lag_leaves_without_a_value_and_all_groups_listed_are_no_filte
     assert check("How many rows are above their mean? Treat each Period ('Q01' and 'Q04') separately.", grouped) is None
     assert check("How many rows are above their mean? Treat each Period ('Q01' and 'Q04') separately.",
                  "result = int((df['Value'] > df['Value'].mean()).sum())")  # no grouping: the labels are unused
+
+
+def test_a_year_that_must_be_left_out_is_left_out_by_the_rule_the_code_applies():
+    """"the first year, 1972, starts in the second quarter and must be left out" is a year left out
+    (not aside, though "first" is next to it): complete years kept by ``counts == 4`` leave it out."""
+    question = ("Which year had the highest average rate?\nConstraints: Use only years with all four quarters (the first "
+                "year, 1972, starts in the second quarter and must be left out).")
+    ruled = "n = df.groupby('year')['R'].count()\nresult = df.groupby('year')['R'].mean()[n == 4].idxmax()"
+    assert unused_label_misfit(question, ruled, ast.parse(ruled), [], ["year", "R"]) is None
+    kept = "result = df.groupby('year')['R'].mean().idxmax()"
+    assert "leaves 1972 out" in (unused_label_misfit(question, kept, ast.parse(kept), [], ["year", "R"]) or "")

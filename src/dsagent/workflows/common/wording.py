@@ -150,7 +150,7 @@ def excluded(text: str, value: str) -> bool:
     name = re.escape(value)
     after = rf"(?<![\w.]){name}(?!\w|\.\d)\W{{0,3}}(?:(?:is|are|was|were)\s+(?:\w+\s+and\s+(?:(?:is|are|was|were)\s+)?)?)?(?:to be\s+)?{_OUT}\b(?!\s+(?:out|from|of|by)\b)"
     before = rf"\b{_LEAVING}\s+(?:the\s+)?(?:(?:year|rows?|row of|rows of|rows for)\s+)?['\"]?{name}(?!\w|\.\d)"
-    clause = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:()]{{1,40}}?\band\s+(?:is|are|was|were)\s+(?:to be\s+)?"
+    clause = (rf"(?<![\w.]){name}(?!\w|\.\d)[^.;:()]{{1,40}}?\band\s+(?:is|are|was|were|must be|should be|has to be)\s+(?:to be\s+)?"
               rf"(?:{_OUT}|not counted|not included)\b(?!\s+(?:out|from|of|by)\b)")
     listed = (rf"\b{_LEAVING}\s+[^.;:()]{{1,80}}?(?:,|\band\b|\bor\b)\s+(?:the\s+)?(?:total\s+)?(?:rows?\s+)?"
               rf"(?:for\s+|of\s+)?['\"]?{name}(?!\w|\.\d)")

@@ -70,8 +70,11 @@ _DESCRIBES = re.compile(r"(?:^|(?<=[.\n:]))\s*(?:(?:Each|Every)\s+row\s+(?:is|ho
 """A sentence that describes the rows ("Each row is one trading day of 2003", "The series runs from
 1959 Q01 to 2009 Q03"): the values in it name the data, not rows to keep."""
 _ENDS = re.compile(r"\b(?:first|last|earliest|latest|oldest|newest|initial|final|start|end)\b", re.I)
-_READS_ENDS = re.compile(r"\.iloc\[\s*-?[01]\s*[\],]|\.(?:head|tail)\(\s*1?\s*\)|\.(?:first|last|min|max|idxmin|idxmax|"
-                         r"pct_change|diff|shift)\(|\[\s*-?1\s*\]|\[\s*0\s*\]")
+_READS_ENDS = re.compile(r"\.iloc\[\s*-?[01]\s*[\],]|\.(?:head|tail)\(\s*1?\s*\)|\.(?:first|last)\(\s*\)")
+"""Code that reads the first or the last row by its position (not a maximum: "the first year …
+must be left out" is no gloss of ``idxmax``)."""
+_COMPARATIVES = {"greater", "less", "more", "fewer", "higher", "lower", "larger", "smaller", "bigger", "better", "worse",
+                 "older", "younger", "longer", "shorter", "earlier", "later"}
 _STATEMENT = re.compile(r"\b(?:is|are|was|were)\b", re.I)
 _NONE_BEFORE = re.compile(r"\b(?:has|have|with)\s+no\s+(?:\w+\s+){0,2}?(?:before|previous|prior|change|return|growth|rise)\b", re.I)
 _LAGGED = re.compile(r"\.(?:diff|shift|pct_change)\(")
@@ -84,8 +87,9 @@ def _aside(text: str, value: str, code: str) -> bool:
     """Is ``value`` said aside rather than asked: a period next to "first"/"last" (or earliest,
     latest …) in its clause while the code reads the rows at the ends ("the earliest year (1956)"
     read as ``iloc[0]``); in brackets that gloss a value the code uses ("class 22 (data
-    exception)") or that make a statement ("(all values are positive)"); or as the word of a
-    comparison ("greater than")?"""
+    exception)", not a year) or that say something of it ("(all values are positive)", not "(2009 is
+    incomplete and left out)"); or as a comparative ("greater than")? A value the question leaves
+    out is never aside: the check of left-out values reads it.""" 
     name = re.escape(value)
     for found in re.finditer(rf"(?<![\w]){name}(?![\w])", text, re.I):
         clause = re.split(r"[.;?!]", text[max(0, found.start() - 40): found.start()])[-1] + re.split(
@@ -94,13 +98,14 @@ def _aside(text: str, value: str, code: str) -> bool:
             return True
         if _NONE_BEFORE.search(clause) and _LAGGED.search(code):
             return True  # "1960q1 has no quarter before": the row a lag leaves without a value
-        if re.match(r"\s+than\b", text[found.end():], re.I):
+        if value.lower() in _COMPARATIVES and re.match(r"\s+than\b", text[found.end():], re.I):
             return True
         bracket = re.search(rf"(\S+)\s*\(([^()]*)(?<![\w]){name}(?![\w])([^()]*)\)", text[max(0, found.start() - 80): found.end() + 80], re.I)
         glossed_value = bracket.group(1).strip(",") if bracket else ""
-        if bracket and ((_VALUE_LIKE.fullmatch(glossed_value) and glossed_value.strip("'\"‘’“”").lower() in code)
-                        or _STATEMENT.search(bracket.group(2) + bracket.group(3))):
-            return True
+        if bracket and not _PERIOD.match(value) and ((_VALUE_LIKE.fullmatch(glossed_value)
+                                                       and glossed_value.strip("'\"‘’“”").lower() in code)
+                                                      or _STATEMENT.search(bracket.group(2))):
+            return True  # "class 22 (data exception)", "(all values are positive)"; not "(2009 is … left out)"
         if bracket and re.search(rf"\b(?:each|every|per)\s+{re.escape(bracket.group(1))}\s*\(", text, re.I) and groups_rows(code):
             return True  # "treat each admitype ('type1|2' and 'type3') separately": the groups, all of them
     return False
@@ -128,7 +133,8 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
         if all(re.match(r"[-\s]?[qQmM]\d", plain[m.end():m.end() + 3]) for m in re.finditer(year, plain)):
             continue  # only inside period labels ('1947Q1'): the labels' own check reads them
         if year not in lowered and year not in spans and not included(question, year) and not _names_columns(year, names) and not _bounded_past(int(year), lowered) and not (
-                len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)) and not _aside(plain, year, lowered):
+                len(ends) >= 2 and not ends[0] <= int(year) <= ends[-1] and excluded(question, year)) and (
+                excluded(question, year) or not _aside(plain, year, lowered)):
             return year
     asked = plain.lower()
     named = [label for label in labels if len(label) >= 3 and _names_label(plain, label)]
@@ -138,7 +144,7 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
                   and (used or groups_rows(code)))
         if (label not in used and not included(question, label) and not listed and not counts_with(asked, label, names)
                 and not bounds(asked, label.lower()) and not glossed(without_examples(question), label, code)
-                and not _aside(plain, label, lowered)):
+                and (excluded(question, label) or not _aside(plain, label, lowered))):
             return label
     return None
 
