@@ -10,6 +10,7 @@ never a dataset."""
 from __future__ import annotations
 
 import ast
+import calendar
 import re
 
 from dsagent.workflows.common.fit.named import named_values
@@ -63,3 +64,62 @@ def _unquoted(node: object, shown: str) -> str:
     if isinstance(node, ast.Constant):
         return str(node.value)
     return ast.unparse(node) if isinstance(node, ast.expr) else shown
+
+
+_NAME_KIND = r"(?:(?:full|english|three-letter|abbreviated|short)\s+)*"
+_MONTH_NAME = re.compile(rf"\bmonth(?:'s|s')?\s+{_NAME_KIND}names?\b|\bnames?\s+of\s+the\s+months?\b|"
+                         rf"\bmonths?\b[^\n]{{0,80}}?\bas\s+(?:its|their|the|an?)\s+{_NAME_KIND}name\b",
+                         re.I)
+_SHORT = re.compile(r"\babbreviat|\bthree[- ]letter\b|\bshort\s+name\b", re.I)
+_WHICH_MONTH = re.compile(r"\b(?:which|what)\s+(?:calendar\s+)?month\b", re.I)
+_COUNTED_KEY = re.compile(r"months|count|num|total|share|pct|percent|rate|mean|avg", re.I)
+
+
+def month_name_asked(question: str) -> bool:
+    """The question asks a month to be written as its name ("the month's name", "write the month
+    as its English name", "an English month name such as March")."""
+    return bool(_MONTH_NAME.search(question or ""))
+
+
+def _month_number(node: ast.expr | None) -> int | None:
+    """A whole number 1–12 as printed (``7``, ``7.0``, ``np.int64(7)``), else None."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if not isinstance(node, ast.Constant) or isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+        return None
+    return int(node.value) if float(node.value).is_integer() and 1 <= node.value <= 12 else None
+
+
+def month_numbers(question: str, kind: str, shown: str) -> list[str | None]:
+    """Where a result holds a month's number (1–12) and the question asks for the month's name: the
+    keys of a dict of named values whose name says month (not a count of months), or ``[None]`` for
+    a bare number answering "which month …". Empty when there is none."""
+    if not month_name_asked(question):
+        return []
+    if kind == "dict":
+        values = named_values(shown) or {}
+        return [key for key, node in values.items()
+                if re.search(r"month", key, re.I) and not _COUNTED_KEY.search(key) and _month_number(node)]
+    try:
+        node = ast.parse((shown or "").strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return [None] if _WHICH_MONTH.search(question) and _month_number(node) else []
+
+
+def month_names(question: str) -> str:
+    """``calendar.month_abbr`` where the question asks a short name ("three-letter"), else ``calendar.month_name``."""
+    return "calendar.month_abbr" if _SHORT.search(question or "") else "calendar.month_name"
+
+
+def month_name_misfit(question: str, kind: str, shown: str) -> str | None:
+    """A month's number where the question asks for its name, said for the code step."""
+    keys = month_numbers(question, kind, shown)
+    if not keys:
+        return None
+    where = "result" if keys[0] is None else f"result[{keys[0]!r}]"
+    number = _month_number(ast.parse(shown.strip(), mode="eval").body if keys[0] is None else (named_values(shown) or {})[keys[0]])
+    names = month_names(question)
+    name = (calendar.month_abbr if names.endswith("abbr") else calendar.month_name)[number or 1]
+    return (f"ResultDoesNotFitQuestion: the question asks for the month's name, but {where} is {number}, the month's "
+            f"number. Write it as its name: {names}[{number}] is {name!r} (import calendar).")

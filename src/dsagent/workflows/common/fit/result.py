@@ -10,7 +10,7 @@ import ast
 import re
 from collections.abc import Iterable, Mapping
 
-from dsagent.workflows.common.fit.cycle import cycle_misfit
+from dsagent.workflows.common.fit.cycle import cycle_misfit, month_name_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
 from dsagent.workflows.common.fit.regression import swapped_response
@@ -77,7 +77,8 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
         return (f"ResultDoesNotFitQuestion: `{row_by_group}` looks a row up by the group label that "
                 f"`{group_label(row_by_group)}` gives (a group's name or number, not a row's), so it reads an unrelated row. "
                 f"The group label is the answer itself: use `{group_label(row_by_group)}` directly.")
-    wide = wide_period_misfit(question, kind, shown, columns) or cycle_misfit(question, kind, shown)
+    wide = (wide_period_misfit(question, kind, shown, columns) or cycle_misfit(question, kind, shown)
+            or month_name_misfit(question, kind, shown))
     if wide:
         return wide
     single = one_value_sample(tree)

@@ -5,13 +5,15 @@ question the same way:
 
 - the ddof of a standard deviation (``fit.stats.ddof_calls``);
 - the continuity correction of a chi-square test (``fit.stats.continuity_calls``);
-- a unit the question only restates for a column, taken as the column writes it (``fit.units.rescaled``).
+- a unit the question only restates for a column, taken as the column writes it (``fit.units.rescaled``);
+- a month's number where the question asks its name, written as the name (``fit.cycle.month_numbers``).
 """
 
 from __future__ import annotations
 
 import ast
 
+from dsagent.workflows.common.fit.cycle import month_names, month_numbers
 from dsagent.workflows.common.fit.stats import continuity_calls, ddof_calls
 from dsagent.workflows.common.fit.units import rescaled, unscaled
 from dsagent.workflows.common.mends._edit import parses, replace_nodes
@@ -56,3 +58,15 @@ def unit_as_written(question: str, code: str, tree: ast.AST, er: dict, facts: Me
     _, nodes = rescaled(question, tree, facts.columns)
     return _mended(code, [(node, f"({ast.get_source_segment(code, unscaled(node)) or ast.unparse(unscaled(node))})")
                           for node in nodes])
+
+
+def month_named(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """A month's number (``7``) where the question asks the month's name: the code, then each such
+    value of ``result`` written as its name (``calendar.month_name[int(result['month'])]``), so the
+    code shown computes what is stated."""
+    keys = month_numbers(question, str(er.get("result_type") or ""), str(er.get("result_str") or ""))
+    if not keys:
+        return None
+    names = month_names(question)
+    lines = [f"{target} = {names}[int({target})]" for target in ("result" if key is None else f"result[{key!r}]" for key in keys)]
+    return code.rstrip("\n") + "\nimport calendar\n" + "\n".join(lines) + "\n"
