@@ -183,3 +183,19 @@ def test_an_answer_kept_with_a_misfit_is_never_verified(script_file, sales_csv):
     assert result.result_str == "0" and len(result.failed_attempts) == 2
     assert result.verified is False and "does not fit the question" in result.verification and "keeps no row" in result.verification
     assert session.model.remaining == 0
+
+
+def test_a_check_that_misfits_is_mended_by_code_before_any_fix_call(script_file, tmp_path):
+    """A check that gives the month's number where the question asks its name is written as the
+    name by the code step's after-misfit mend (``as_asked.month_named``), as the answer's own code
+    would be: it then agrees, with no model call to fix it."""
+    table = tmp_path / "monthly.csv"
+    table.write_text("month,units\n" + "".join(f"{m},{10 + (m * 5) % 12}\n" for m in range(1, 13)))
+    answer = "import calendar\nresult = calendar.month_name[int(df.groupby('month')['units'].sum().idxmax())]"
+    checks = ["result = df.groupby('month')['units'].sum().idxmax()", "result = int(df.loc[df['units'].idxmax(), 'month'])"]
+    spec = script_file([PLAN, answer, "July sold the most units.", *checks])
+    result, session = ask(spec, [table], "Which month sold the most units? Give the month's name.", verify=True)
+    assert result.result_str == "July"
+    assert result.verified is True, result.verification
+    assert [c["code"].rstrip().splitlines()[-1] for c in result.verification_checks] == ["result = calendar.month_name[int(result)]"] * 2
+    assert session.model.remaining == 0

@@ -89,6 +89,22 @@ def _check_problem(ctx: "RunContext", question: str, code: str, run: Any) -> str
     return nan_problem(run.result) or run_misfit(ctx, question, code, execution_result(run))
 
 
+def _mended_check(ctx: "RunContext", question: str, code: str, run: Any) -> tuple[str, Any] | None:
+    """A check whose result misfits the question, mended by code as the code step's is
+    (``mends.mend_chain``: a month's number where its name is asked, idxmax's row label …), run
+    apart: (code, run) once it fits, else None. Saves the model the fix a mend can make."""
+    from dsagent.workflows.common.grounded import run_misfit
+    from dsagent.workflows.common.mends import mend_chain, run_facts
+
+    def again(c: str) -> tuple[Any, dict[str, Any] | None]:
+        r = ctx.sandbox.run(c, apart=True)
+        return r, execution_result(r)
+
+    found = mend_chain(question, code, execution_result(run), run_facts(ctx), again,
+                       lambda c, result: run_misfit(ctx, question, c, result))
+    return (found[0], found[1]) if found and not nan_problem(found[1].result) else None
+
+
 def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float | None = None,
                 earlier: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], Any]:
     """One independent code, run apart; if it fails, one fix with its error (a failed check decides
@@ -106,6 +122,10 @@ def independent(ctx: "RunContext", state: Mapping[str, Any], temperature: float 
         code = mend_before_run(code, run_facts(ctx))[0]  # the code step's before-run mends (common.mends)
         run = ctx.sandbox.run(code, apart=True)  # its names and data changes are its own
         problem = _check_problem(ctx, state["question"], code, run)
+        if problem and run.success and not nan_problem(run.result):
+            mended = _mended_check(ctx, state["question"], code, run)
+            if mended:
+                (code, run), problem = mended, None
         if not problem:
             return {"code": code, "result_str": run.result, "error": None, "warm": warm}, run
         failed = {"code": code, "error": problem}
