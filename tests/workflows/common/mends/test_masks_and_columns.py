@@ -11,6 +11,7 @@ import pytest
 from dsagent.workflows.common.mends.facts import mend_facts
 from dsagent.workflows.common.mends.masks import mend_chained_mask
 from dsagent.workflows.common.mends.columns import mend_column_spelling, mend_strip_on_numbers
+from dsagent.workflows.common.mends.before_run import mend_before_run
 
 
 def _run(code: str, frame: pd.DataFrame):
@@ -190,3 +191,43 @@ def test_other_drops_are_left_alone(code):
     from dsagent.workflows.common.mends.rows import mend_drop_values
 
     assert mend_drop_values(code, mend_facts({"s": SECTORS})) == code
+
+
+MISSING = pd.DataFrame({"origin": ["JFK", "JFK", "LGA", "JFK"], "delay": [5.0, None, None, float("nan")]})
+
+
+@pytest.mark.parametrize("written, meant, value", [
+    ("result = df[(df['origin'] == 'JFK') & (df['delay'] == None)].shape[0]\n",
+     "result = df[(df['origin'] == 'JFK') & (pd.isna(df['delay']))].shape[0]\n", 2),  # its brackets kept
+    ("result = int((df['delay'] != np.nan).sum())\n", "result = int((pd.notna(df['delay'])).sum())\n", 1),
+    ("result = len(df[df.delay == float('nan')])\n", "result = len(df[pd.isna(df.delay)])\n", 3),
+    ("result = df.loc[df['delay'].shift() == pd.NaT, 'origin'].tolist()\n",
+     "result = df.loc[pd.isna(df['delay'].shift()), 'origin'].tolist()\n", ["JFK", "LGA", "JFK"]),
+])
+def test_a_comparison_with_a_missing_value_is_the_test_for_one(written, meant, value):
+    """``df['x'] == None`` (or ``np.nan``, ``float('nan')``, ``pd.NaT``) is False on every row, since
+    pandas never finds a missing value equal to anything (a check counted 0 cancelled flights so):
+    written as ``pd.isna(df['x'])``, ``!=`` as ``pd.notna``."""
+    import numpy as np
+
+    from dsagent.workflows.common.mends.masks import mend_missing_compare
+
+    assert _run(written.replace("np.nan", "float('nan')"), MISSING) != value  # as written, the comparison misses
+    mended = mend_missing_compare(written)
+    assert mended == meant
+    ns = {"df": MISSING, "pd": pd, "np": np}
+    exec(mended, ns)  # noqa: S102
+    assert ns["result"] == value
+    assert mend_before_run(written)[1] == ["a comparison with a missing value as isna"]
+
+
+@pytest.mark.parametrize("kept", [
+    "if result == None:\n    result = 0\n",  # a plain name: Python's own None
+    "result = df['delay'].isna().sum()\n",
+    "result = df[df['origin'] is not None]\n",  # `is` is Python identity: not rewritten
+    "result = (df['delay'] == 5).sum()\n",
+])
+def test_other_comparisons_are_left_as_written(kept):
+    from dsagent.workflows.common.mends.masks import mend_missing_compare
+
+    assert mend_missing_compare(kept) == kept

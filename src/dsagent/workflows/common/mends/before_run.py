@@ -26,7 +26,7 @@ from dsagent.workflows.common.mends.imports import mend_imports
 from dsagent.workflows.common.mends.loops import mend_iterrows_pair
 from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_scaled_difference
 from dsagent.workflows.common.mends.columns import mend_column_spelling, mend_strip_on_numbers
-from dsagent.workflows.common.mends.masks import mend_chained_mask, mend_mask_precedence
+from dsagent.workflows.common.mends.masks import mend_chained_mask, mend_mask_precedence, mend_missing_compare
 from dsagent.workflows.common.mends.result_dict import mend_result_unbound, mend_self_reference
 from dsagent.workflows.common.mends.rows import mend_drop_values
 from dsagent.workflows.common.mends.syntax import mend_syntax_slips
@@ -342,6 +342,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("Yes/No counted", mend_yes_no),
     ("comparisons bracketed in a mask", mend_chained_mask),
     ("mask aggregated whole", mend_mask_precedence),
+    ("a comparison with a missing value as isna", mend_missing_compare),
     ("percent change bracketed", mend_percent_change),
     ("difference scaled whole", mend_scaled_difference),
     ("last day kept whole", mend_last_day),

@@ -4,6 +4,8 @@
 - ``df['a'] != 'x' & df['b'] != 'y'`` is ``df['a'] != ('x' & df['b']) != 'y'``: a TypeError (or
   the truth value of a Series), and shown it the model often writes the line again.
 - ``(a > 1) & (b == 0).sum()`` sums the last condition alone: a Series where a count was meant.
+- ``df['x'] == None`` (``np.nan``, ``float('nan')``, ``pd.NA``, ``pd.NaT``) is False on every row:
+  pandas finds no missing value equal to anything. The test for a missing value is ``pd.isna``.
 """
 
 from __future__ import annotations
@@ -83,5 +85,34 @@ def mend_chained_mask(code: str, facts: MendFacts | None = None) -> str:
             return None
         text = _split(node)
         return (node, text) if text is not None else None
+
+    return mend_nodes(code, edit)
+
+
+def _missing(node: ast.AST) -> bool:
+    """``None``, ``np.nan`` / ``numpy.NaN``, ``pd.NA`` / ``pd.NaT``, ``float('nan')``."""
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("nan", "NaN", "NA", "NaT") and isinstance(node.value, ast.Name)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() == "nan")
+
+
+def mend_missing_compare(code: str, facts: MendFacts | None = None) -> str:
+    """``x == None`` as ``pd.isna(x)`` and ``x != None`` as ``pd.notna(x)`` (also against ``np.nan``,
+    ``float('nan')``, ``pd.NA``, ``pd.NaT``), where ``x`` is a selection, an attribute or a call
+    (``df['delay']``, ``df.delay``, ``s.shift()``): as written it is False (True) on every row.
+    A plain name (``result == None``) is Python's own test and is left alone, as is ``is None``."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq))):
+            return None
+        left, right = node.left, node.comparators[0]
+        if _missing(left):
+            left, right = right, left
+        if not _missing(right) or not isinstance(left, (ast.Subscript, ast.Attribute, ast.Call)) or _missing(left):
+            return None
+        test = "isna" if isinstance(node.ops[0], ast.Eq) else "notna"
+        return node, f"pd.{test}({ast.get_source_segment(code, left) or ast.unparse(left)})"
 
     return mend_nodes(code, edit)
