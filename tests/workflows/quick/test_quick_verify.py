@@ -199,3 +199,18 @@ def test_a_check_that_misfits_is_mended_by_code_before_any_fix_call(script_file,
     assert result.verified is True, result.verification
     assert [c["code"].rstrip().splitlines()[-1] for c in result.verification_checks] == ["result = calendar.month_name[int(result)]"] * 2
     assert session.model.remaining == 0
+
+
+def test_a_check_that_fits_replaces_an_answer_kept_with_a_misfit_marked_not_sure(script_file, sales_csv):
+    """Every attempt filters on a value no row holds ('north'): the last is kept with its misfit. The
+    first check counts 'North' (fits), the warm one differs from both: the fitting check's result is
+    given instead, explained again, and marked not sure, never verified."""
+    codes = ["result = (df['region'] == 'north').sum()", "result = int((df['region'] == 'north').sum())",
+             "result = len(df[df['region'] == 'north'])"]
+    checks = ["result = int((df['region'] == 'North').sum())", "result = int((df['region'] == 'North').sum()) + 1"]
+    spec = script_file([PLAN, *codes, "No sales were in the north.", *checks, "10 sales were in the north."])
+    result, session = ask(spec, [sales_csv], "How many sales were in the north region?", verify=True)
+    assert result.result_str == "10" and result.code.strip() == checks[0]
+    assert result.verified is False and result.verification.startswith("not sure: the code's result (0) does not fit")
+    assert "10 sales" in result.explanation and "Not verified" not in result.explanation
+    assert session.model.remaining == 0

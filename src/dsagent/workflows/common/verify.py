@@ -266,7 +266,9 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
     copies one backs nothing by itself (:func:`common.votes.echoes`). ``misfit``: why the answer, kept at
     the last attempt, does not fit the question: then no check can verify it (a check that computes
     the same value another way shares its misreading), though two that agree on another result
-    still replace it. "not checked" when the setting verify is off."""
+    still replace it, and with ``adopt`` one check that fits and differs is given instead, marked not
+    sure (a result known not to fit is seldom right: docs/benchmarks.md). "not checked" when
+    the setting verify is off."""
     if (off := _setting_off(ctx)) is not None:
         return off
     answers = [a for a in ([answer] if isinstance(answer, str) or answer is None else answer) if a]
@@ -277,14 +279,22 @@ def verify(ctx: "RunContext", state: Mapping[str, Any], answer: str | list[str] 
     def backs(check: dict[str, Any]) -> bool:
         return not echoes(check, codes) and any(answers_agree(state["question"], a, check.get("result_str")) for a in answers)
 
-    first, _ = take_check(ctx, state, key)
+    first, first_run = take_check(ctx, state, key)
     if first["result_str"] is None:
         ctx.cancel_ahead(key + WARM)
         return Verification(False, f"not verified: the independent computation failed ({clip(first['error'] or '', 120)})", [first])
     second, second_run = second_check(ctx, state, first, key)
     checks = [first, second]
     if misfit and not (adopt and not backs(first) and not backs(second) and votes_with(first, second)):
-        return Verification(False, f"not verified: the result does not fit the question ({clip(misfit.split(': ', 1)[-1], 120)})",
+        why = clip(misfit.split(": ", 1)[-1], 120)
+        standing = [(c, r) for c, r in ((first, first_run), (second, second_run))
+                    if c["result_str"] is not None and not backs(c) and not echoes(c, codes)]
+        if adopt and standing:  # a result that fits the question beats one known not to: given instead, not sure
+            check, run = standing[0]
+            return Verification(False, f"not sure: the code's result ({clip(answers[-1], 60)}) does not fit the question ({why}); "
+                                       "an independent computation's result, which fits it, is given instead", checks,
+                                adopted={"code": check["code"], "execution_result": execution_result(run)})
+        return Verification(False, f"not verified: the result does not fit the question ({why})",
                             checks, others=[c["result_str"] for c in checks if c["result_str"] is not None and not backs(c)])
     if backs(first):
         return _confirmed(checks, backs, codes)
