@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit.cycle import cycle_misfit, month_name_misfit
+from dsagent.workflows.common.fit.ends import wrong_end_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
 from dsagent.workflows.common.fit.regression import swapped_response
@@ -94,7 +95,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
                   or _counted(question, code, columns, text_columns, values) or _self_grouped(code)
                   or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree)
                   or every_row_unusual(question, kind, shown, rows) or rescaled_misfit(question, tree, columns)
-                  or contradictory_filter(tree) or swapped_response(question, tree, columns))
+                  or contradictory_filter(tree) or swapped_response(question, tree, columns) or wrong_end_misfit(question, tree))
     if impossible:
         return impossible
     invented = unnamed_year(question, tree)

@@ -6,7 +6,8 @@ question the same way:
 - the ddof of a standard deviation (``fit.stats.ddof_calls``);
 - the continuity correction of a chi-square test (``fit.stats.continuity_calls``);
 - a unit the question only restates for a column, taken as the column writes it (``fit.units.rescaled``);
-- a month's number where the question asks its name, written as the name (``fit.cycle.month_numbers``).
+- a month's number where the question asks its name, written as the name (``fit.cycle.month_numbers``);
+- a pick at the other end of a ranking from the one the question asks for (``fit.ends.wrong_end``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from dsagent.workflows.common.fit.cycle import month_names, month_numbers
+from dsagent.workflows.common.fit.ends import OTHER, wrong_end
 from dsagent.workflows.common.fit.stats import continuity_calls, ddof_calls
 from dsagent.workflows.common.fit.units import rescaled, unscaled
 from dsagent.workflows.common.mends._edit import parses, replace_nodes
@@ -70,3 +72,16 @@ def month_named(question: str, code: str, tree: ast.AST, er: dict, facts: MendFa
     names = month_names(question)
     lines = [f"{target} = {names}[int({target})]" for target in ("result" if key is None else f"result[{key!r}]" for key in keys)]
     return code.rstrip("\n") + "\nimport calendar\n" + "\n".join(lines) + "\n"
+
+
+def end_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``.nlargest`` (``idxmax``, ``argmax``) where the question asks for the lowest: each such pick
+    at the other end, as its twin at the end asked."""
+    found = wrong_end(question, tree)
+    if found is None:
+        return None
+    edits = []
+    for node in found[1]:
+        source = ast.get_source_segment(code, node) or ast.unparse(node)
+        edits.append((node, source[: -len(node.attr)] + OTHER[node.attr]))
+    return _mended(code, edits)
