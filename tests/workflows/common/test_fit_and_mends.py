@@ -653,3 +653,17 @@ def test_right_code_that_the_year_and_label_checks_had_sent_back_fits():
     kept = "n = df.groupby('year')['v'].count()\nm = df.groupby('year')['v'].mean()\nresult = m[n == 4].mean()"
     assert result_misfit(complete, kept, shown, columns=["year", "quarter", "v"]) is None
     assert "2009" in (result_misfit(complete, "result = df.groupby('year')['v'].mean().mean()", shown, columns=["year", "quarter", "v"]) or "")
+
+
+def test_a_list_of_quoted_examples_asks_for_no_filter():
+    """"do not merge different spellings such as 'AIRBUS' and 'AIRBUS INDUSTRIE'" (R 10227, seen):
+    each value of the list is an example, so code that uses neither is not sent back."""
+    question = ("Which manufacturer has the most planes? Count the rows per manufacturer exactly as written (do not merge "
+                "different spellings such as 'AIRBUS' and 'AIRBUS INDUSTRIE').")
+    code = "result = {'top': df['manufacturer'].value_counts().idxmax()}\n"
+    found = result_misfit(question, code, {"result_type": "dict", "result_str": "{'top': 'BOEING'}"}, ["AIRBUS", "AIRBUS INDUSTRIE", "BOEING"])
+    assert found is None or "never uses" not in found
+    from dsagent.workflows.common.wording import without_examples
+
+    assert "INDUSTRIE" not in without_examples(question) and "X" in without_examples("such as 'A', 'B' or 'C'. X")
+    assert "Then" in without_examples("such as Jan and Then count")  # unquoted examples: only the first word

@@ -187,3 +187,14 @@ def test_a_name_says_it_holds_dates_by_its_last_word_or_a_leading_date_word():
         assert date_named(name), name
     for name in ("Day nursery places", "Full-time pupils", "3 year average", "pop_2015", "Sales 1995-96", "revenue"):
         assert not date_named(name), name
+
+
+def test_a_group_size_written_with_a_thousands_comma_or_such_rows_is_read():
+    """"Keep carriers with 1000 or more such rows" and "at least 1,000 rows" (R 10242, seen: a
+    group size the code never counted, not sent back because the wording was not read)."""
+    from dsagent.workflows.common.fit.rows import group_size_asked
+
+    assert group_size_asked("Use rows whose delay is present. Keep carriers with 1000 or more such rows.") == (">=", 1000)
+    assert group_size_asked("Keep the shops with at least 1,000 rows.") == (">=", 1000)
+    assert group_size_asked("Keep groups with more than 2,500 such records.") == (">", 2500)
+    assert group_size_asked("Keep the shops with at least 1,000 dollars of sales.") is None

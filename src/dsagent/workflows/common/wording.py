@@ -104,7 +104,9 @@ def bounds(text: str, label: str) -> bool:
     return bool(re.search("|".join(spans), text or "", re.I))
 
 
-_EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\S+)"
+_QUOTED = r"(?:\"[^\"\n]*\"|'[^'\n]*')"
+_EXAMPLE = re.compile(r"\b(?:like|e\.g\.,?|such as|for example,?|for instance,?)\s+"
+                      rf"(?:{_QUOTED}(?:(?:\s*,\s*|,?\s+(?:and|or)\s+){_QUOTED})*|\S+)"
                       r"(?:,?\s+(?:which|that) (?:is|means|reads as|stands for)\s+[^,;)\n]*)?", re.I)
 RELATIVE_PERIOD = re.compile(r"\b(first|last|latest|earliest|most recent|recent|final|initial|current|previous|prior|"
                              r"next|start|end|beginning|this year|today|past|century|decades?)\b", re.I)

@@ -200,8 +200,9 @@ def _held_text(held: frozenset) -> str:
 
 
 _GROUP_SIZE = re.compile(r"\b(?:(?:no|not)\s+(?:fewer|less|more)\s+than|at least|at most|more than|fewer than|less than|a minimum of|"
-                         r"a maximum of)\s+(\d+)\s+(?:rows|observations|records)\b"
-                         r"|\b(\d+)\s+or\s+more\s+(?:rows|observations|records)\b|\bgroups?\s+of\s+at\s+least\s+(\d+)\b", re.I)
+                         r"a maximum of)\s+(\d{1,3}(?:,\d{3})+|\d+)\s+(?:such\s+)?(?:rows|observations|records)\b"
+                         r"|\b(\d{1,3}(?:,\d{3})+|\d+)\s+or\s+more\s+(?:such\s+)?(?:rows|observations|records)\b"
+                         r"|\bgroups?\s+of\s+at\s+least\s+(\d+)\b", re.I)
 """A question that keeps groups by how many rows they have ("the values with at least 50 rows")."""
 _COUNTS_ROWS = {"size", "count", "value_counts", "filter", "nunique", "len", "shape", "transform"}
 
@@ -216,7 +217,7 @@ def group_size_asked(question: str) -> tuple[str, int] | None:
     words = re.sub(r"\s+", " ", asked.group(0).lower())
     compared = (">" if words.startswith("more than") else "<" if words.startswith(("fewer than", "less than"))
                 else "<=" if words.startswith(("no more than", "not more than", "at most", "a maximum of")) else ">=")
-    return compared, int(next(g for g in asked.groups() if g))
+    return compared, int(next(g for g in asked.groups() if g).replace(",", ""))
 
 
 def group_size_unread(question: str, tree: ast.AST) -> int | None:
