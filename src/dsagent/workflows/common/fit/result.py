@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit.cycle import cycle_misfit, month_name_misfit
 from dsagent.workflows.common.fit.ends import wrong_end_misfit
+from dsagent.workflows.common.fit.shares import share_misfit
 from dsagent.workflows.common.fit.labels import code_not_held, numbered_names, period_without_year
 from dsagent.workflows.common.fit.named import finer_than_year, named_misfit
 from dsagent.workflows.common.fit.regression import swapped_response
@@ -94,6 +95,7 @@ def result_misfit(question: str, code: str, execution_result: dict | None, label
     impossible = (impossible_result(question, kind, shown, one or bool(requested_keys(question)))
                   or _counted(question, code, columns, text_columns, values) or _self_grouped(code)
                   or period_count_misfit(question, code, kind, shown, periods or {}) or subset_share_misfit(question, tree)
+                  or share_misfit(question, tree, columns, values or {})
                   or every_row_unusual(question, kind, shown, rows) or rescaled_misfit(question, tree, columns)
                   or contradictory_filter(tree) or swapped_response(question, tree, columns) or wrong_end_misfit(question, tree))
     if impossible:

@@ -130,7 +130,7 @@ def period_count_misfit(question: str, code: str, kind: str, shown: str, periods
 _WHOLE_SHARE = re.compile(r"\bof all\b|\bof the (?:whole|entire)\b|\bof every\b|\ball (?:the )?rows\b", re.I)
 
 
-def _row_count_of(node: ast.AST) -> str | None:
+def row_count_of(node: ast.AST) -> str | None:
     """The frame whose rows ``len(x)``, ``x.shape[0]`` or ``len(x.index)`` counts (its source), else None."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
         inner = node.args[0]
@@ -142,7 +142,7 @@ def _row_count_of(node: ast.AST) -> str | None:
     return None
 
 
-def _unscaled(node: ast.AST) -> ast.AST:
+def without_factor(node: ast.AST) -> ast.AST:
     """``len(x)`` of ``100 * len(x)`` (a percentage written with its factor first)."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
         if isinstance(node.left, ast.Constant) and isinstance(node.left.value, (int, float)):
@@ -164,7 +164,7 @@ def subset_share_division(question: str, tree: ast.AST) -> tuple[ast.BinOp, ast.
     for node in ast.walk(tree):
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
             continue
-        denominator, numerator = _row_count_of(node.right), _row_count_of(_unscaled(node.left))
+        denominator, numerator = row_count_of(node.right), row_count_of(without_factor(node.left))
         if denominator not in whole or numerator is None or numerator in whole:
             continue
         counted = bound.get(numerator) if numerator.isidentifier() else ast.parse(numerator, mode="eval").body

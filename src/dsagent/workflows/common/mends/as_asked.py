@@ -7,7 +7,8 @@ question the same way:
 - the continuity correction of a chi-square test (``fit.stats.continuity_calls``);
 - a unit the question only restates for a column, taken as the column writes it (``fit.units.rescaled``);
 - a month's number where the question asks its name, written as the name (``fit.cycle.month_numbers``);
-- a pick at the other end of a ranking from the one the question asks for (``fit.ends.wrong_end``).
+- a pick at the other end of a ranking from the one the question asks for (``fit.ends.wrong_end``);
+- a share over every row where the question keeps the rows whose column is present (``fit.shares``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import ast
 
 from dsagent.workflows.common.fit.cycle import month_names, month_numbers
 from dsagent.workflows.common.fit.ends import OTHER, wrong_end
+from dsagent.workflows.common.fit.shares import all_rows_share
 from dsagent.workflows.common.fit.stats import continuity_calls, ddof_calls
 from dsagent.workflows.common.fit.units import rescaled, unscaled
 from dsagent.workflows.common.mends._edit import parses, replace_nodes
@@ -85,3 +87,17 @@ def end_as_asked(question: str, code: str, tree: ast.AST, er: dict, facts: MendF
         source = ast.get_source_segment(code, node) or ast.unparse(node)
         edits.append((node, source[: -len(node.attr)] + OTHER[node.attr]))
     return _mended(code, edits)
+
+
+def present_rows(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``… / df.shape[0]`` (``len(df)``) for a share of the rows where a column is present, when the
+    counted rows are those of a comparison on that column (a missing value compares False, so they
+    are already among the present rows): divided by ``df['col'].notna().sum()``."""
+    found = all_rows_share(question, tree, facts.columns)
+    if found is None:
+        return None
+    column, node = found
+    compared = [n for n in ast.walk(node.left) if isinstance(n, ast.Compare)]
+    if not compared or not all(any(isinstance(m, ast.Constant) and m.value == column for m in ast.walk(c)) for c in compared):
+        return None
+    return _mended(code, [(node.right, f"df[{column!r}].notna().sum()")])
