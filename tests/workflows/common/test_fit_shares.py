@@ -72,3 +72,36 @@ def test_a_share_whose_counted_rows_test_another_column_goes_back_unmended():
     code = "result = 100 * df[df['origin'] == 'A'].shape[0] / df.shape[0]\n"
     assert misfit(PRESENT, code)
     assert present_rows(PRESENT, code, ast.parse(code), {}, MendFacts(columns=tuple(COLUMNS))) is None
+
+
+RATE = "Which of the origins had the highest share of cancelled flights?\nConstraints: a flight is cancelled when delay is missing."
+
+
+@pytest.mark.parametrize("code,mended", [
+    ("result = df.loc[df['delay'].isna(), 'origin'].value_counts().idxmax()\n",
+     "result = (df.loc[df['delay'].isna(), 'origin'].value_counts() / df['origin'].value_counts()).idxmax()\n"),
+    ("result = {'worst': df[df['delay'].isna()]['origin'].value_counts().idxmax()}\n",
+     "result = {'worst': (df[df['delay'].isna()]['origin'].value_counts() / df['origin'].value_counts()).idxmax()}\n"),
+])
+def test_the_group_with_most_rows_where_the_highest_share_is_asked_is_divided_by_its_rows(code, mended):
+    """"The highest share of cancelled flights" picked as the origin with the most cancelled rows
+    (R 10245, seen): each group's count divided by all its rows before the pick."""
+    found = misfit(RATE, code)
+    assert found and "most such rows" in found
+    assert present_rows(RATE, code, ast.parse(code), {}, MendFacts()) is None
+    from dsagent.workflows.common.mends.as_asked import share_per_group
+
+    assert share_per_group(RATE, code, ast.parse(code), {}, MendFacts()) == mended
+    frame = pd.DataFrame({"origin": ["A", "A", "A", "A", "B"], "delay": [None, None, 1.0, 2.0, None]})
+    ns = {"df": frame}
+    exec(mended, ns)  # noqa: S102
+    assert (ns["result"] if isinstance(ns["result"], str) else ns["result"]["worst"]) == "B"  # A has more, B the higher share
+
+
+@pytest.mark.parametrize("question", [
+    "Which origin had the most cancelled flights, and what share of its flights was that?",  # the count is ranked
+    "What share of the flights were cancelled?",
+])
+def test_a_count_ranked_as_asked_is_left_alone(question):
+    code = "result = df.loc[df['delay'].isna(), 'origin'].value_counts().idxmax()\n"
+    assert "most such rows" not in (misfit(question, code) or "")

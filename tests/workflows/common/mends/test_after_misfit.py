@@ -91,7 +91,7 @@ def test_the_chain_keeps_a_mend_only_when_the_result_then_fits():
 
 
 def test_the_registry_order_and_shape():
-    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "continuity correction as asked", "unit kept as written", "month named as asked", "the end the question asks", "share of the present rows", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "left-out year dropped", "decade named by its first year", "the group of the value beside it", "row label → name",
+    assert [label for label, _ in AFTER_MISFIT] == ["rank correlation named", "intercept added", "ddof as asked", "continuity correction as asked", "unit kept as written", "month named as asked", "the end the question asks", "share of the present rows", "share per group ranked", "a year back in rows", "year filter added", "unnamed year's filter dropped", "left-out rows dropped", "left-out year dropped", "decade named by its first year", "the group of the value beside it", "row label → name",
                                                      "row label → value at the row", "row numbers → names",
                                                      "the picked row's name, not its value", "share among the subset asked", "share of the totals",
                                                      "aggregate of the per-row values", "aggregate of the per-row values",

@@ -5,7 +5,10 @@
   column of 0 and 1 (or True and False) is left alone: its sum counts rows;
 - a share over every row of the table where the question keeps only the rows whose column is
   present ("use only rows where arr_delay is present"), and the code never tests that column (or
-  the table) for missing values (R 10231, seen: 23.05 % for 23.71 %).
+  the table) for missing values (R 10231, seen: 23.05 % for 23.71 %);
+- the group with the most rows that meet a condition where the question ranks the groups by their
+  share of such rows ("which origin had the highest share of cancelled flights" written
+  ``df.loc[cancelled, 'origin'].value_counts().idxmax()``; R 10245, seen).
 """
 
 from __future__ import annotations
@@ -89,6 +92,43 @@ def all_rows_share(question: str, tree: ast.AST, columns: Iterable[str]) -> tupl
     return None
 
 
+_RANKED_SHARE = re.compile(r"\b(?:highest|largest|lowest|smallest|greatest|biggest|top|most|least)\s+(?:\w+\s+)?"
+                           r"(?:share|percentage|proportion|rate|fraction)\b", re.I)
+_PICKS = {"idxmax", "idxmin", "nlargest", "nsmallest"}
+
+
+def _subset_column(node: ast.AST) -> tuple[str, str] | None:
+    """(frame, column) of ``F.loc[cond, 'X']`` or ``F[cond]['X']`` (F a name): one column of some rows."""
+    if not (isinstance(node, ast.Subscript)):
+        return None
+    if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" and isinstance(node.value.value, ast.Name):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else []
+        if len(parts) == 2 and isinstance(parts[1], ast.Constant) and isinstance(parts[1].value, str):
+            return node.value.value.id, parts[1].value
+    if (isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)
+            and not isinstance(node.value.slice, ast.Constant) and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)):
+        return node.value.value.id, node.slice.value
+    return None
+
+
+def counted_for_share(question: str, tree: ast.AST) -> list[tuple[ast.Call, str, str]]:
+    """Each ``<some rows>['X'].value_counts()`` that a pick ranks (``.idxmax()``) where the question's
+    first sentence ranks groups by a share: (the value_counts call, the frame, the column)."""
+    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    if not _RANKED_SHARE.search(first):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr in _PICKS):
+            continue
+        counts = node.value
+        if (isinstance(counts, ast.Call) and isinstance(counts.func, ast.Attribute) and counts.func.attr == "value_counts"
+                and not counts.args and not counts.keywords and (subset := _subset_column(counts.func.value))):
+            found.append((counts, *subset))
+    return found
+
+
 def share_misfit(question: str, tree: ast.AST, columns: Iterable[str], values: Mapping[str, frozenset]) -> str | None:
     """Either wrong share, said for the code step."""
     summed = sum_as_share(question, tree, values)
@@ -102,4 +142,10 @@ def share_misfit(question: str, tree: ast.AST, columns: Iterable[str], values: M
         column, node = found
         return (f"ResultDoesNotFitQuestion: the question keeps only the rows where {column} is present, but "
                 f"`{ast.unparse(node)}` divides by every row of df. Divide by the rows it keeps: df[{column!r}].notna().sum().")
+    counted = counted_for_share(question, tree)
+    if counted:
+        call, frame, column = counted[0]
+        return (f"ResultDoesNotFitQuestion: `{ast.unparse(call)}` counts rows, so its pick is the group with the most such "
+                f"rows, not the highest share the question ranks by. Divide each group's count by all its rows first: "
+                f"({ast.unparse(call)} / {frame}[{column!r}].value_counts()).")
     return None

@@ -21,7 +21,7 @@ from dsagent.workflows.common.fit.negation import dropped_form, kept_excluded, k
 from dsagent.workflows.common.fit.rows import unnamed_years, year_lag_misfit
 from dsagent.workflows.common.fit.named import named_values, written_values
 from dsagent.workflows.common.mends.as_asked import (correction_as_asked, ddof_as_asked, end_as_asked, month_named, present_rows,
-                                                    unit_as_written)
+                                                    share_per_group, unit_as_written)
 from dsagent.workflows.common.mends.groups import group_size_kept
 from dsagent.workflows.common.mends.picks import group_of_the_value, name_at_row, named_at_row, name_of_the_pick, names_of_rows
 from dsagent.workflows.common.fit.sanity import subset_share_division
@@ -319,6 +319,7 @@ AFTER_MISFIT: list[tuple[str, MisfitMend]] = [
     ("month named as asked", month_named),
     ("the end the question asks", end_as_asked),
     ("share of the present rows", present_rows),
+    ("share per group ranked", share_per_group),
     ("a year back in rows", year_lag),
     ("year filter added", year_filter),
     ("unnamed year's filter dropped", unnamed_year_dropped),

@@ -8,7 +8,8 @@ question the same way:
 - a unit the question only restates for a column, taken as the column writes it (``fit.units.rescaled``);
 - a month's number where the question asks its name, written as the name (``fit.cycle.month_numbers``);
 - a pick at the other end of a ranking from the one the question asks for (``fit.ends.wrong_end``);
-- a share over every row where the question keeps the rows whose column is present (``fit.shares``).
+- a share over every row where the question keeps the rows whose column is present, and a group
+  with the most rows where the question ranks groups by their share of such rows (``fit.shares``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import ast
 
 from dsagent.workflows.common.fit.cycle import month_names, month_numbers
 from dsagent.workflows.common.fit.ends import OTHER, wrong_end
-from dsagent.workflows.common.fit.shares import all_rows_share
+from dsagent.workflows.common.fit.shares import all_rows_share, counted_for_share
 from dsagent.workflows.common.fit.stats import continuity_calls, ddof_calls
 from dsagent.workflows.common.fit.units import rescaled, unscaled
 from dsagent.workflows.common.mends._edit import parses, replace_nodes
@@ -101,3 +102,11 @@ def present_rows(question: str, code: str, tree: ast.AST, er: dict, facts: MendF
     if not compared or not all(any(isinstance(m, ast.Constant) and m.value == column for m in ast.walk(c)) for c in compared):
         return None
     return _mended(code, [(node.right, f"df[{column!r}].notna().sum()")])
+
+
+def share_per_group(question: str, code: str, tree: ast.AST, er: dict, facts: MendFacts) -> str | None:
+    """``F.loc[cond, 'X'].value_counts().idxmax()`` where the question ranks the groups by a share:
+    each group's count over all its rows, ``(… / F['X'].value_counts()).idxmax()``."""
+    edits = [(call, f"({ast.get_source_segment(code, call) or ast.unparse(call)} / {frame}[{column!r}].value_counts())")
+             for call, frame, column in counted_for_share(question, tree)]
+    return _mended(code, edits)
