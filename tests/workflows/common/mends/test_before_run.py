@@ -715,3 +715,26 @@ def test_groups_split_by_zip_and_tests_unpacked_into_other_names_are_left_as_wri
                  "t, dof = stats.ttest_ind(a, b).pvalue\nresult = t",
                  "p_value, w = stats.shapiro(x).pvalue\nresult = w"):
         assert mend_before_run(code)[0] == code, code
+
+
+def test_two_columns_given_to_chi2_contingency_are_crossed_first():
+    """``stats.chi2_contingency(df['a'], df['b'])``: the second argument is ``correction``, so the
+    call fails or tests one column as a table (P 10177, seen). Written with their crosstab; a table
+    given already, or other keywords, are kept."""
+    import pandas as pd
+    from scipy import stats
+
+    from dsagent.workflows.common.mends.grouped import mend_contingency_columns
+
+    code = "chi2, p, dof, _ = stats.chi2_contingency(df['a'], df['b'])\nresult = {'p': p}\n"
+    mended = mend_contingency_columns(code)
+    assert mended == code.replace("(df['a'], df['b'])", "(pd.crosstab(df['a'], df['b']))")
+    frame = pd.DataFrame({"a": list("xxyyxy") * 5, "b": list("ppqqqp") * 5})
+    ns = {"df": frame, "pd": pd, "stats": stats}
+    exec(mended, ns)  # noqa: S102
+    assert 0 <= ns["result"]["p"] <= 1
+    kw = "r = chi2_contingency(df.a, df.b, correction=False)\n"
+    assert mend_contingency_columns(kw) == "r = chi2_contingency(pd.crosstab(df.a, df.b), correction=False)\n"
+    assert mend_before_run(code)[1] == ["two columns crossed for a chi-square test"]
+    for kept in ("r = stats.chi2_contingency(pd.crosstab(df['a'], df['b']))\n", "r = stats.chi2_contingency(table, False)\n"):
+        assert mend_contingency_columns(kept) == kept

@@ -21,7 +21,7 @@ from dsagent.workflows.common.mends.database import mend_read_sql, mend_sql_shad
 from dsagent.workflows.common.mends.dates import (mend_last_day, mend_month_number_date, mend_period_format, mend_text_date_sort, mend_text_date_value,
                                                      mend_text_dates, mend_time_order)
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.mends.grouped import mend_grouped_samples, mend_label_at_group
+from dsagent.workflows.common.mends.grouped import mend_contingency_columns, mend_grouped_samples, mend_label_at_group
 from dsagent.workflows.common.mends.imports import mend_imports
 from dsagent.workflows.common.mends.loops import mend_iterrows_pair
 from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_scaled_difference
@@ -333,6 +333,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("column grouped as the frame", mend_series_groupby),
     ("groups spread as samples", mend_grouped_samples),
     ("group label read as itself", mend_label_at_group),
+    ("two columns crossed for a chi-square test", mend_contingency_columns),
     ("whole frame over its numbers", mend_numeric_only),
     ("groupby arithmetic per row", mend_groupby_arithmetic),
     ("chart kept out of result", mend_result_figure),

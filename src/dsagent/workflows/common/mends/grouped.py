@@ -6,6 +6,8 @@
 - ``df.loc[df.groupby('k')['v'].mean().idxmax(), 'k']``: idxmax of a grouped value gives the
   group's label, no row label of ``df`` (a KeyError for a text label; for a small whole number,
   the value of another row, silently). Written as the label itself: ``….idxmax()``.
+- ``stats.chi2_contingency(df['a'], df['b'])``: the test takes one table of counts, and its second
+  argument is ``correction``; two columns meant their crosstab: ``chi2_contingency(pd.crosstab(…))``.
 
 Each is ``mend(code, facts=None) -> code`` in :data:`before_run.BEFORE_RUN`.
 """
@@ -97,3 +99,23 @@ def mend_label_at_group(code: str, facts: MendFacts | None = None) -> str:
             edits.append((node, ast.get_source_segment(code, pick) or ast.unparse(pick)))
     mended = replace_nodes(code, edits) if edits else None
     return mended if mended and parses(mended) else code
+
+
+def _column(node: ast.AST) -> bool:
+    """``x['col']`` or ``x.col`` (x a name): one column."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in ("np", "pd", "stats")
+
+
+def mend_contingency_columns(code: str, facts: MendFacts | None = None) -> str:
+    """``chi2_contingency(df['a'], df['b'], …)`` as ``chi2_contingency(pd.crosstab(df['a'], df['b']), …)``."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.Call) and called_name(node) == "chi2_contingency" and len(node.args) == 2
+                and all(_column(a) for a in node.args)):
+            return None
+        a, b = (ast.get_source_segment(code, a) or ast.unparse(a) for a in node.args)
+        rest = "".join(f", {ast.get_source_segment(code, k) or ast.unparse(k)}" for k in node.keywords)
+        return node, f"{ast.get_source_segment(code, node.func) or ast.unparse(node.func)}(pd.crosstab({a}, {b}){rest})"
+
+    return mend_nodes(code, edit)
