@@ -231,3 +231,28 @@ def test_other_comparisons_are_left_as_written(kept):
     from dsagent.workflows.common.mends.masks import mend_missing_compare
 
     assert mend_missing_compare(kept) == kept
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("result = df[df['n'] > 2]['n'].mean() - df['n'].mean().round(2)\n", "result = round(df[df['n'] > 2]['n'].mean() - df['n'].mean(), 2)\n"),
+    ("result = {'gap': df.n.max() + round(df.n.min(), 1)}\n", "result = {'gap': round(df.n.max() + df.n.min(), 1)}\n"),
+])
+def test_a_difference_rounded_on_its_second_side_is_rounded_whole(written, meant):
+    """``a.mean() - b.mean().round(2)`` (Q 10186, seen): the rounding binds to b alone."""
+    from dsagent.workflows.common.mends.arithmetic import mend_rounded_side
+
+    assert mend_rounded_side(written) == meant
+    if "gap" not in meant:
+        thirds = pd.DataFrame({"n": [1, 3, 3]})  # 3 - 2.33: 0.6699999999999999 as written, 0.67 meant
+        assert _run(meant, thirds) == 0.67 and _run(written, thirds) != 0.67
+
+
+@pytest.mark.parametrize("kept", [
+    "result = round(df['n'].mean(), 2) - round(df['n'].min(), 2)\n",  # both sides rounded: as written
+    "result = df['n'].mean() - 1.5\n",
+    "result = x - df['n'].mean().round(2)\n",  # a plain name: not an aggregate
+])
+def test_other_roundings_are_left_alone(kept):
+    from dsagent.workflows.common.mends.arithmetic import mend_rounded_side
+
+    assert mend_rounded_side(kept) == kept

@@ -1,6 +1,8 @@
-"""Arithmetic whose brackets the code left out: a percent change minus one, and a difference of two
+"""Arithmetic whose brackets the code left out: a percent change minus one, a difference of two
 aggregates of one column scaled on its second side only (``a.mean() - b.mean() * 1e7`` for "the
-difference in units of 10^-7")."""
+difference in units of 10^-7"), and a difference of two aggregates rounded on its second side only
+(``a.mean() - b.mean().round(2)``: the rounding binds to ``b``, so the difference keeps b's
+rounding error and a's decimals; Q 10186, seen)."""
 
 from __future__ import annotations
 
@@ -64,5 +66,37 @@ def mend_scaled_difference(code: str, facts: MendFacts | None = None) -> str:
             return None
         difference = ast.BinOp(left=node.left, op=ast.Sub(), right=scaled.left)
         return node, f"({ast.unparse(difference)}) {'*' if isinstance(scaled.op, ast.Mult) else '/'} {ast.unparse(scaled.right)}"
+
+    return mend_nodes(code, edit)
+
+
+def _rounded(node: ast.AST) -> tuple[ast.AST, str] | None:
+    """(what is rounded, the decimals' source) of ``x.round(n)`` or ``round(x, n)``, else None."""
+    if not isinstance(node, ast.Call) or len(node.args) > 2 or node.keywords:
+        return None
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "round" and len(node.args) == 1:
+        return node.func.value, ast.unparse(node.args[0])
+    if isinstance(node.func, ast.Name) and node.func.id == "round" and len(node.args) == 2:
+        return node.args[0], ast.unparse(node.args[1])
+    return None
+
+
+def mend_rounded_side(code: str, facts: MendFacts | None = None) -> str:
+    """``a.mean() - b.mean().round(2)`` (or ``+``, or ``round(b.mean(), 2)``) as
+    ``round(a.mean() - b.mean(), 2)``: the rounding meant for the difference. Only when both sides
+    are aggregates of a column and the first is not rounded itself."""
+    def edit(node: ast.AST) -> tuple[ast.AST, str] | None:
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Sub, ast.Add))):
+            return None
+        rounded = _rounded(node.right)
+        if rounded is None or _rounded(node.left) is not None:
+            return None
+        inner, decimals = rounded
+        if _aggregated_column(node.left) is None or _aggregated_column(inner) is None:
+            return None
+        sign = "-" if isinstance(node.op, ast.Sub) else "+"
+        left = ast.get_source_segment(code, node.left) or ast.unparse(node.left)
+        right = ast.get_source_segment(code, inner) or ast.unparse(inner)
+        return node, f"round({left} {sign} {right}, {decimals})"
 
     return mend_nodes(code, edit)

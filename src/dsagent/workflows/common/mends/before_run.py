@@ -24,7 +24,7 @@ from dsagent.workflows.common.mends.facts import MendFacts
 from dsagent.workflows.common.mends.grouped import mend_contingency_columns, mend_grouped_samples, mend_label_at_group
 from dsagent.workflows.common.mends.imports import mend_imports
 from dsagent.workflows.common.mends.loops import mend_iterrows_pair
-from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_scaled_difference
+from dsagent.workflows.common.mends.arithmetic import mend_percent_change, mend_rounded_side, mend_scaled_difference
 from dsagent.workflows.common.mends.columns import mend_column_spelling, mend_strip_on_numbers
 from dsagent.workflows.common.mends.masks import mend_chained_mask, mend_mask_precedence, mend_missing_compare
 from dsagent.workflows.common.mends.result_dict import mend_result_unbound, mend_self_reference
@@ -346,6 +346,7 @@ BEFORE_RUN: list[tuple[str, Mend]] = [
     ("a comparison with a missing value as isna", mend_missing_compare),
     ("percent change bracketed", mend_percent_change),
     ("difference scaled whole", mend_scaled_difference),
+    ("difference rounded whole", mend_rounded_side),
     ("last day kept whole", mend_last_day),
     ("dates written as text parsed for .dt", mend_text_dates),
     ("one text date parsed", mend_text_date_value),
