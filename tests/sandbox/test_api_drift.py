@@ -72,6 +72,8 @@ def _error(call) -> str:
     # a row's value asked for the row before it (apply(axis=1) gives one number per column)
     (lambda: FRAME.fillna(0).apply(lambda row: row["a"] > row["a"].shift(1), axis=1), "df['y'].shift(1)"),
     (lambda: FRAME["a"] > 1 and FRAME["a"] < 3, "(df['a'] > 1) & (df['b'] < 2)"),
+    # a groupby over year, month and day gives tuple labels (R 10241, seen: .strftime on one)
+    (lambda: FRAME.assign(y=2013, m=2, d=8).groupby(["y", "m", "d"]).size().idxmax().strftime("%Y"), "f'{y:04d}-{m:02d}-{d:02d}'"),
     # one number unpacked into two names (a t statistic written by hand, with its degrees of freedom)
     (lambda: exec("t, dof = np.float64(1.5)", {"np": np}), "compute each name on its own line"),  # noqa: S102
 ])

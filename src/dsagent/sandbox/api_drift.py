@@ -129,6 +129,10 @@ _DRIFT: list[tuple[str, str]] = [
      "that value is text (dates a CSV gives are text, and so are the labels value_counts or groupby made from them): "
      "parse it where it is used, pd.to_datetime(value).strftime('%Y-%m-%d'), or the whole column first, "
      "df['col'] = pd.to_datetime(df['col'])."),
+    (r"'tuple' object has no attribute '(?:strftime|year|month|day|date|isoformat)'",
+     "a label of a groupby over several columns is a tuple, (year, month, day) for groupby(['year', 'month', 'day']): "
+     "write the date from its parts, y, m, d = s.idxmax(); f'{y:04d}-{m:02d}-{d:02d}' (or pd.Timestamp(year=y, "
+     "month=m, day=d)), or group by one date column made first, pd.to_datetime(df[['year', 'month', 'day']])."),
     (r"Invalid comparison between dtype=(?:str|object) and (?:int|float)",
      "that column holds text, and text has no order against a number: turn numbers written as text into numbers "
      "first (pd.to_numeric(df['col'], errors='coerce')), parse dates with pd.to_datetime, or compare with a text "
