@@ -68,3 +68,16 @@ def test_a_year_that_must_be_left_out_is_left_out_by_the_rule_the_code_applies()
     assert unused_label_misfit(question, ruled, ast.parse(ruled), [], ["year", "R"]) is None
     kept = "result = df.groupby('year')['R'].mean().idxmax()"
     assert "leaves 1972 out" in (unused_label_misfit(question, kept, ast.parse(kept), [], ["year", "R"]) or "")
+
+
+def test_a_label_or_year_only_in_the_answers_key_is_not_used():
+    """``{'north_change_2010': …}`` names North and 2010 only as the answer's key (R 10239, seen:
+    'california_change' hid that the code never filters on California)."""
+    code = "result = {'north_change': df.loc[df['Period'] == 'Q04', 'Value'].iloc[0] - df.loc[df['Period'] == 'Q01', 'Value'].iloc[0]}"
+    found = check("By how much did North's Value change from Q01 to Q04?", code)
+    assert found and "never uses 'North'" in found
+    keyed = "result = {}\nresult['value_2010'] = df['Value'].mean()"
+    assert "2010" in (check("What was the mean Value in 2010?", keyed) or "")
+    used = "result = {'north_change': df.loc[df['Region'] == 'North', 'Value'].diff().iloc[-1]}"
+    assert check("By how much did North's Value change from Q01 to Q04?", used) is None or "North" not in check(
+        "By how much did North's Value change from Q01 to Q04?", used)

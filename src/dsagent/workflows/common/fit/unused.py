@@ -123,7 +123,7 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
     1996") and no row can be kept by it. Not a label the question lists with others as a column's
     values ("trt is 'placebo' or 'progabide'") when the code keeps one of them or groups, nor a
     number word that counts something else ("the two middle values" names no label 'two')."""
-    lowered = (code or "").lower()
+    lowered = _without_answer_keys(code or "").lower()
     spans = ranged_years(question or "")
     names = [str(c) for c in columns]
     dated = not names or any(date_named(c) or YEAR_IN_NAME.search(c) for c in names)
@@ -138,7 +138,8 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
             return year
     asked = plain.lower()
     named = [label for label in labels if len(label) >= 3 and _names_label(plain, label)]
-    used = [label for label in named if label.lower() in lowered]
+    whole = (code or "").lower()  # a lower-case word ('negative') in a key may well be how the code says a comparison
+    used = [label for label in named if label.lower() in (lowered if label != label.lower() else whole)]
     for label in named:
         listed = ((listed_with(asked, label.lower(), [n.lower() for n in named if n != label]) or otherwise(asked, label.lower()))
                   and (used or groups_rows(code)))
@@ -147,6 +148,28 @@ def _unfiltered(question: str, code: str, labels: Iterable[str], columns: Iterab
                 and (excluded(question, label) or not _aside(plain, label, lowered))):
             return label
     return None
+
+
+def _without_answer_keys(code: str) -> str:
+    """``code`` with the keys of the answer (``result = {'california_change': …}``, ``result['x_2010'] =
+    …``) written as empty text: a key names the answer, not rows the code keeps. Used for years and
+    for labels with a capital or a digit (names, codes); a lower-case word in a key ('negative_entries'
+    for ``score < 0``) can name the comparison the code makes."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    keys: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "result" for t in node.targets) \
+                and isinstance(node.value, ast.Dict):
+            keys |= {k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+        if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name)
+                and node.value.id == "result" and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            keys.add(node.slice.value)
+    for key in sorted(keys, key=len, reverse=True):
+        code = re.sub(rf"(['\"]){re.escape(key)}\1", "''", code)
+    return code
 
 
 def _names_label(text: str, label: str) -> bool:
