@@ -37,6 +37,7 @@ def test_a_columns_sum_over_a_row_count_is_no_share_of_rows(code):
     ("What percentage of the rows are late?", "result = 100 * df['late'].sum() / len(df)\n"),  # a 0/1 column: its sum counts rows
     ("What share of all the precipitation fell at A?", "result = df.loc[df['origin'] == 'A', 'precip'].sum() / df['precip'].sum()\n"),
     ("What is the mean precipitation per record?", "result = df['precip'].sum() / len(df)\n"),  # no share asked
+    ("What is the average precip, as a percentage?", "result = df['precip'].sum() / len(df)\n"),  # a mean asked
 ])
 def test_shares_of_rows_and_of_totals_are_left_alone(question, code):
     assert sum_as_share(question, ast.parse(code), VALUES) is None

@@ -46,8 +46,11 @@ def _rows_counted(node: ast.AST) -> bool:
 
 
 def sum_as_share(question: str, tree: ast.AST, values: Mapping[str, frozenset]) -> ast.BinOp | None:
-    """The division ``x['col'].sum() / <rows>`` of a share question, where ``col`` is no 0/1 column."""
-    if not _SHARE.search(question or "") or CHANGE.search(question or ""):
+    """The division ``x['col'].sum() / <rows>`` of a share question, where ``col`` is no 0/1 column;
+    not when the question's first sentence asks a mean ("the average rate, in percent": a mean of
+    a column of percentages is its sum over the rows)."""
+    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    if not _SHARE.search(question or "") or CHANGE.search(question or "") or re.search(r"\b(?:average|mean)\b", first, re.I):
         return None
     for node in ast.walk(tree):
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _rows_counted(node.right)):
