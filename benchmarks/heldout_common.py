@@ -20,7 +20,10 @@ The code that was written out again in every batch lives here, once:
 - from batch L on, also: a table's source file inside an installed package (``package_file``) and
   the shapes a build prints (``report_shapes``); the whole of a ``make_labels.py``
   (``label_commands``); the reading of the CSV files into DuckDB (``SqlTables.read_files``) and the
-  solutions' statistics written out by hand (``least_squares``, ``pearson``, ``one_way_f``).
+  solutions' statistics written out by hand (``least_squares``, ``pearson``, ``one_way_f``), which
+  live in ``heldout_stats`` with the rest of them (the incomplete beta function and the t and F
+  tails, Welch's t, the chi-square statistic, average ranks, a fit's R squared) and are imported
+  here under these names.
 - from batch M on, also: what a ``make_tables.py`` builds with (``shipped_files``,
   ``table_writers``) and its command line (``build_command``).
 
@@ -45,6 +48,8 @@ from types import ModuleType
 from typing import Callable, Iterable
 
 import numpy as np
+
+from heldout_stats import least_squares, one_way_f, pearson  # noqa: F401  (batches import them from here)
 
 Answers = dict[int, list[list[str]]]  # question id -> [[name, value as written], ...]
 
@@ -87,17 +92,24 @@ def write_answers(path: Path, answers: Answers, what: str, verbose: bool = False
     print(f"wrote {len(lines)} {what} to {path}")
 
 
-def package_file(package: str, file: str) -> Path:
+def package_file(package: str, file: str, found_only: bool = False) -> Path:
     """Where the installed ``package`` keeps ``file`` (a path inside the package's folder): the
-    source of a table a batch's ``make_tables.py`` builds (batch L on)."""
-    return Path(importlib.import_module(package).__file__).parent / file
+    source of a table a batch's ``make_tables.py`` builds (batch L on). ``found_only``: the package
+    is found without being imported (batch R on), for one whose import is slow or fails (an
+    ``__init__`` that reads every table, or that needs ``pkg_resources``, which recent setuptools
+    no longer ships)."""
+    if not found_only:
+        return Path(importlib.import_module(package).__file__).parent / file
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.submodule_search_locations, package
+    return Path(list(spec.submodule_search_locations)[0]) / file
 
 
-def shipped_files(sources: dict[str, tuple[str, str]]) -> Callable[[str], Path]:
+def shipped_files(sources: dict[str, tuple[str, str]], found_only: bool = False) -> Callable[[str], Path]:
     """``shipped_path(name)`` of a batch's ``make_tables.py`` (batch M on): where the installed
     package keeps the source file of table ``name``, ``sources`` mapping a table to (package, file
-    inside the package)."""
-    return lambda name: package_file(*sources[name])
+    inside the package); ``found_only`` as for ``package_file``."""
+    return lambda name: package_file(*sources[name], found_only=found_only)
 
 
 def table_writers(source: Callable[[str], Path], converters: dict[str, Callable[[str], bytes]],
@@ -364,28 +376,6 @@ def only_top(rows: list[tuple], tolerance: float | None = 1e-9, runner_up: bool 
         else:
             assert abs(rows[0][1] - rows[1][1]) > tolerance, rows[:2]
     return rows[0][0]
-
-
-def least_squares(data: np.ndarray) -> np.ndarray:
-    """Normal equations: column 0 of ``data`` is y, the others the regressors (an intercept is added
-    and comes first). The solutions' own fit (batch L on); the labels fit with ``ols``."""
-    y = data[:, 0]
-    X = np.hstack([np.ones((len(y), 1)), data[:, 1:]])
-    return np.linalg.solve(X.T @ X, X.T @ y)
-
-
-def pearson(xy: np.ndarray) -> float:
-    """Pearson correlation of the two columns of ``xy``, from centred sums (batch L on)."""
-    x, y = xy[:, 0] - xy[:, 0].mean(), xy[:, 1] - xy[:, 1].mean()
-    return float((x * y).sum() / math.sqrt((x * x).sum() * (y * y).sum()))
-
-
-def one_way_f(groups: list[np.ndarray]) -> float:
-    """One-way ANOVA F of ``groups``, from the between- and within-group sums of squares (batch L on)."""
-    everything = np.concatenate(groups)
-    between = sum(len(g) * (g.mean() - everything.mean()) ** 2 for g in groups)
-    within = sum(((g - g.mean()) ** 2).sum() for g in groups)
-    return (between / (len(groups) - 1)) / (within / (len(everything) - len(groups)))
 
 
 def check_names(answers: Answers, questions: Path) -> None:

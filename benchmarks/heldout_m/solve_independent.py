@@ -10,7 +10,8 @@ squared, Pearson correlations, chi-square statistics from expected counts, Welch
 degrees of freedom, the Mann-Whitney U from SQL average ranks with its tie-corrected normal
 approximation, the ANOVA F, the paired t, the t and F p-values by the regularised incomplete beta
 function (a continued fraction) and the normal and 1-degree chi-square ones by ``math.erfc``.
-``heldout_common`` lends the fit, the correlation and the F (solver helpers the labels do not use);
+``heldout_common`` and ``heldout_stats`` lend the fit, the correlation, the F, Welch's t, the
+chi-square and the t and F tails (solver helpers the labels do not use);
 there is no scipy and no pandas here.
 
     .venv/bin/python benchmarks/heldout_m/solve_independent.py [TABLES_DIR]
@@ -31,6 +32,7 @@ import numpy as np
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
 from heldout_common import SqlTables, dec_refusing_halves, least_squares, one_way_f, only_top, pearson  # noqa: E402
 from heldout_common import run_solver  # noqa: E402
+from heldout_stats import chi_square, f_upper, fit, t_two_sided, welch  # noqa: E402
 
 dec = dec_refusing_halves  # a value within 1e-3 of a rounding half is refused, as the labels refuse it
 best = partial(only_top, runner_up=True)  # the top of (key, score) rows, untied, with a runner-up
@@ -94,47 +96,6 @@ class Tables(SqlTables):
         assert self.rows("SELECT question, count(*) FROM ref GROUP BY ALL ORDER BY 1") == [(TAX, 32), (PARL, 32)]
 
 
-def incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta function I_x(a, b), by its continued fraction (modified Lentz)."""
-    if x <= 0 or x >= 1:
-        return float(x >= 1)
-    if x > (a + 1) / (a + b + 2):
-        return 1 - incomplete_beta(b, a, 1 - x)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)) / a
-    tiny = 1e-300
-    f, c, d = 1.0, 1.0, 0.0
-    for i in range(400):
-        m = i // 2
-        if i == 0:
-            term = 1.0
-        elif i % 2 == 0:
-            term = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
-        else:
-            term = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-        d = 1 + term * d
-        d = 1 / (d if abs(d) > tiny else tiny)
-        c = 1 + term / c
-        c = c if abs(c) > tiny else tiny
-        f *= c * d
-        if abs(c * d - 1) < 1e-15:
-            break
-    return front * (f - 1)
-
-
-def t_two_sided(t: float, df: float) -> float:
-    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
-
-
-def f_upper(f: float, d1: float, d2: float) -> float:
-    return incomplete_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f))
-
-
-def chi_square(counts: np.ndarray) -> float:
-    """Pearson's chi-square statistic of a table of counts, from its expected counts."""
-    expected = counts.sum(axis=1, keepdims=True) * counts.sum(axis=0, keepdims=True) / counts.sum()
-    return float(((counts - expected) ** 2 / expected).sum())
-
-
 def crosstab(T: Tables, table: str, row: str, col: str) -> np.ndarray:
     cells = T.rows(f"SELECT {row}, {col}, count(*) FROM {table} GROUP BY ALL")
     rows, cols = sorted({r for r, _, _ in cells}), sorted({c for _, c, _ in cells})
@@ -142,12 +103,6 @@ def crosstab(T: Tables, table: str, row: str, col: str) -> np.ndarray:
     for r, c, n in cells:
         out[rows.index(r), cols.index(c)] = n
     return out
-
-
-def r_squared(data: np.ndarray, coef: np.ndarray) -> float:
-    y = data[:, 0]
-    fitted = coef[0] + data[:, 1:] @ coef[1:]
-    return 1 - ((y - fitted) ** 2).sum() / ((y - y.mean()) ** 2).sum()
 
 
 def solve(T: Tables) -> dict[int, list[list[str]]]:
@@ -194,20 +149,17 @@ def solve(T: Tables) -> dict[int, list[list[str]]]:
     # ---- hard
     male, female = (T.col(f"SELECT mass FROM pg WHERE species = 'Adelie' AND sex = '{s}' AND mass IS NOT NULL")
                     for s in ("MALE", "FEMALE"))
-    vm, vf = male.var(ddof=1) / len(male), female.var(ddof=1) / len(female)
-    welch_df = (vm + vf) ** 2 / (vm ** 2 / (len(male) - 1) + vf ** 2 / (len(female) - 1))
-    A[10047] = [["welch_t", dec((male.mean() - female.mean()) / math.sqrt(vm + vf), 3)],
-                ["degrees_of_freedom", dec(welch_df, 2)]]
-    fit = least_squares(T.array(
+    welch_t, welch_df = welch(male, female)
+    A[10047] = [["welch_t", dec(welch_t, 3)], ["degrees_of_freedom", dec(welch_df, 2)]]
+    flipper_fit = least_squares(T.array(
         "SELECT mass, flipper, bill_depth FROM pg WHERE mass IS NOT NULL AND flipper IS NOT NULL "
         "AND bill_depth IS NOT NULL"))
-    A[10048] = [["flipper_coefficient", dec(fit[1], 3)]]
+    A[10048] = [["flipper_coefficient", dec(flipper_fit[1], 3)]]
     table = crosstab(T, "pg", "species", "island")
     assert table.shape == (3, 3)
     A[10049] = [["chi_square", dec(chi_square(table), 3)]]
-    data = T.array("SELECT perf, myct, mmax, cach FROM cpu")
-    coef = least_squares(data)
-    A[10050] = [["cache_coefficient", dec(coef[3], 4)], ["r_squared", dec(r_squared(data, coef), 4)]]
+    coef, r2 = fit(T.array("SELECT perf, myct, mmax, cach FROM cpu"))
+    A[10050] = [["cache_coefficient", dec(coef[3], 4)], ["r_squared", dec(r2, 4)]]
     A[10051] = [["high_performance_outliers", str(T.one(
         "WITH q AS (SELECT quantile_cont(perf, 0.25) q1, quantile_cont(perf, 0.75) q3 FROM cpu) "
         "SELECT count(*) FROM cpu, q WHERE perf > q3 + 1.5 * (q3 - q1)"))]]

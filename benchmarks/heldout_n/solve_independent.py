@@ -12,8 +12,8 @@ equations and its R squared, Pearson correlations (of ranks too, for Spearman's)
 statistic from expected counts, Welch's t and its degrees of freedom, the Mann-Whitney U from SQL
 average ranks with its tie-corrected normal approximation (p-value by ``math.erfc``) and the ANOVA
 F with its p-value (the F distribution's tail has a closed form for 2 numerator degrees of
-freedom). ``heldout_common`` lends the fit, the correlation and the F (solver helpers the labels do
-not use); there is no scipy and no pandas here.
+freedom). ``heldout_common`` and ``heldout_stats`` lend the fit, the correlation, the F and Welch's t (solver
+helpers the labels do not use); there is no scipy and no pandas here.
 
     .venv/bin/python benchmarks/heldout_n/solve_independent.py [TABLES_DIR]
 
@@ -29,11 +29,11 @@ import sys
 from functools import partial
 from pathlib import Path
 
-import numpy as np
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
-from heldout_common import SqlTables, dec_refusing_halves, least_squares, one_way_f, only_top, pearson  # noqa: E402
+from heldout_common import SqlTables, dec_refusing_halves, one_way_f, only_top, pearson  # noqa: E402
 from heldout_common import run_solver  # noqa: E402
+from heldout_stats import fit, welch  # noqa: E402
 
 dec = dec_refusing_halves  # a value within 1e-3 of a rounding half is refused, as the labels refuse it
 best = partial(only_top, runner_up=True)  # the top of (key, score) rows, untied, with a runner-up
@@ -95,14 +95,6 @@ class Tables(SqlTables):
         assert self.one("SELECT count(*) FROM vital") == self.one("SELECT count(*) FROM edu") == 32
         assert self.one("SELECT count(*) FROM sectors") == 10
         assert self.one("SELECT count(*) FROM cat") == 72 and self.one("SELECT count(*) FROM lin") == 20
-
-
-def fit_and_r2(data: np.ndarray) -> tuple[np.ndarray, float]:
-    """Least-squares coefficients (intercept first) of column 0 on the others, and R squared."""
-    coef = least_squares(data)
-    y = data[:, 0]
-    residual = y - coef[0] - data[:, 1:] @ coef[1:]
-    return coef, float(1 - residual @ residual / ((y - y.mean()) @ (y - y.mean())))
 
 
 def average_ranks_sql(table: str, column: str, where: str = "TRUE") -> str:
@@ -180,13 +172,12 @@ def solve(T: Tables) -> dict[int, list[list[str]]]:
     f = one_way_f(groups)
     d2 = sum(len(g) for g in groups) - 3
     A[10089] = [["f_statistic", dec(f, 4)], ["p_value", dec((1 + 2 * f / d2) ** (-d2 / 2), 4)]]
-    coef, r2 = fit_and_r2(T.array("SELECT perinatal, outside, birth_rate FROM vital"))
+    coef, r2 = fit(T.array("SELECT perinatal, outside, birth_rate FROM vital"))
     A[10090] = [["outside_marriage_coefficient", dec(coef[1], 4)], ["r_squared", dec(r2, 4)]]
     women, men = (T.col(f"SELECT fare FROM tit WHERE pclass = 1 AND sex = '{s}' AND fare IS NOT NULL")
                   for s in ("female", "male"))
-    vw, vm = women.var(ddof=1) / len(women), men.var(ddof=1) / len(men)
-    df = (vw + vm) ** 2 / (vw ** 2 / (len(women) - 1) + vm ** 2 / (len(men) - 1))
-    A[10091] = [["welch_t", dec((women.mean() - men.mean()) / math.sqrt(vw + vm), 4)], ["degrees_of_freedom", dec(df, 2)]]
+    tw, df = welch(women, men)
+    A[10091] = [["welch_t", dec(tw, 4)], ["degrees_of_freedom", dec(df, 2)]]
     header = next(csv.reader((T.folder / "scotland_vital_statistics.csv").read_text(encoding="utf-8").splitlines()))
     measures = dict(zip(["birth_rate", "death_rate", "perinatal", "infant"], header[1:5]))
     assert header[5] == "Percentage of live births outside marriage 1996"
@@ -210,13 +201,13 @@ def solve(T: Tables) -> dict[int, list[list[str]]]:
         "SELECT five_grades, CASE no_grades WHEN '-' THEN 0 ELSE CAST(no_grades AS DOUBLE) END FROM edu "
         "WHERE no_grades <> '..'")
     assert len(data) == 22
-    coef, r2 = fit_and_r2(data)
+    coef, r2 = fit(data)
     A[10097] = [["slope", dec(coef[1], 4)], ["r_squared", dec(r2, 4)]]
     A[10098] = [["implied_1995_exports", dec(T.one("SELECT sum(val / (1 + growth / 100)) FROM sectors"), 1)]]
     A[10099] = [["top5_byte_share", dec(T.one(
         "SELECT 100.0 * (SELECT sum(bytes) FROM (SELECT bytes FROM cat ORDER BY bytes DESC LIMIT 5)) / sum(bytes) "
         "FROM cat"), 2)]]
-    coef, r2 = fit_and_r2(T.array("SELECT chins, weight, waist FROM lin"))
+    coef, r2 = fit(T.array("SELECT chins, weight, waist FROM lin"))
     A[10100] = [["waist_coefficient", dec(coef[2], 4)], ["r_squared", dec(r2, 4)]]
     return A
 

