@@ -65,7 +65,6 @@ def table_columns(path: Path) -> str:
 
 
 def single_shot(model, q: dict, data: Path) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    import pandas as pd
     from langchain_core.messages import HumanMessage
 
     columns = table_columns(data / "tables" / q["file_name"])

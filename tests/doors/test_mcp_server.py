@@ -3,7 +3,6 @@ the scripted model, a real sandbox and run log."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path

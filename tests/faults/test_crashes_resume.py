@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.workflows.clean.conftest import decision, dirty_csv  # noqa: F401 (the fixture)
+from tests.workflows.clean.conftest import decision
 from crash_helpers import Child, assert_files_whole, assert_no_orphan, dsagent, interrupted_run
 from robust_script import ALIGNED, DATA_WORK, PROFILE_OK, REQ_UNITS
 

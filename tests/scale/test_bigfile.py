@@ -9,7 +9,6 @@ import pytest
 
 from dsagent.data import bigfile, load_datasets
 from dsagent.data.profile import profile_dataset
-from dsagent.errors import UserError
 from dsagent.session import Session
 from dsagent.workflows.common.prompting import code_rules, context
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
-from dsagent.llm import capabilities
 from dsagent.workflows.assistant import Configuration, run_turn
 from dsagent.workflows.assistant.configuration import AgentLLM
 

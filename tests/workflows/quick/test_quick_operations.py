@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from dsagent.session import Session
 from dsagent.store import RunLog

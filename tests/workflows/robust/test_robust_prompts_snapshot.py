@@ -5,7 +5,8 @@ UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/workflows/robust/test_robust
 """
 
 import pytest
-from snapshot_check import check_snapshot, render
+from langchain_core.messages import BaseMessage
+from snapshot_check import check_snapshot
 
 from dsagent.workflows.common import prompting
 from dsagent.workflows.common.code import follow_up
