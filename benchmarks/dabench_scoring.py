@@ -48,17 +48,19 @@ def computed_answers(result_str: str, names: list[str], format_text: str = "") -
     """The answers the analysis code itself produced: ``@name[value]`` items in its result,
     ``{'name': value}`` entries, or — when the format asks for one answer — a result that is one
     bare value (``Gibraltar``, ``0.67``). A number with 5+ decimals counts only when the format
-    asks for one precision (``round_as_asked`` then rounds it by code); otherwise it is left to the
-    formatting call, which knows what the format wants. A flat list (``['Kuwait', 'Chad']``, as a
+    asks for one precision (``round_as_asked`` then rounds it by code), or is written at one of the
+    precisions it asks (rounded already); otherwise it is left to the formatting call, which knows
+    what the format wants. A flat list (``['Kuwait', 'Chad']``, as a
     ``{'name': [...]}`` entry or the whole result) is written as the benchmark writes one:
     ``Kuwait, Chad``."""
     places = asked_decimals(format_text)
     rounds = places is not None
+    precisions = {int(m) if m.isdigit() else _WORDS[m.lower()] for m in _PRECISION.findall(format_text or "")}
     found = {n: v for n, v in extract_answers(result_str).items() if n in names}
     for name, value in _DICT_ITEM.findall(result_str or ""):
         if name in names and name not in found:
             value = value.strip("'\"")
-            if rounds or not _UNROUNDED.fullmatch(value):
+            if rounds or not _UNROUNDED.fullmatch(value) or len(value.split(".")[1]) in precisions:
                 found[name] = value
     for name, value in _DICT_LIST.findall(result_str or ""):
         if name in names and name not in found:

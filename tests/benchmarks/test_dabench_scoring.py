@@ -46,6 +46,10 @@ def test_computed_answers_come_from_the_result_not_the_prose():
     assert computed_answers("0.6712345", ["r2"], two) == {"r2": "0.6712345"}
     assert computed_answers("{'r2': np.float64(22756785531.293343)}", ["r2"], two) == {"r2": "22756785531.293343"}
     assert round_as_asked({"r2": "22756785531.293343"}, two) == {"r2": "22756785531.29"}
+    # several precisions asked: a value written at one of them is rounded already (S 10290, seen: a p-value dropped)
+    several = "@t[t] rounded to 3 decimal places. @p[p] rounded to 6 decimal places."
+    assert computed_answers("{'t': 3.879, 'p': 0.000375}", ["t", "p"], several) == {"t": "3.879", "p": "0.000375"}
+    assert computed_answers("{'t': 3.879, 'p': 0.0003751234}", ["t", "p"], several) == {"t": "3.879"}
     assert computed_answers("Gibraltar", ["country", "rate"]) == {}  # which answer would it be?
     assert computed_answers("country\nGibraltar    3.1", ["country"]) == {}  # a table is not one value
     # appended after the explanation, the computed value is the one scored
