@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dsagent.workflows.common.code import run_code
-from dsagent.workflows.common.grounded import run_misfit
-from dsagent.workflows.common.mends import mend_before_run, mend_chain, run_facts
+from dsagent.workflows.common.grounded import mend_to_fit, run_misfit
+from dsagent.workflows.common.mends import mend_before_run, run_facts
 
 if TYPE_CHECKING:
     from dsagent.runtime import RunContext
@@ -88,13 +88,10 @@ def attempt_code(ctx: "RunContext", question: str, code: str, *, check: Callable
     def run(c: str) -> tuple["CodeRun", dict[str, Any] | None]:
         return run_code(ctx, c, record=record, **dict(options or {}))
 
-    def misfit(c: str, result: dict[str, Any] | None) -> str | None:
-        return run_misfit(ctx, question, c, result)
-
     outcome, result = run(code)
-    found = misfit(code, result) if outcome.success else None
+    found = run_misfit(ctx, question, code, result) if outcome.success else None
     if found:
-        mended = mend_chain(question, code, result, facts, run, misfit)
+        mended = mend_to_fit(ctx, question, code, result, run)
         if mended:  # what the code meant, by code: e.g. idxmax's row label → the name at that row
             code, outcome, result, labels = mended
             found = None

@@ -51,6 +51,17 @@ def run_misfit(ctx: "RunContext", question: str, code: str, execution_result: di
             or mean_outside_range(question, str(shown.get("result_type") or ""), str(shown.get("result_str") or ""), facts.ranges))
 
 
+def mend_to_fit(ctx: "RunContext", question: str, code: str, execution_result: dict[str, Any] | None,
+                run: Callable[[str], tuple[Any, dict[str, Any] | None]]) -> tuple[str, Any, dict[str, Any] | None, list[str]] | None:
+    """A code whose result misfits ``question``, mended by code (``mends.mend_chain``) and judged by
+    :func:`run_misfit`, each try run by ``run``: (code, run, result, mend labels) once it fits, else
+    None. The one way the code step and the independent checks mend a misfit."""
+    from dsagent.workflows.common.mends import mend_chain, run_facts
+
+    return mend_chain(question, code, execution_result, run_facts(ctx), run,
+                      lambda c, result: run_misfit(ctx, question, c, result))
+
+
 def code_conditions(code: str | list[str] | None) -> str:
     """The text values the code itself wrote (``df['region'] == 'South'``): conditions the analysis
     applied, so an explanation may name them although no output repeats them."""

@@ -91,17 +91,15 @@ def _check_problem(ctx: "RunContext", question: str, code: str, run: Any) -> str
 
 def _mended_check(ctx: "RunContext", question: str, code: str, run: Any) -> tuple[str, Any] | None:
     """A check whose result misfits the question, mended by code as the code step's is
-    (``mends.mend_chain``: a month's number where its name is asked, idxmax's row label …), run
+    (``grounded.mend_to_fit``: a month's number where its name is asked, idxmax's row label …), run
     apart: (code, run) once it fits, else None. Saves the model the fix a mend can make."""
-    from dsagent.workflows.common.grounded import run_misfit
-    from dsagent.workflows.common.mends import mend_chain, run_facts
+    from dsagent.workflows.common.grounded import mend_to_fit
 
     def again(c: str) -> tuple[Any, dict[str, Any] | None]:
         r = ctx.sandbox.run(c, apart=True)
         return r, execution_result(r)
 
-    found = mend_chain(question, code, execution_result(run), run_facts(ctx), again,
-                       lambda c, result: run_misfit(ctx, question, c, result))
+    found = mend_to_fit(ctx, question, code, execution_result(run), again)
     return (found[0], found[1]) if found and not nan_problem(found[1].result) else None
 
 

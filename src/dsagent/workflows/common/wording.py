@@ -216,6 +216,12 @@ def glossed(text: str, label: str, code: str = "") -> bool:
 _SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|\n|$)\s*", re.S)
 
 
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (up to the first ``.``, ``?`` or ``!`` followed by a space): the
+    question itself, before its constraints."""
+    return re.split(r"(?<=[?.!])\s", (text or "").strip())[0]
+
+
 def sentence_spans(text: str) -> Iterable[re.Match[str]]:
     """Sentences with their trailing whitespace: a period followed by space or a new line ends one."""
     return _SENTENCE.finditer(text)

@@ -90,21 +90,28 @@ def _month_number(node: ast.expr | None) -> int | None:
     return int(node.value) if float(node.value).is_integer() and 1 <= node.value <= 12 else None
 
 
-def month_numbers(question: str, kind: str, shown: str) -> list[str | None]:
-    """Where a result holds a month's number (1–12) and the question asks for the month's name: the
-    keys of a dict of named values whose name says month (not a count of months), or ``[None]`` for
-    a bare number answering "which month …". Empty when there is none."""
+def _month_values(question: str, kind: str, shown: str) -> list[tuple[str | None, int]]:
+    """(key, month number) of each value of a result that holds a month's number (1–12) where the
+    question asks for the month's name (key None: the result itself; see :func:`month_numbers`)."""
     if not month_name_asked(question):
         return []
     if kind == "dict":
         values = named_values(shown) or {}
-        return [key for key, node in values.items()
-                if re.search(r"month", key, re.I) and not _COUNTED_KEY.search(key) and _month_number(node)]
+        return [(key, number) for key, node in values.items()
+                if re.search(r"month", key, re.I) and not _COUNTED_KEY.search(key) and (number := _month_number(node))]
     try:
         node = ast.parse((shown or "").strip(), mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    return [None] if _WHICH_MONTH.search(question) and _month_number(node) else []
+    number = _month_number(node)
+    return [(None, number)] if _WHICH_MONTH.search(question) and number else []
+
+
+def month_numbers(question: str, kind: str, shown: str) -> list[str | None]:
+    """Where a result holds a month's number (1–12) and the question asks for the month's name: the
+    keys of a dict of named values whose name says month (not a count of months), or ``[None]`` for
+    a bare number answering "which month …". Empty when there is none."""
+    return [key for key, _ in _month_values(question, kind, shown)]
 
 
 def month_names(question: str) -> str:
@@ -114,12 +121,12 @@ def month_names(question: str) -> str:
 
 def month_name_misfit(question: str, kind: str, shown: str) -> str | None:
     """A month's number where the question asks for its name, said for the code step."""
-    keys = month_numbers(question, kind, shown)
-    if not keys:
+    found = _month_values(question, kind, shown)
+    if not found:
         return None
-    where = "result" if keys[0] is None else f"result[{keys[0]!r}]"
-    number = _month_number(ast.parse(shown.strip(), mode="eval").body if keys[0] is None else (named_values(shown) or {})[keys[0]])
+    key, number = found[0]
+    where = "result" if key is None else f"result[{key!r}]"
     names = month_names(question)
-    name = (calendar.month_abbr if names.endswith("abbr") else calendar.month_name)[number or 1]
+    name = getattr(calendar, names.split(".")[1])[number]
     return (f"ResultDoesNotFitQuestion: the question asks for the month's name, but {where} is {number}, the month's "
             f"number. Write it as its name: {names}[{number}] is {name!r} (import calendar).")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import re
 
+from dsagent.workflows.common.wording import first_sentence
+
 _LOW = re.compile(r"\b(lowest|smallest|(?<!at )least|fewest|minimum|shortest|cheapest|slowest|bottom)\b", re.I)
 _HIGH = re.compile(r"\b(highest|largest|(?<!at )most|greatest|biggest|maximum|longest|fastest|busiest|top|peak)\b", re.I)
 _SIGNED = re.compile(r"\b(?:drop|declin|decreas|fall|fell|los[st]|deficit|negative|rank|change|shrink|reduc|worst|best|"
@@ -26,7 +28,7 @@ OTHER = {"idxmax": "idxmin", "nlargest": "nsmallest", "argmax": "argmin", "idxmi
 def asked_end(question: str) -> str | None:
     """"low" or "high": the one end of a ranking the question's first sentence asks for; None when
     it names both or none, or is about a change or a rank."""
-    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    first = first_sentence(question)
     low, high = _LOW.search(first), _HIGH.search(first)
     if bool(low) == bool(high) or _SIGNED.search(first):
         return None

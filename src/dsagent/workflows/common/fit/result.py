@@ -26,7 +26,7 @@ from dsagent.workflows.common.fit.unused import unused_label_misfit
 from dsagent.workflows.common.fit.stats import one_value_sample, stats_misfit, target_as_answer
 from dsagent.workflows.common.fit.wide import wide_period_misfit
 from dsagent.workflows.common.naming import (FIGURE_MAKERS, FIGURE_NAMES, group_label, group_label_as_row, label_ranked, name_column, named_after_which, position_call, time_column)
-from dsagent.workflows.common.wording import (AGGREGATE, WHICH, WHICH_OPENS, requested_keys)
+from dsagent.workflows.common.wording import AGGREGATE, WHICH, WHICH_OPENS, first_sentence, requested_keys
 
 _ONE_VALUE = re.compile(r"^\W*(?:(?:in|on|at|for|from|of)\s+)?(what(?:'s| is| was| are)?\s+(?:the\s+)?(?:mean|average|median|total|sum|maximum|minimum|"
                         r"highest|lowest|largest|smallest|percentage|share|proportion|fraction|number|count|standard deviation|"
@@ -40,7 +40,7 @@ _MULTIROW = re.compile(r"\n.*\n")
 
 def asks_one_value(question: str) -> bool:
     """The question asks for one value: "what is the mean …", "which country …", "how many …"."""
-    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    first = first_sentence(question)
     return bool(_ONE_VALUE.search(first)) and not _MANY.search(question or "")
 
 
@@ -244,7 +244,7 @@ _FIRST_ROW = re.compile(r"^result\s*=\s*(.+?(?:\.iloc\[0\]|\.values\[0\]|\.iat\[
 def _first_row_of_aggregate(question: str, code: str) -> str | None:
     """``result = x.iloc[0]`` for "what is the mean …", with nothing sorted or ranked first: the first
     row, not the aggregate (the model's way of making a Series fit)."""
-    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    first = first_sentence(question)
     if not (asks_one_value(question) and AGGREGATE.search(first)):
         return None
     if re.search(r"sort_values|nlargest|nsmallest|idxmax|idxmin|groupby", code or ""):

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from dsagent.workflows.common.fit.sanity import row_count_of, without_factor
-from dsagent.workflows.common.wording import CHANGE
+from dsagent.workflows.common.wording import CHANGE, first_sentence
 
 _SHARE = re.compile(r"\b(?:percentage|percent|share|proportion|fraction)\b", re.I)
 _BINARY = frozenset({0, 1, True, False})
@@ -49,7 +49,7 @@ def sum_as_share(question: str, tree: ast.AST, values: Mapping[str, frozenset]) 
     """The division ``x['col'].sum() / <rows>`` of a share question, where ``col`` is no 0/1 column;
     not when the question's first sentence asks a mean ("the average rate, in percent": a mean of
     a column of percentages is its sum over the rows)."""
-    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    first = first_sentence(question)
     if not _SHARE.search(question or "") or CHANGE.search(question or "") or re.search(r"\b(?:average|mean)\b", first, re.I):
         return None
     for node in ast.walk(tree):
@@ -118,7 +118,7 @@ def _subset_column(node: ast.AST) -> tuple[str, str] | None:
 def counted_for_share(question: str, tree: ast.AST) -> list[tuple[ast.Call, str, str]]:
     """Each ``<some rows>['X'].value_counts()`` that a pick ranks (``.idxmax()``) where the question's
     first sentence ranks groups by a share: (the value_counts call, the frame, the column)."""
-    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    first = first_sentence(question)
     if not _RANKED_SHARE.search(first):
         return []
     found = []

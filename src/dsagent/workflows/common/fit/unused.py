@@ -10,6 +10,7 @@ import ast
 import re
 from collections.abc import Iterable
 
+from dsagent.workflows.common.fit.named import written_values
 from dsagent.workflows.common.fit.rows import YEAR_IN_NAME, by_position, date_named
 from dsagent.workflows.common.naming import groups_rows
 from dsagent.workflows.common.wording import (YEAR, bounds, counts_with, excluded, glossed, included, listed_with, otherwise,
@@ -156,17 +157,9 @@ def _without_answer_keys(code: str) -> str:
     for labels with a capital or a digit (names, codes); a lower-case word in a key ('negative_entries'
     for ``score < 0``) can name the comparison the code makes."""
     try:
-        tree = ast.parse(code)
+        keys = written_values(ast.parse(code))
     except SyntaxError:
         return code
-    keys: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "result" for t in node.targets) \
-                and isinstance(node.value, ast.Dict):
-            keys |= {k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
-        if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name)
-                and node.value.id == "result" and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
-            keys.add(node.slice.value)
     for key in sorted(keys, key=len, reverse=True):
         code = re.sub(rf"(['\"]){re.escape(key)}\1", "''", code)
     return code

@@ -29,7 +29,8 @@ from dsagent.workflows.common.fit.stats import model_without_intercept, named_ra
 from dsagent.workflows.common.naming import GROUPING
 from dsagent.workflows.common.mends._edit import parses, rename_name, replace_nodes, uses_df
 from dsagent.workflows.common.mends.facts import MendFacts
-from dsagent.workflows.common.wording import AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, excluded, ranged_years, without_examples
+from dsagent.workflows.common.wording import (AGGREGATE, AGGREGATES, CHANGE, SHARE_OF, YEAR, excluded, first_sentence, ranged_years,
+                                              without_examples)
 
 MisfitMend = Callable[[str, str, ast.AST, dict, MendFacts], "str | None"]
 
@@ -40,7 +41,7 @@ _RANGE_BEFORE = re.compile(r"\b(since|after|before|between|from|until|to|and|thr
 
 def _asked_aggregate(question: str) -> str | None:
     """The pandas method of the aggregate a one-value question asks for ("what is the mean …" → mean)."""
-    first = re.split(r"(?<=[?.!])\s", (question or "").strip())[0]
+    first = first_sentence(question)
     match = AGGREGATE.search(first)
     return AGGREGATES[match.group(1).lower()] if match and asks_one_value(question) else None
 
